@@ -1,0 +1,56 @@
+"""The ``tilelay`` command.
+
+Each concern registers its own sub-commands from a module of this package (``tile``, ``render``,
+``serve``, ``convert``, ``upgrades``, ``trains``, ``carcassonne`` …). Errors that users cause are
+printed as one line on standard error with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from tilelay.errors import TilelayError
+
+#: Modules of this package that define sub-commands, each with ``register(subparsers)``.
+COMMAND_MODULES: tuple[str, ...] = (
+    "tile",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command registered."""
+    parser = argparse.ArgumentParser(
+        prog="tilelay",
+        description="Tiles, maps, upgrades and routes for 18xx games, and Carcassonne.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"tilelay.cli.{name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except TilelayError as err:
+        print(f"tilelay: error: {err}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as err:
+        print(f"tilelay: error: {err.filename}: no such file", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
