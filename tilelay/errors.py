@@ -48,9 +48,7 @@ class TilelayError(Exception):
         where = self.where()
         return f"{where}: {self.message}" if where else self.message
 
-    def located(
-        self, *, source: str | None = None, line: int | None = None
-    ) -> TilelayError:
+    def located(self, *, source: str | None = None, line: int | None = None) -> TilelayError:
         """A copy of this error with a file name and/or line filled in where missing."""
         err = type(self).__new__(type(self))
         TilelayError.__init__(

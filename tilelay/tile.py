@@ -1,0 +1,486 @@
+"""The tile model.
+
+A :class:`Tile` is immutable: its colour, its nodes (cities, towns, offboards, junctions), the
+paths (track) between edges and nodes, labels, terrain upgrades, borders, icons, a frame and a
+stripe. Every format tilelay reads (the 18xx.games tile language, seed 000's XML, the Rails
+dialect) becomes this model, and the renderer, the router and the upgrade rules all work on it.
+
+Edges and rotation follow :mod:`tilelay.hexgeo`: :meth:`Tile.rotated` turns a tile clockwise and
+returns a new tile whose edges, locs and borders have moved.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from tilelay.errors import TileModelError
+from tilelay.hexgeo import Loc, rotate_edge
+
+
+class Color(StrEnum):
+    """Tile and hex colours."""
+
+    WHITE = "white"
+    YELLOW = "yellow"
+    GREEN = "green"
+    BROWN = "brown"
+    GRAY = "gray"
+    SEPIA = "sepia"
+    RED = "red"
+    BLUE = "blue"
+    PURPLE = "purple"
+    ORANGE = "orange"
+
+    @classmethod
+    def parse(cls, text: str) -> tuple[Color, Color | None]:
+        """A colour name, or a two-colour name such as ``greenbrown`` (colour + stripe).
+
+        ``grey`` is read as ``gray``. Raises :class:`ValueError` naming what was expected.
+        """
+        t = text.strip().lower().replace("grey", "gray")
+        try:
+            return cls(t), None
+        except ValueError:
+            pass
+        for c in cls:
+            if t.startswith(c.value) and t != c.value:
+                try:
+                    return c, cls(t[len(c.value) :])
+                except ValueError:
+                    break
+        names = ", ".join(c.value for c in cls)
+        raise ValueError(f"unknown colour {text!r}: expected one of {names} or two of them joined")
+
+
+#: The usual order of track colours; upgrades move one step along it.
+TRACK_COLORS: tuple[Color, ...] = (Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY)
+
+
+class NodeKind(StrEnum):
+    """What a node is."""
+
+    CITY = "city"
+    TOWN = "town"
+    OFFBOARD = "offboard"
+    JUNCTION = "junction"
+
+
+class TownStyle(StrEnum):
+    """How a town is drawn: a bar across the track, a dot, or not at all."""
+
+    RECT = "rect"
+    DOT = "dot"
+    HIDDEN = "hidden"
+
+
+class Track(StrEnum):
+    """Track gauge (the tile language's ``track`` sub part, and seed 000's extra kinds)."""
+
+    BROAD = "broad"
+    NARROW = "narrow"
+    DUAL = "dual"
+    TUNNEL = "tunnel"
+    FERRY = "ferry"
+
+    def connects(self, other: Track) -> bool:
+        """Whether a train can run from track of this gauge onto ``other``."""
+        if self is other or Track.DUAL in (self, other):
+            return True
+        standard = {Track.BROAD, Track.TUNNEL, Track.FERRY}
+        return self in standard and other in standard
+
+
+class BorderType(StrEnum):
+    """What a border on an edge is."""
+
+    MOUNTAIN = "mountain"
+    WATER = "water"
+    IMPASSABLE = "impassable"
+    PROVINCE = "province"
+
+
+@dataclass(frozen=True, slots=True)
+class Revenue:
+    """A revenue: one value, or one value per phase (``yellow_40|green_50``).
+
+    ``phases`` holds ``(phase, value)`` pairs in the order given; it is empty for a plain value.
+    Phases are named as the source names them (colours in the tile language, numbers in seed
+    000's XML).
+    """
+
+    value: int = 0
+    phases: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def is_phased(self) -> bool:
+        """Whether the value depends on the phase."""
+        return bool(self.phases)
+
+    def values(self) -> tuple[int, ...]:
+        """Every value this revenue can take."""
+        return tuple(v for _, v in self.phases) if self.phases else (self.value,)
+
+    def at(self, phase: str | None = None, order: Iterable[str] | None = None) -> int:
+        """The value in ``phase``.
+
+        With ``order`` (the phases of the game in order), a phase not listed takes the value of
+        the latest listed phase before it. Without a phase, the first value.
+        """
+        if not self.phases:
+            return self.value
+        if phase is None:
+            return self.phases[0][1]
+        table = dict(self.phases)
+        if phase in table:
+            return table[phase]
+        if order is not None:
+            best = self.phases[0][1]
+            for p in order:
+                if p in table:
+                    best = table[p]
+                if p == phase:
+                    return best
+        return self.phases[0][1]
+
+    def __str__(self) -> str:
+        if not self.phases:
+            return str(self.value)
+        return "|".join(f"{p}_{v}" for p, v in self.phases)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A city, town, offboard or junction on a tile.
+
+    ``slots`` is the number of station tokens a city holds (0 for other kinds). ``loc`` places
+    the node (``None``: where the renderer chooses, normally the centre). ``name`` is a location
+    name printed on the tile. ``revenue_loc`` and ``revenue_layout`` (``circle``, ``oval``,
+    ``horizontal``, ``vertical``, ``split``) say where and how the revenue is drawn.
+    """
+
+    kind: NodeKind
+    revenue: Revenue | None = None
+    slots: int = 0
+    style: TownStyle | None = None
+    groups: tuple[str, ...] = ()
+    hide: bool = False
+    loc: Loc | None = None
+    name: str | None = None
+    revenue_loc: Loc | None = None
+    revenue_layout: str | None = None
+
+    @property
+    def is_stop(self) -> bool:
+        """Whether a train can stop here (everything but a junction)."""
+        return self.kind is not NodeKind.JUNCTION
+
+    def rotated(self, rotation: int) -> Node:
+        """This node with its locs turned ``rotation`` steps clockwise."""
+        if self.loc is None and self.revenue_loc is None:
+            return self
+        return replace(
+            self,
+            loc=None if self.loc is None else self.loc.rotated(rotation),
+            revenue_loc=None if self.revenue_loc is None else self.revenue_loc.rotated(rotation),
+        )
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Edge:
+    """A path endpoint at the middle of an edge of the hex (0–5)."""
+
+    num: int
+
+    def __str__(self) -> str:
+        return str(self.num)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class NodeRef:
+    """A path endpoint at a node, by its index in :attr:`Tile.nodes`."""
+
+    index: int
+
+    def __str__(self) -> str:
+        return f"_{self.index}"
+
+
+End = Edge | NodeRef
+
+#: A lane: (width, index) — how many parallel tracks meet there and which one this is
+#: (0 is the most clockwise).
+Lane = tuple[int, int]
+SINGLE_LANE: Lane = (1, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """A piece of track between two endpoints.
+
+    ``terminal`` (0, 1 or 2) marks track that trains cannot run through (to offboards); 2 draws
+    a shorter taper. ``ignore`` leaves the path out of route walks. ``over`` draws the path
+    over the ones before it with a gap (an overpass).
+    """
+
+    a: End
+    b: End
+    terminal: int = 0
+    ignore: bool = False
+    a_lane: Lane = SINGLE_LANE
+    b_lane: Lane = SINGLE_LANE
+    track: Track = Track.BROAD
+    over: bool = False
+
+    @property
+    def ends(self) -> tuple[End, End]:
+        """Both endpoints."""
+        return (self.a, self.b)
+
+    def edges(self) -> tuple[int, ...]:
+        """The edge numbers this path touches."""
+        return tuple(e.num for e in (self.a, self.b) if isinstance(e, Edge))
+
+    def nodes(self) -> tuple[int, ...]:
+        """The node indices this path touches."""
+        return tuple(e.index for e in (self.a, self.b) if isinstance(e, NodeRef))
+
+    def rotated(self, rotation: int) -> Path:
+        """This path turned ``rotation`` steps clockwise."""
+        a = Edge(rotate_edge(self.a.num, rotation)) if isinstance(self.a, Edge) else self.a
+        b = Edge(rotate_edge(self.b.num, rotation)) if isinstance(self.b, Edge) else self.b
+        return replace(self, a=a, b=b)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """Large letters on a tile (``H``, ``OO``, ``Chi``); ``loc`` places them."""
+
+    text: str
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainUpgrade:
+    """A terrain marker with the cost of laying a tile here (``upgrade=cost:80,terrain:…``)."""
+
+    cost: int
+    terrains: tuple[str, ...] = ()
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Border:
+    """A marked edge: a terrain border with a crossing cost, impassable, or a plain join."""
+
+    edge: int
+    type: BorderType | None = None
+    cost: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Icon:
+    """A small picture on the tile (e.g. a port)."""
+
+    image: str
+    name: str | None = None
+    sticky: bool = False
+    blocks_lay: bool = False
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """A coloured frame around the tile, with an optional second colour."""
+
+    color: str
+    color2: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """An 18xx tile or preprinted map hex.
+
+    ``rotation`` records how far (clockwise steps) this tile has been turned from its definition;
+    the edges of paths, borders and locs are already turned. ``location_name`` is the printed
+    name of the place (from a map; the tile language has none).
+    """
+
+    name: str = ""
+    color: Color = Color.WHITE
+    nodes: tuple[Node, ...] = ()
+    paths: tuple[Path, ...] = ()
+    labels: tuple[Label, ...] = ()
+    upgrades: tuple[TerrainUpgrade, ...] = ()
+    borders: tuple[Border, ...] = ()
+    icons: tuple[Icon, ...] = ()
+    frame: Frame | None = None
+    stripe: Color | None = None
+    rotation: int = 0
+    location_name: str | None = None
+    _topology: dict[int, tuple[object, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    def __post_init__(self) -> None:
+        n = len(self.nodes)
+        for i, p in enumerate(self.paths):
+            for end in p.ends:
+                if isinstance(end, NodeRef) and not 0 <= end.index < n:
+                    raise TileModelError(
+                        f"tile {self.name!r}: path {i} refers to node _{end.index}, "
+                        f"but the tile has {n} node(s)"
+                    )
+                if isinstance(end, Edge) and not 0 <= end.num <= 5:
+                    raise TileModelError(
+                        f"tile {self.name!r}: path {i} has edge {end.num}, expected 0-5"
+                    )
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def cities(self) -> tuple[Node, ...]:
+        """The city nodes, in order."""
+        return tuple(n for n in self.nodes if n.kind is NodeKind.CITY)
+
+    @property
+    def towns(self) -> tuple[Node, ...]:
+        """The town nodes, in order."""
+        return tuple(n for n in self.nodes if n.kind is NodeKind.TOWN)
+
+    @property
+    def offboards(self) -> tuple[Node, ...]:
+        """The offboard nodes, in order."""
+        return tuple(n for n in self.nodes if n.kind is NodeKind.OFFBOARD)
+
+    @property
+    def label(self) -> str | None:
+        """The first label's text, if any."""
+        return self.labels[0].text if self.labels else None
+
+    @property
+    def stops(self) -> tuple[Node, ...]:
+        """Nodes a train can stop at."""
+        return tuple(n for n in self.nodes if n.is_stop)
+
+    def exits(self) -> frozenset[int]:
+        """Edges that have track leaving the tile."""
+        return frozenset(e for p in self.paths for e in p.edges())
+
+    def paths_at_node(self, index: int) -> tuple[Path, ...]:
+        """Paths touching node ``index``."""
+        ref = NodeRef(index)
+        return tuple(p for p in self.paths if ref in (p.a, p.b))
+
+    def node_exits(self, index: int) -> frozenset[int]:
+        """Edges connected directly by a path to node ``index``."""
+        return frozenset(e for p in self.paths_at_node(index) for e in p.edges())
+
+    def town_style(self, index: int) -> TownStyle:
+        """How town ``index`` is drawn: its style, or rect for 1–2 paths and dot otherwise."""
+        node = self.nodes[index]
+        if node.style is not None:
+            return node.style
+        return TownStyle.RECT if len(self.paths_at_node(index)) in (1, 2) else TownStyle.DOT
+
+    def revenue_values(self) -> tuple[int, ...]:
+        """Every revenue value shown on the tile's stops."""
+        return tuple(v for n in self.nodes if n.revenue is not None for v in n.revenue.values())
+
+    # ------------------------------------------------------------- transforms
+
+    def rotated(self, rotation: int) -> Tile:
+        """A new tile turned ``rotation`` steps (60° each) clockwise."""
+        r = rotation % 6
+        if r == 0:
+            return self
+        return replace(
+            self,
+            nodes=tuple(n.rotated(r) for n in self.nodes),
+            paths=tuple(p.rotated(r) for p in self.paths),
+            labels=tuple(
+                lab if lab.loc is None else replace(lab, loc=lab.loc.rotated(r))
+                for lab in self.labels
+            ),
+            upgrades=tuple(
+                u if u.loc is None else replace(u, loc=u.loc.rotated(r)) for u in self.upgrades
+            ),
+            borders=tuple(replace(b, edge=rotate_edge(b.edge, r)) for b in self.borders),
+            icons=tuple(
+                i if i.loc is None else replace(i, loc=i.loc.rotated(r)) for i in self.icons
+            ),
+            rotation=(self.rotation + r) % 6,
+        )
+
+    def with_name(self, name: str) -> Tile:
+        """This tile under another name."""
+        return replace(self, name=name)
+
+    def with_location_name(self, location_name: str | None) -> Tile:
+        """This tile with a printed location name."""
+        return replace(self, location_name=location_name)
+
+    # --------------------------------------------------------------- topology
+
+    def topology(self) -> tuple[object, ...]:
+        """A canonical description of the track: what connects to what, and how.
+
+        Two tiles have the same topology when the same edges connect to each other and to the
+        same kinds of node in the same way, with the same gauges. Revenues, slots, labels and
+        drawing details are not part of it, and neither is the order of nodes or paths.
+        """
+        cached = self._topology.get(0)
+        if cached is not None:
+            return cached
+        sig = _topology_signature(self)
+        self._topology[0] = sig
+        return sig
+
+    def symmetries(self) -> tuple[int, ...]:
+        """The rotations (0–5) that leave the tile's track topology unchanged."""
+        base = self.topology()
+        return tuple(r for r in range(6) if r == 0 or self.rotated(r).topology() == base)
+
+    def same_topology(self, other: Tile) -> bool:
+        """Whether ``other`` has the same track topology as this tile as it lies."""
+        return self.topology() == other.topology()
+
+    def rotations_matching(self, other: Tile) -> tuple[int, ...]:
+        """The rotations of this tile that have the same track topology as ``other``."""
+        target = other.topology()
+        return tuple(r for r in range(6) if self.rotated(r).topology() == target)
+
+    def same_topology_up_to_rotation(self, other: Tile) -> bool:
+        """Whether some rotation of this tile has the same track topology as ``other``."""
+        return bool(self.rotations_matching(other))
+
+
+def _topology_signature(tile: Tile) -> tuple[object, ...]:
+    # Describe each node by its kind and the edges reachable from it directly, then refine
+    # once by the descriptions of the nodes joined to it, so that equal descriptions mean
+    # interchangeable nodes. Paths become sorted descriptor pairs; the whole is a sorted tuple.
+    direct: list[tuple[str, tuple[int, ...]]] = []
+    for i, node in enumerate(tile.nodes):
+        direct.append((node.kind.value, tuple(sorted(tile.node_exits(i)))))
+    neighbours: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in tile.nodes]
+    for p in tile.paths:
+        if isinstance(p.a, NodeRef) and isinstance(p.b, NodeRef):
+            neighbours[p.a.index].append(direct[p.b.index])
+            neighbours[p.b.index].append(direct[p.a.index])
+    desc: list[object] = [(direct[i], tuple(sorted(neighbours[i]))) for i in range(len(tile.nodes))]
+
+    def end_key(e: End) -> tuple[object, ...]:
+        if isinstance(e, Edge):
+            return (0, e.num)
+        return (1, desc[e.index])
+
+    items: list[tuple[object, ...]] = []
+    for p in tile.paths:
+        ka, kb = end_key(p.a), end_key(p.b)
+        pair = (ka, kb) if repr(ka) <= repr(kb) else (kb, ka)
+        items.append((pair, p.track.value, p.terminal > 0))
+    unconnected = tuple(sorted(repr(d) for i, d in enumerate(desc) if not tile.paths_at_node(i)))
+    counted = Counter(repr(i) for i in items)
+    return (tuple(sorted(counted.items())), unconnected)
