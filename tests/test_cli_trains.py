@@ -1,0 +1,97 @@
+"""The ``tilelay trains`` command."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from tilelay.cli import trains as trains_cli
+from tilelay.errors import TilelayError
+
+REFERENCE = (Path(__file__).parents[1] / ".." / "shared" / "reference").resolve()
+
+
+def run(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="tilelay")
+    trains_cli.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["trains", *argv])
+    status: int = args.func(args)
+    return status
+
+
+def game_xml(game: str) -> str:
+    path = REFERENCE / "rails" / game / "Game.xml"
+    if not path.is_file():
+        pytest.skip(f"reference data absent: {path}")
+    return str(path)
+
+
+def test_text_listing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(game_xml("18Scan")) == 0
+    out = capsys.readouterr().out
+    assert "  2/1+1: 6x\n    side 2: 2 major stops, cost 100" in out
+    assert "    side 1+1: 1 major + 1 minor stops, cost 80, towns count as minor stops" in out
+    assert "  4: tiles yellow,green; 2 ORs; train limit step 2; rusts 2/1+1" in out
+
+
+def test_json_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        run(game_xml("1830"), "--options", "Variant=Wabash,WithOptional6Train=yes", "--json") == 0
+    )
+    data = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in data["trains"]] == ["2", "3", "4", "5", "6", "7"]
+    seven = data["trains"][-1]
+    assert seven["quantity"] is None and seven["sides"][0]["cost"] == 830
+    assert data["trains"][0]["rusts_in_phase"] == "4"
+    assert data["phases"][3]["limit_step"] == 3
+
+
+def test_warnings_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(game_xml("18Chesapeake")) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("tilelay: warning: ") and "Game.xml:45: unknown attribute" in err
+
+
+def test_bad_options_and_unknown_game() -> None:
+    with pytest.raises(TilelayError, match="NAME=VALUE"):
+        trains_cli.parse_options(["Variant"])
+    assert trains_cli.parse_options(["A=1,B=2", "C=x y"]) == {"A": "1", "B": "2", "C": "x y"}
+    games = importlib.import_module("tilelay.games")
+    expected = "no-such-game" if hasattr(games, "load_game") else "unknown game 'no-such-game'"
+    with pytest.raises(TilelayError, match=expected):
+        trains_cli.load("no-such-game", {})
+
+
+def test_bad_file_raises_located_error(tmp_path: Path) -> None:
+    bad = tmp_path / "Game.xml"
+    bad.write_text(
+        '<ComponentManager><Component name="TrainManager">\n<Defaults/>\n'
+        '<TrainType name="2" cost="80" quantity="3"/></Component></ComponentManager>'
+    )
+    with pytest.raises(TilelayError) as info:
+        run(str(bad))
+    assert str(info.value) == f"{bad}:3: train type '2' has no majorStops attribute (required)"
+
+
+def test_main_exit_status_on_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tilelay import cli
+
+    for name in cli.COMMAND_MODULES:
+        if importlib.util.find_spec(f"tilelay.cli.{name}") is None:
+            pytest.skip(f"command module tilelay.cli.{name} is not written yet")
+    bad = tmp_path / "Game.xml"
+    bad.write_text(
+        '<ComponentManager><Component name="TrainManager">\n'
+        '<TrainType name="2" majorStops="2" cost="80" quantity="0"/>'
+        "</Component></ComponentManager>"
+    )
+    assert cli.main(["trains", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().endswith(
+        "Game.xml:2: quantity of train type '2' must be more than 0, or -1 for unlimited, not 0"
+    )

@@ -1,0 +1,135 @@
+"""``tilelay trains FILE.xml|GAME``: a game's train cards, their sides and rules, and its phases."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from tilelay.errors import NotFoundError, TilelayError
+from tilelay.trains import TrainManager, manager_to_dict
+from tilelay.xml.rails_game import read_rails_game
+
+
+def parse_options(texts: list[str] | None) -> dict[str, str]:
+    """``K=V,K2=V2`` (possibly given several times) as a mapping; raises TilelayError."""
+    options: dict[str, str] = {}
+    for text in texts or []:
+        for piece in text.split(","):
+            if not piece.strip():
+                continue
+            key, sep, value = piece.partition("=")
+            if not sep or not key.strip():
+                raise TilelayError(f"--options: expected NAME=VALUE, not {piece!r}")
+            options[key.strip()] = value.strip()
+    return options
+
+
+def load(target: str, options: dict[str, str]) -> TrainManager:
+    """The train manager of a Game.xml file, or of a built-in game by name."""
+    path = Path(target)
+    if path.is_file():
+        return read_rails_game(path, options=options)
+    try:
+        games = importlib.import_module("tilelay.games")
+    except ImportError:
+        games = None
+    load_game = getattr(games, "load_game", None)
+    if load_game is None:
+        raise NotFoundError(f"unknown game {target!r} (not a file, and no built-in games)")
+    if options:
+        raise TilelayError("--options applies to Rails Game.xml files only")
+    game = load_game(target)
+    trains = getattr(game, "trains", None)
+    if not isinstance(trains, TrainManager):
+        raise TilelayError(f"game {target!r} has no trains")
+    return trains
+
+
+def format_text(manager: TrainManager) -> str:
+    """The human-readable listing the command prints."""
+    lines = [f"Train cards ({len(manager.card_types)}):"]
+    for card in manager.card_types:
+        count = "unlimited" if card.unlimited else f"{card.quantity}x"
+        head = f"  {card.name}: {count}"
+        if card.initial_portfolio != "IPO":
+            head += f", starts in {card.initial_portfolio}"
+        if card.category != "passenger":
+            head += f", {card.category}"
+        lines.append(head)
+        for side in card.sides:
+            label = f"side {side.name}" if card.dual else "runs"
+            lines.append(f"    {label}: {side.describe()}")
+        facts: list[str] = []
+        for new in card.new_phases:
+            which = "first" if new.train_index == 1 else f"card #{new.train_index}"
+            facts.append(f"{which} bought starts phase {new.phase}")
+        if (released := manager.released_in_phase(card.name)) is not None:
+            facts.append(f"available from phase {released}")
+        if (rusts := manager.rusts_in_phase(card.name)) is not None:
+            verb = "becomes obsolete" if card.obsoleting else "rusts"
+            facts.append(f"{verb} in phase {rusts}")
+        if card.obsolete_on:
+            facts.append(f"obsolete when {card.obsolete_on} is bought")
+        if card.rusts:
+            facts.append("buying it rusts " + ", ".join(card.rusts))
+        if card.releases:
+            facts.append("buying it releases " + ", ".join(card.releases))
+        if card.events:
+            facts.append("events: " + ", ".join(card.events))
+        if facts:
+            lines.append("    " + "; ".join(facts))
+    lines.append(f"Phases ({len(manager.phases)}):")
+    for phase in manager.phases:
+        name = phase.name + (f" ({phase.real_name})" if phase.real_name else "")
+        bits = [
+            "tiles " + (",".join(phase.tiles) or "none"),
+            f"{phase.operating_rounds} OR" + ("s" if phase.operating_rounds != 1 else ""),
+        ]
+        if phase.train_limit is not None:
+            bits.append(f"train limit {phase.train_limit}")
+        if phase.train_limits:
+            bits.append("train limits " + ", ".join(f"{k} {v}" for k, v in phase.train_limits))
+        if phase.limit_step is not None:
+            bits.append(f"train limit step {phase.limit_step}")
+        if phase.rusts:
+            bits.append("rusts " + ",".join(phase.rusts))
+        if phase.releases:
+            bits.append("releases " + ",".join(phase.releases))
+        if phase.status:
+            bits.append("status " + ",".join(phase.status))
+        lines.append(f"  {name}: " + "; ".join(bits))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tilelay trains``; returns the exit status."""
+    manager = load(args.target, parse_options(args.options))
+    for warning in manager.warnings:
+        print(f"tilelay: warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(manager_to_dict(manager), indent=2))
+    else:
+        print(format_text(manager))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``trains`` command."""
+    parser = subparsers.add_parser(
+        "trains",
+        help="list a game's train cards and phases",
+        description="List the train cards (with their sides and rules) and the phases of a "
+        "Rails Game.xml or a built-in game.",
+    )
+    parser.add_argument("target", metavar="FILE.xml|GAME", help="a Rails Game.xml or a game name")
+    parser.add_argument(
+        "--options",
+        action="append",
+        metavar="K=V,...",
+        help="game options for the file's IfOption blocks (default: the file's defaults)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run)
