@@ -1,0 +1,176 @@
+"""Tile sets: reading and writing the TOML files in ``tilelay/carcassonne/data``.
+
+A tile set file looks like this (features in the text format of :mod:`tile`)::
+
+    name = "base"
+    title = "Carcassonne base game"
+    start = "D"
+
+    [tiles.D]
+    about = "city cap with a straight road (the start tile)"
+    count = 4
+    features = ["city N", "road E W", "farm En Wn touches=0", "farm Es Se Sw Ws"]
+
+``count`` includes the start tile. :func:`dump_tileset` writes a set back in exactly this
+layout, so a file written by it reads and writes back unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.carcassonne.tile import Feature, TileType, parse_feature
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """A named set of tile types and which type is the start tile."""
+
+    name: str
+    title: str
+    types: tuple[TileType, ...]
+    start: str
+    about: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.types]
+        if len(set(names)) != len(names):
+            raise CarcassonneError(f"tile set {self.name}: tile names repeat")
+        if self.start not in names:
+            raise CarcassonneError(f"tile set {self.name}: start tile {self.start!r} is not a tile")
+
+    def type(self, name: str) -> TileType:
+        """The tile type called ``name``."""
+        for t in self.types:
+            if t.name == name:
+                return t
+        raise CarcassonneError(f"tile set {self.name}: no tile {name!r}")
+
+    def index(self, name: str) -> int:
+        """Position of the tile type called ``name`` in :attr:`types`."""
+        for i, t in enumerate(self.types):
+            if t.name == name:
+                return i
+        raise CarcassonneError(f"tile set {self.name}: no tile {name!r}")
+
+    @property
+    def total(self) -> int:
+        """Number of tiles, the start tile included."""
+        return sum(t.count for t in self.types)
+
+    def pile(self) -> list[int]:
+        """Type indices of every tile except the start tile, in set order."""
+        start = self.index(self.start)
+        out: list[int] = []
+        for i, t in enumerate(self.types):
+            out.extend([i] * (t.count - (1 if i == start else 0)))
+        return out
+
+
+def _line_of(text: str, pattern: str) -> int | None:
+    match = re.search(pattern, text, re.MULTILINE)
+    return text.count("\n", 0, match.start()) + 1 if match else None
+
+
+def parse_tileset(text: str, *, source: str | None = None) -> TileSet:
+    """Read a tile set from TOML text; errors name the file and line."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CarcassonneError(f"not valid TOML: {err}", source=source) from None
+    for key in ("name", "start", "tiles"):
+        if key not in data:
+            raise CarcassonneError(f"missing top-level key {key!r}", source=source)
+    tiles = data["tiles"]
+    if not isinstance(tiles, dict) or not tiles:
+        raise CarcassonneError("'tiles' must be tables [tiles.NAME]", source=source)
+    types: list[TileType] = []
+    for name, body in tiles.items():
+        line = _line_of(text, rf"^\[tiles\.{re.escape(name)}\]")
+        if not isinstance(body, dict):
+            raise CarcassonneError(f"tile {name}: expected a table", source=source, line=line)
+        count = body.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise CarcassonneError(
+                f"tile {name}: count must be a whole number >= 0", source=source, line=line
+            )
+        feats = body.get("features")
+        if not isinstance(feats, list) or not all(isinstance(f, str) for f in feats):
+            raise CarcassonneError(
+                f"tile {name}: features must be a list of strings", source=source, line=line
+            )
+        unknown = set(body) - {"count", "features", "about"}
+        if unknown:
+            raise CarcassonneError(
+                f"tile {name}: unknown key(s) {', '.join(sorted(unknown))} "
+                "(expected count, features, about)",
+                source=source,
+                line=line,
+            )
+        parsed: list[Feature] = []
+        for f in feats:
+            fline = _line_of(text, re.escape(f'"{f}"')) or line
+            parsed.append(parse_feature(f, source=source, line=fline))
+        try:
+            types.append(TileType(name, tuple(parsed), count, str(body.get("about", ""))))
+        except CarcassonneError as err:
+            raise err.located(source=source, line=line) from None
+    about = data.get("about", [])
+    if isinstance(about, str):
+        about = [about]
+    try:
+        return TileSet(
+            str(data["name"]),
+            str(data.get("title", data["name"])),
+            tuple(types),
+            str(data["start"]),
+            tuple(str(a) for a in about),
+        )
+    except CarcassonneError as err:
+        raise err.located(source=source) from None
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dump_tileset(tileset: TileSet) -> str:
+    """The TOML text of a tile set, in the canonical layout :func:`parse_tileset` reads."""
+    out = [
+        f"name = {_quote(tileset.name)}",
+        f"title = {_quote(tileset.title)}",
+        f"start = {_quote(tileset.start)}",
+    ]
+    if tileset.about:
+        out.append("about = [")
+        out.extend(f"    {_quote(a)}," for a in tileset.about)
+        out.append("]")
+    for t in tileset.types:
+        out.append("")
+        out.append(f"[tiles.{t.name}]")
+        if t.about:
+            out.append(f"about = {_quote(t.about)}")
+        out.append(f"count = {t.count}")
+        out.append("features = [")
+        out.extend(f"    {_quote(f.text())}," for f in t.features)
+        out.append("]")
+    return "\n".join(out) + "\n"
+
+
+def load_tileset(path: str | Path) -> TileSet:
+    """Read a tile set file."""
+    p = Path(path)
+    return parse_tileset(p.read_text(encoding="utf-8"), source=str(p))
+
+
+@cache
+def base_tileset() -> TileSet:
+    """The base game's 72 tiles (24 types A-X), from ``data/base.toml``."""
+    text = resources.files("tilelay.carcassonne").joinpath("data/base.toml").read_text("utf-8")
+    return parse_tileset(text, source="base.toml")
