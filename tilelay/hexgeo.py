@@ -133,23 +133,16 @@ def parse_loc(text: str) -> Loc:
     if t == "center":
         return CENTER
     if t[:1] == "L":
-        try:
-            n = int(t[1:])
-        except ValueError:
-            raise ValueError(f"bad location {text!r}: expected L followed by 0-50 or 99") from None
+        if not t[1:].isascii() or not t[1:].isdigit():
+            raise ValueError(f"bad location {text!r}: expected L followed by 0-50 or 99")
+        n = int(t[1:])
         if not is_location(n):
             raise ValueError(f"location {n} out of range: expected 0-45, 50 or 99")
         return Loc("location", n)
-    try:
-        v = float(t)
-    except ValueError:
-        raise ValueError(
-            f"bad loc {text!r}: expected center, an edge 0-5 or a corner 0.5-5.5"
-        ) from None
-    if v.is_integer() and 0 <= v <= 5 and "." not in t:
-        return Loc("edge", v)
-    if 0 <= v < 6 and (v * 2).is_integer() and not v.is_integer():
-        return Loc("corner", v)
+    if len(t) == 1 and t in "012345":
+        return Loc("edge", float(t))
+    if len(t) == 3 and t[0] in "012345" and t[1:] == ".5":
+        return Loc("corner", float(t))
     raise ValueError(f"bad loc {text!r}: expected center, an edge 0-5 or a corner 0.5-5.5")
 
 

@@ -652,9 +652,9 @@ class _Reader:
 
     def end(self, v: object, where: str) -> End:
         s = self.str_(v, where)
-        if s.startswith("_") and s[1:].isdigit():
+        if s.startswith("_") and s[1:].isascii() and s[1:].isdigit():
             return NodeRef(int(s[1:]))
-        if s.isdigit() and len(s) == 1:
+        if len(s) == 1 and s in "012345":
             return Edge(int(s))
         raise self.fail(where, f"expected an edge 0-5 or _N, got {s!r}")
 

@@ -1,0 +1,62 @@
+"""``tilelay tile``: parse and show from the command line."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from tilelay.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_parse_prints_the_canonical_string(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tile", "parse", "city=revenue:20,slots:1;path=a:0,b:_0")
+    assert status == 0
+    assert out == "city=revenue:20;path=a:0,b:_0\n"
+
+
+def test_parse_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tile", "parse", "--json", "--color", "yellow", "path=a:0,b:3")
+    data = json.loads(out)
+    assert status == 0 and data["color"] == "yellow"
+    assert data["paths"] == [{"a": "0", "b": "3"}]
+
+
+def test_bad_string_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "tile", "parse", "city=revenue:20;path=a:0,b:9")
+    assert status == 2 and out == ""
+    assert err == "tilelay: error: column 26: path: edge 9 out of range: expected 0-5\n"
+
+
+def test_stdin_one_per_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\nfoo=1\ntown=revenue:10\n"))
+    status, out, err = run(capsys, "tile", "parse", "-")
+    assert status == 2
+    lines = out.splitlines()
+    assert lines[0] == "path=a:0,b:3"
+    assert lines[1].startswith("error: line 2: column 1: unknown part 'foo'")
+    assert lines[2] == "town=revenue:10"
+    assert "1 line(s) failed" in err
+
+
+def test_stdin_all_good_exits_0(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\n"))
+    assert run(capsys, "tile", "parse", "-")[0] == 0
+
+
+def test_show(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "tile", "show", "57", "--rotation", "1")
+    assert status == 0 and out == "city=revenue:20;path=a:1,b:_0;path=a:_0,b:4\n"
+    status, _, err = run(capsys, "tile", "show", "5777")
+    assert status == 2 and "did you mean" in err and "Traceback" not in err

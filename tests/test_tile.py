@@ -1,0 +1,164 @@
+"""The tile model: rotation, topology, queries, the JSON form."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelay import dsl
+from tilelay.catalogue import get_tile, tile_names
+from tilelay.errors import TileModelError
+from tilelay.hexgeo import Loc
+from tilelay.tile import (
+    Color,
+    Edge,
+    Node,
+    NodeKind,
+    NodeRef,
+    Path,
+    Revenue,
+    Tile,
+    Track,
+    tile_from_dict,
+    tile_to_dict,
+)
+
+
+def test_rotation_moves_edges_locs_and_borders_clockwise() -> None:
+    t = dsl.parse(
+        "city=revenue:40,loc:5;city=revenue:40,loc:1.5;path=a:0,b:_0;path=a:2,b:_1;"
+        "border=edge:4,type:water;upgrade=cost:20,loc:5.5;label=OO"
+    )
+    r = t.rotated(2)
+    assert r.rotation == 2
+    assert [p.edges() for p in r.paths] == [(2,), (4,)]
+    assert [n.loc for n in r.nodes] == [Loc("edge", 1), Loc("corner", 3.5)]
+    assert [b.edge for b in r.borders] == [0]
+    assert r.upgrades[0].loc == Loc("corner", 1.5)
+    assert t.rotated(6) == t and t.rotated(0) is t
+    assert t.rotated(2).rotated(4).paths == t.paths
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(tile_names()), st.integers(0, 5), st.integers(0, 5))
+def test_rotations_compose(name: str, r1: int, r2: int) -> None:
+    t = get_tile(name)
+    a = t.rotated(r1).rotated(r2)
+    b = t.rotated(r1 + r2)
+    assert a.paths == b.paths and a.rotation == b.rotation == (r1 + r2) % 6
+    assert a.topology() == b.topology()
+
+
+def test_topology_ignores_order_and_revenue_but_not_track() -> None:
+    a = dsl.parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3")
+    b = dsl.parse("city=revenue:50,slots:2;path=a:3,b:_0;path=a:_0,b:0;label=X")
+    c = dsl.parse("town=revenue:20;path=a:0,b:_0;path=a:_0,b:3")
+    d = dsl.parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3,track:narrow")
+    assert a.same_topology(b)
+    assert not a.same_topology(c)  # a town is not a city
+    assert not a.same_topology(d)  # gauge matters
+    # node order does not matter
+    e = dsl.parse("city=revenue:30;city=revenue:30;path=a:1,b:_0;path=a:4,b:_1")
+    f = dsl.parse("city=revenue:30;city=revenue:30;path=a:4,b:_0;path=a:1,b:_1")
+    assert e.same_topology(f)
+    # but which edges meet at one node does
+    g = dsl.parse("city=revenue:30;city=revenue:30;path=a:1,b:_0;path=a:4,b:_0")
+    assert not e.same_topology(g)
+
+
+def test_symmetries_of_known_tiles() -> None:
+    assert get_tile("9").symmetries() == (0, 3)  # straight
+    assert get_tile("7").symmetries() == (0,)  # sharp curve
+    assert get_tile("57").symmetries() == (0, 3)
+    assert get_tile("63").symmetries() == (0, 1, 2, 3, 4, 5)  # six-way city
+    assert get_tile("15").symmetries() == (0,)
+
+
+def test_rotations_matching() -> None:
+    eight = get_tile("8")
+    assert eight.rotations_matching(eight.rotated(4)) == (4,)
+    assert get_tile("9").rotations_matching(get_tile("9").rotated(1)) == (1, 4)
+    assert not get_tile("8").same_topology_up_to_rotation(get_tile("9"))
+    assert get_tile("8").same_topology_up_to_rotation(get_tile("8").rotated(5))
+
+
+def test_queries() -> None:
+    t = get_tile("59")  # OO
+    assert len(t.cities) == 2 and t.towns == () and t.label == "OO"
+    assert t.exits() == t.node_exits(0) | t.node_exits(1)
+    assert get_tile("57").revenue_values() == (20,)
+
+
+def test_revenue_by_phase() -> None:
+    r = Revenue(0, (("yellow", 30), ("brown", 50)))
+    assert r.at("yellow") == 30 and r.at("brown") == 50
+    order = ["yellow", "green", "brown", "gray"]
+    assert r.at("green", order) == 30  # latest listed phase before it
+    assert r.at("gray", order) == 50
+    assert str(r) == "yellow_30|brown_50"
+    assert Revenue(20).at("gray") == 20
+
+
+def test_colour_names() -> None:
+    assert Color.parse("grey") == (Color.GRAY, None)
+    assert Color.parse("browngray") == (Color.BROWN, Color.GRAY)
+    with pytest.raises(ValueError, match="unknown colour"):
+        Color.parse("pink")
+
+
+def test_model_rejects_impossible_tiles() -> None:
+    with pytest.raises(TileModelError, match="node _1"):
+        Tile(nodes=(Node(NodeKind.CITY, Revenue(10), 1),), paths=(Path(Edge(0), NodeRef(1)),))
+    with pytest.raises(TileModelError, match="edge 7"):
+        Tile(paths=(Path(Edge(0), Edge(7)),))
+
+
+def test_json_round_trip_of_every_catalogue_tile() -> None:
+    for name in tile_names():
+        t = get_tile(name)
+        data = json.loads(json.dumps(tile_to_dict(t)))
+        assert tile_from_dict(data) == t, name
+
+
+def test_json_keeps_fields_the_tile_language_lacks() -> None:
+    t = Tile(
+        name="54",
+        color=Color.GREEN,
+        location_name="New York",
+        rotation=2,
+        nodes=(
+            Node(
+                NodeKind.CITY,
+                Revenue(0, (("1", 30), ("4", 40))),
+                1,
+                loc=Loc("location", 12),
+                name="NY",
+                revenue_loc=Loc("location", 17),
+                revenue_layout="vertical",
+            ),
+        ),
+        paths=(Path(Edge(0), NodeRef(0), track=Track.FERRY, over=True),),
+    )
+    assert tile_from_dict(tile_to_dict(t)) == t
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"color": "pink"}, "tile.color: expected one of"),
+        ({"nodes": [{"kind": "castle"}]}, "tile.nodes[0].kind"),
+        ({"nodes": [], "paths": [{"a": "0", "b": "_0"}]}, "refers to node _0"),
+        ({"paths": [{"a": "9", "b": "0"}]}, "tile.paths[0].a: expected an edge"),
+        ({"paths": [{"a": "0", "b": "1", "a_lane": [2, 2]}]}, "tile.paths[0].a_lane"),
+        ({"colour": "red"}, "tile.colour: unknown field"),
+        ([1, 2], "tile: expected an object"),
+    ],
+)
+def test_json_errors_name_the_field(data: object, words: str) -> None:
+    with pytest.raises(TileModelError) as info:
+        tile_from_dict(data, source="t.json")
+    assert words in str(info.value)
+    assert str(info.value).startswith("t.json: ")
