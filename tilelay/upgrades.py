@@ -1,0 +1,662 @@
+"""Legal upgrades and their rotations.
+
+Which rotations of a candidate tile may replace the tile on a hex follows the rules of 18xx:
+
+* the colour moves one step (yellow → green → brown → gray; a preprinted white hex takes
+  yellow), with the exceptions a game configures in :class:`UpgradeRules`;
+* every existing path is kept: an edge-to-edge track stays edge to edge, an edge-to-city track
+  stays edge to the city (or town) the old one becomes; gauges stay compatible;
+* each old city maps onto one new city whose exits contain its exits and whose slots hold its
+  tokens (several old cities may share one new city only where a labelled tile merges them);
+  towns map onto towns likewise; the new tile adds no city and no town;
+* labels match: a labelled hex takes only tiles with that label, an unlabelled one only
+  unlabelled tiles.
+
+Game rules (towns replaced by plain track or by a city in 1856, towns merged in 1835) are
+switched on in :class:`UpgradeRules`; an upgrade made legal only by such a rule names it.
+
+The core is :func:`placements` (the rotations of a new tile, each with where every old node
+goes), :func:`legal_rotations` and :func:`explain` (why one rotation is refused). A rotation
+here is the new tile's own rotation (clockwise steps from its definition) with the old tile as
+it lies: to ask about an old tile in rotation ``k``, pass ``old.rotated(k)``. Seed 000's tile
+sets record the rotations with the old tile in rotation 0. :func:`upgrade_table` computes every
+upgrade of a tile manifest; :func:`hex_rotations` adds the rules of the hex on a map (no track
+off the map or across an impassable border, the phase's colours, a copy left).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tilelay.hexgeo import Layout, loc_point
+from tilelay.tile import Color, Edge, NodeKind, Tile, Track
+
+__all__ = [
+    "DEFAULT_RULES",
+    "GAME_RULES",
+    "Placement",
+    "Upgrade",
+    "UpgradeRules",
+    "distinct_rotations",
+    "explain",
+    "hex_rotations",
+    "legal_rotations",
+    "placements",
+    "rules_for",
+    "upgrade_table",
+]
+
+#: The usual colour steps: a preprinted hex takes yellow, then one step at a time.
+STANDARD_STEPS: frozenset[tuple[Color, Color]] = frozenset(
+    {
+        (Color.WHITE, Color.YELLOW),
+        (Color.YELLOW, Color.GREEN),
+        (Color.GREEN, Color.BROWN),
+        (Color.BROWN, Color.GRAY),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UpgradeRules:
+    """The upgrade rules of a game.
+
+    ``steps``: the allowed (old colour, new colour) pairs. ``towns_merge``: several old towns
+    may become one new town (1835: the two towns of tile 1 become the town of tile 88).
+    ``town_replacement``: a town may disappear, leaving plain track between its exits, or
+    become a city (several towns one city), and the tile may then keep its colour (1856);
+    ``town_replacement_phases`` names the phases in which that is allowed.
+    ``labelled_cities_merge``: the cities of a labelled tile may merge into fewer cities of the
+    new tile (an OO hex whose cities join in brown or gray). ``name`` names the game.
+    """
+
+    name: str = "standard"
+    steps: frozenset[tuple[Color, Color]] = STANDARD_STEPS
+    towns_merge: bool = False
+    town_replacement: bool = False
+    town_replacement_phases: tuple[str, ...] = ()
+    labelled_cities_merge: bool = True
+
+    def colour_step(self, old: Color, new: Color) -> bool:
+        """Whether a tile of colour ``new`` may replace one of colour ``old``."""
+        return (old, new) in self.steps
+
+
+#: The rules most 18xx games follow.
+DEFAULT_RULES = UpgradeRules()
+
+#: Games whose upgrade rules differ from the default, by name.
+GAME_RULES: dict[str, UpgradeRules] = {
+    "1835": UpgradeRules(name="1835", towns_merge=True),
+    "1856": UpgradeRules(name="1856", town_replacement=True, town_replacement_phases=("5", "6")),
+}
+
+
+def rules_for(game: str | None) -> UpgradeRules:
+    """The upgrade rules of ``game`` (the default rules for a game not listed)."""
+    if game is None:
+        return DEFAULT_RULES
+    return GAME_RULES.get(game, DEFAULT_RULES)
+
+
+# --------------------------------------------------------------------------- tile structure
+
+_NODE = 16  # ends >= _NODE are nodes (index = end - _NODE); ends 0-5 are edges
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """A tile's track reduced to what upgrades compare: stops, links between ends, exits."""
+
+    kinds: tuple[NodeKind, ...]  # per stop node index (junctions are contracted away)
+    slots: tuple[int, ...]
+    stops: tuple[int, ...]  # indices of the stop nodes
+    links: frozenset[tuple[int, int, Track]]  # (a, b, track) with a <= b
+    exits_mask: int
+    node_exits: tuple[int, ...]  # per node: bitmask of edges linked to it
+    label: str | None
+    color: Color
+    locs: tuple[tuple[float, float] | None, ...]
+
+
+def _norm_label(text: str | None) -> str | None:
+    return None if text is None or not text.strip() else text.strip().upper()
+
+
+def _shape(tile: Tile, layout: Layout = Layout.FLAT) -> _Shape:
+    """Contract junctions and collect links between edges and stop nodes."""
+    nodes = tile.nodes
+    junctions = {i for i, n in enumerate(nodes) if n.kind is NodeKind.JUNCTION}
+    adj: dict[int, list[tuple[int, Track]]] = {}
+    raw: list[tuple[int, int, Track]] = []
+    for p in tile.paths:
+        if p.ignore:
+            continue
+        ends = [e.num if isinstance(e, Edge) else _NODE + e.index for e in (p.a, p.b)]
+        a, b = ends
+        raw.append((a, b, p.track))
+        adj.setdefault(a, []).append((b, p.track))
+        adj.setdefault(b, []).append((a, p.track))
+    links: set[tuple[int, int, Track]] = set()
+
+    def is_junction(end: int) -> bool:
+        return end >= _NODE and (end - _NODE) in junctions
+
+    for a, b, track in raw:
+        if a == b:
+            continue
+        if not is_junction(a) and not is_junction(b):
+            links.add((min(a, b), max(a, b), track))
+    # through each junction, link every pair of non-junction ends reachable through junctions
+    seen: set[int] = set()
+    for j in junctions:
+        start = _NODE + j
+        if start in seen:
+            continue
+        group: set[int] = set()
+        outer: dict[int, Track] = {}
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            if cur in group:
+                continue
+            group.add(cur)
+            for nxt, track in adj.get(cur, []):
+                if is_junction(nxt):
+                    todo.append(nxt)
+                else:
+                    outer.setdefault(nxt, track)
+        seen |= group
+        ends = sorted(outer)
+        for i, x in enumerate(ends):
+            for y in ends[i + 1 :]:
+                if x != y:
+                    links.add((x, y, outer[x]))
+    exits = 0
+    node_exits = [0] * len(nodes)
+    for a, b, _ in links:
+        for x, y in ((a, b), (b, a)):
+            if x < 6:
+                exits |= 1 << x
+                if y >= _NODE:
+                    node_exits[y - _NODE] |= 1 << x
+    locs: list[tuple[float, float] | None] = []
+    for n in nodes:
+        if n.loc is None:
+            locs.append(None)
+        else:
+            try:
+                locs.append(loc_point(n.loc, layout))
+            except ValueError:
+                locs.append(None)
+    return _Shape(
+        kinds=tuple(n.kind for n in nodes),
+        slots=tuple(n.slots for n in nodes),
+        stops=tuple(i for i, n in enumerate(nodes) if n.kind is not NodeKind.JUNCTION),
+        links=frozenset(links),
+        exits_mask=exits,
+        node_exits=tuple(node_exits),
+        label=_norm_label(tile.label),
+        color=tile.color,
+        locs=tuple(locs),
+    )
+
+
+def _rot_mask(mask: int, r: int) -> int:
+    return ((mask << r) | (mask >> (6 - r))) & 0x3F if r else mask
+
+
+def _rot_end(end: int, r: int) -> int:
+    return (end + r) % 6 if end < 6 else end
+
+
+def _rot_links(
+    links: frozenset[tuple[int, int, Track]], r: int
+) -> dict[tuple[int, int], set[Track]]:
+    out: dict[tuple[int, int], set[Track]] = {}
+    for a, b, t in links:
+        x, y = _rot_end(a, r), _rot_end(b, r)
+        out.setdefault((min(x, y), max(x, y)), set()).add(t)
+    return out
+
+
+def _gauge_ok(old: Track, new: set[Track]) -> bool:
+    return old in new or Track.DUAL in new
+
+
+# ------------------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One legal rotation of the new tile, with where each old stop goes.
+
+    ``node_map`` pairs each old stop node index with the new node index it becomes (``None``
+    for a town that disappears under a game rule). ``rule`` names the game rule that made this
+    placement legal, if any.
+    """
+
+    rotation: int
+    node_map: tuple[tuple[int, int | None], ...]
+    rule: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """An upgrade of a tile manifest: ``old`` may become ``new`` in these rotations.
+
+    Rotations are the new tile's, with the old tile in rotation 0. ``hex_label`` is set when
+    the upgrade is legal only on a hex carrying that label (an unlabelled tile on a labelled
+    hex); ``rule`` and ``phases`` name the game rule it needs and when.
+    """
+
+    old: str
+    new: str
+    rotations: tuple[int, ...]
+    placements: tuple[Placement, ...] = ()
+    hex_label: str | None = None
+    rule: str | None = None
+    phases: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: ``from``, ``to``, ``rotations`` (and conditions when present)."""
+        out: dict[str, Any] = {"from": self.old, "to": self.new, "rotations": list(self.rotations)}
+        if self.hex_label is not None:
+            out["hex_label"] = self.hex_label
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.phases:
+            out["phases"] = list(self.phases)
+        return out
+
+
+# ---------------------------------------------------------------------------- the check
+
+
+@dataclass(slots=True)
+class _Cache:
+    shapes: dict[int, tuple[Tile, _Shape]] = field(default_factory=dict)
+
+    def get(self, tile: Tile) -> _Shape:
+        hit = self.shapes.get(id(tile))
+        if hit is not None and hit[0] is tile:
+            return hit[1]
+        shape = _shape(tile)
+        if len(self.shapes) > 4096:
+            self.shapes.clear()
+        self.shapes[id(tile)] = (tile, shape)
+        return shape
+
+
+_CACHE = _Cache()
+
+
+def _colour_reason(old: _Shape, new: _Shape, rules: UpgradeRules, same_ok: bool) -> str | None:
+    if rules.colour_step(old.color, new.color):
+        return None
+    if same_ok and old.color == new.color:
+        return None
+    return f"colour {old.color.value} cannot become {new.color.value}"
+
+
+def _search(
+    old: _Shape,
+    new: _Shape,
+    r: int,
+    rules: UpgradeRules,
+    *,
+    town_rule: bool,
+    want_reason: bool,
+) -> tuple[tuple[tuple[int, int | None], ...] | None, str]:
+    """Find a node map for rotation ``r``; returns (map or None, reason when None)."""
+    new_links = _rot_links(new.links, r)
+    new_exits = [_rot_mask(m, r) for m in new.node_exits]
+    # edge-edge links of the old tile must be edge-edge links of the new (or via vanished town)
+    for a, b, t in old.links:
+        if a < 6 and b < 6:
+            got = new_links.get((a, b))
+            if got is None:
+                return None, f"old track {a}-{b} (tile-language edges) is not kept"
+            if not _gauge_ok(t, got):
+                return None, f"old {t.value} track {a}-{b} has no compatible gauge"
+    old_stops = [i for i in old.stops if old.kinds[i] is not NodeKind.JUNCTION]
+    new_stops = list(new.stops)
+    n_old_cities = sum(1 for i in old.stops if old.kinds[i] is NodeKind.CITY)
+    n_new_cities = sum(1 for j in new.stops if new.kinds[j] is NodeKind.CITY)
+    merge_cities = (
+        rules.labelled_cities_merge and old.label is not None and n_new_cities < n_old_cities
+    )
+    merge_towns = rules.towns_merge or town_rule
+
+    def candidates(i: int) -> list[int | None]:
+        kind = old.kinds[i]
+        out: list[int | None] = []
+        for j in new_stops:
+            nk = new.kinds[j]
+            ok = nk is kind or (town_rule and kind is NodeKind.TOWN and nk is NodeKind.CITY)
+            if ok and (old.node_exits[i] & ~new_exits[j]) == 0:
+                out.append(j)
+        if town_rule and kind is NodeKind.TOWN:
+            out.append(None)
+        return out
+
+    # order old nodes by fewest candidates for a fast search
+    cands = {i: candidates(i) for i in old_stops}
+    for i in old_stops:
+        if not cands[i]:
+            kind = old.kinds[i].value
+            exits = sorted(e for e in range(6) if old.node_exits[i] >> e & 1)
+            return None, f"no {kind} of the new tile has the exits {exits} of old {kind} {i}"
+    order = sorted(old_stops, key=lambda i: len(cands[i]))
+    best: list[tuple[float, tuple[tuple[int, int | None], ...]]] = []
+    reason = ["the old stops cannot all be placed on the new tile's stops"]
+
+    def finish(assign: dict[int, int | None]) -> str | None:
+        images: dict[int, list[int]] = {}
+        for i, j in assign.items():
+            if j is not None:
+                images.setdefault(j, []).append(i)
+        for j, olds in images.items():
+            if len(olds) > 1:
+                kinds = {old.kinds[i] for i in olds}
+                if new.kinds[j] is NodeKind.CITY and kinds == {NodeKind.CITY}:
+                    if not merge_cities:
+                        return "two old cities would share one new city"
+                elif NodeKind.CITY in kinds:
+                    return "an old city would share a new city with a town"
+                elif not merge_towns:
+                    return "two old towns would share one new stop"
+            need = sum(old.slots[i] for i in olds)
+            if new.kinds[j] is NodeKind.CITY and need > new.slots[j] and need > 0:
+                return f"the new city has {new.slots[j]} slot(s) for {need} token(s)"
+        for j in new_stops:
+            if j not in images and new.kinds[j] in (NodeKind.CITY, NodeKind.TOWN):
+                return f"the new tile adds a {new.kinds[j].value}"
+        # every old link with a node end
+        for a, b, t in old.links:
+            if a < 6 and b < 6:
+                continue
+            ea = a if a < 6 else assign.get(a - _NODE, -1)
+            eb = b if b < 6 else assign.get(b - _NODE, -1)
+            if ea is None or eb is None:
+                continue  # handled by the vanished-town check below
+            xa = ea if a < 6 else _NODE + ea
+            xb = eb if b < 6 else _NODE + eb
+            if xa == xb:
+                continue
+            got = new_links.get((min(xa, xb), max(xa, xb)))
+            if got is None or not _gauge_ok(t, got):
+                return f"old track {_end_name(a)}-{_end_name(b)} is not kept"
+        for i, j in assign.items():
+            if j is None:
+                exits = [e for e in range(6) if old.node_exits[i] >> e & 1]
+                for x_i, x in enumerate(exits):
+                    for y in exits[x_i + 1 :]:
+                        if (x, y) not in new_links:
+                            return f"track {x}-{y} replacing the old town is missing"
+        return None
+
+    assign: dict[int, int | None] = {}
+
+    def score(a: dict[int, int | None]) -> float:
+        total = 0.0
+        for i, j in a.items():
+            p, q = old.locs[i], (None if j is None else new.locs[j])
+            if p is None or q is None:
+                continue
+            ang = math.radians(60.0 * r)
+            qx = q[0] * math.cos(ang) - q[1] * math.sin(ang)
+            qy = q[0] * math.sin(ang) + q[1] * math.cos(ang)
+            total += math.hypot(p[0] - qx, p[1] - qy)
+        return total
+
+    def walk(k: int) -> None:
+        if k == len(order):
+            why = finish(assign)
+            if why is None:
+                best.append((score(assign), tuple(sorted(assign.items()))))
+            else:
+                reason[0] = why
+            return
+        i = order[k]
+        for j in cands[i]:
+            assign[i] = j
+            walk(k + 1)
+            del assign[i]
+
+    walk(0)
+    if not best:
+        return None, reason[0] if want_reason else ""
+    best.sort(key=lambda s: (s[0], [(-1 if j is None else j) for _, j in s[1]]))
+    return best[0][1], ""
+
+
+def _end_name(end: int) -> str:
+    return str(end) if end < 6 else f"_{end - _NODE}"
+
+
+def _has_towns(s: _Shape) -> bool:
+    return NodeKind.TOWN in s.kinds
+
+
+def _placements(
+    old: _Shape, new: _Shape, rules: UpgradeRules, hex_label: str | None
+) -> tuple[Placement, ...]:
+    label = old.label if old.label is not None else _norm_label(hex_label)
+    if label != new.label:
+        return ()
+    out: list[Placement] = []
+    std_colour = _colour_reason(old, new, rules, same_ok=False) is None
+    town_ok = rules.town_replacement and _has_towns(old)
+    if not std_colour and not (town_ok and _colour_reason(old, new, rules, same_ok=True) is None):
+        return ()
+    for r in range(6):
+        if old.exits_mask & ~_rot_mask(new.exits_mask, r):
+            continue
+        node_map = None
+        if std_colour:
+            node_map, _ = _search(old, new, r, rules, town_rule=False, want_reason=False)
+            if node_map is not None:
+                out.append(Placement(r, node_map))
+                continue
+        if town_ok:
+            node_map, _ = _search(old, new, r, rules, town_rule=True, want_reason=False)
+            if node_map is not None:
+                out.append(Placement(r, node_map, rule=f"{rules.name} town replacement"))
+    return tuple(out)
+
+
+def placements(
+    old: Tile,
+    new: Tile,
+    rules: UpgradeRules = DEFAULT_RULES,
+    *,
+    hex_label: str | None = None,
+) -> tuple[Placement, ...]:
+    """Every rotation in which ``new`` may replace ``old`` (as it lies), with node maps.
+
+    ``hex_label`` is the label of the hex when the old tile carries none (e.g. a map hex
+    labelled ``OO`` still holding an unlabelled tile).
+    """
+    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label)
+
+
+def legal_rotations(
+    old: Tile,
+    new: Tile,
+    rules: UpgradeRules = DEFAULT_RULES,
+    *,
+    hex_label: str | None = None,
+) -> tuple[int, ...]:
+    """The rotations (0–5) of ``new`` that may replace ``old`` as it lies."""
+    return tuple(p.rotation for p in placements(old, new, rules, hex_label=hex_label))
+
+
+def explain(
+    old: Tile,
+    new: Tile,
+    rotation: int,
+    rules: UpgradeRules = DEFAULT_RULES,
+    *,
+    hex_label: str | None = None,
+) -> str | None:
+    """Why ``new`` in ``rotation`` may not replace ``old``; ``None`` when it may."""
+    o, n = _CACHE.get(old), _CACHE.get(new)
+    r = rotation % 6
+    label = o.label if o.label is not None else _norm_label(hex_label)
+    if label != n.label:
+        return f"labels differ: hex {label or 'unlabelled'}, new tile {n.label or 'unlabelled'}"
+    town_ok = rules.town_replacement and _has_towns(o)
+    colour_why = _colour_reason(o, n, rules, same_ok=False)
+    if colour_why is not None and not (
+        town_ok and _colour_reason(o, n, rules, same_ok=True) is None
+    ):
+        return colour_why
+    lost = o.exits_mask & ~_rot_mask(n.exits_mask, r)
+    if lost:
+        edges = [e for e in range(6) if lost >> e & 1]
+        return f"old exits {edges} (tile-language edges) have no track on the new tile"
+    why = ""
+    if colour_why is None:
+        node_map, why = _search(o, n, r, rules, town_rule=False, want_reason=True)
+        if node_map is not None:
+            return None
+    if town_ok:
+        node_map, why2 = _search(o, n, r, rules, town_rule=True, want_reason=True)
+        if node_map is not None:
+            return None
+        why = why or why2
+    return why
+
+
+def distinct_rotations(tile: Tile, rotations: Iterable[int]) -> tuple[int, ...]:
+    """``rotations`` with those giving the same placed tile as an earlier one left out.
+
+    Two rotations give the same placed tile when the turned tiles have the same track topology
+    (the tile's symmetry).
+    """
+    seen: set[tuple[object, ...]] = set()
+    out: list[int] = []
+    for r in sorted({x % 6 for x in rotations}):
+        key = tile.rotated(r).topology()
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return tuple(out)
+
+
+def _conditions(old: Tile, new: Tile) -> str | None:
+    """The hex label an upgrade needs when an unlabelled tile becomes a labelled one."""
+    if _norm_label(old.label) is None and new.label is not None:
+        return new.label
+    return None
+
+
+def upgrade_table(
+    tiles: Sequence[Tile],
+    rules: UpgradeRules = DEFAULT_RULES,
+    *,
+    from_tiles: Sequence[Tile] | None = None,
+    labelled_hexes: bool = True,
+) -> list[Upgrade]:
+    """Every upgrade among ``tiles`` (a game's manifest), with rotations and node maps.
+
+    ``from_tiles`` (default ``tiles``) are the tiles upgraded from, e.g. with preprinted map
+    tiles added. With ``labelled_hexes``, an unlabelled tile may become a labelled one on a hex
+    carrying that label (the upgrade records ``hex_label``).
+    """
+    olds = list(tiles if from_tiles is None else from_tiles)
+    shapes = {id(t): _shape(t) for t in [*olds, *tiles]}
+    out: list[Upgrade] = []
+    for old in olds:
+        so = shapes[id(old)]
+        for new in tiles:
+            if new is old or new.name == old.name:
+                continue
+            sn = shapes[id(new)]
+            hex_label = _conditions(old, new) if labelled_hexes else None
+            found = _placements(so, sn, rules, hex_label)
+            if not found:
+                continue
+            rule = next((p.rule for p in found if p.rule), None)
+            if rule is not None and any(p.rule is None for p in found):
+                found = tuple(p for p in found if p.rule is None)
+                rule = None
+            out.append(
+                Upgrade(
+                    old=old.name,
+                    new=new.name,
+                    rotations=tuple(p.rotation for p in found),
+                    placements=found,
+                    hex_label=hex_label,
+                    rule=rule,
+                    phases=rules.town_replacement_phases if rule else (),
+                )
+            )
+    return out
+
+
+# ------------------------------------------------------------------------- hex-level rules
+
+
+def hex_rotations(
+    old: Tile | None,
+    new: Tile,
+    *,
+    neighbour: Callable[[int], Tile | bool | None],
+    rules: UpgradeRules = DEFAULT_RULES,
+    hex_label: str | None = None,
+    phase_colors: Iterable[Color] | None = None,
+    available: Mapping[str, int] | None = None,
+    impassable: Iterable[int] = (),
+) -> tuple[int, ...]:
+    """The rotations of ``new`` legal on a hex now: tile rules plus the map's rules.
+
+    ``old`` is the tile on the hex as it lies (``None``: an empty plain hex). ``neighbour(e)``
+    gives what lies across edge ``e``: ``False`` off the map, ``None`` a hex with no tile yet
+    (track may run into it), or its tile as it lies; track may not run into a red, gray or
+    blue hex (or a hex whose tile is fixed) unless that tile has track on the facing edge.
+    ``impassable`` lists edges with an impassable border. ``phase_colors`` are the colours
+    the current phase allows; ``available`` the copies left per tile name.
+    """
+    if phase_colors is not None and new.color not in set(phase_colors):
+        return ()
+    if available is not None and available.get(new.name, 0) <= 0:
+        return ()
+    blocked = set(impassable)
+    if old is None:
+        base = Tile(name="", color=Color.WHITE)
+        rots: tuple[int, ...] = legal_rotations(base, new, rules, hex_label=hex_label)
+    else:
+        rots = legal_rotations(old, new, rules, hex_label=hex_label)
+    out: list[int] = []
+    for r in rots:
+        exits = new.rotated(r).exits()
+        old_exits = old.exits() if old is not None else frozenset()
+        ok = True
+        for e in exits:
+            if e in blocked and e not in old_exits:
+                ok = False
+                break
+            other = neighbour(e)
+            if other is False:
+                ok = False
+                break
+            if (
+                isinstance(other, Tile)
+                and other.color
+                in (
+                    Color.RED,
+                    Color.GRAY,
+                    Color.BLUE,
+                )
+                and (e + 3) % 6 not in other.exits()
+            ):
+                ok = False
+                break
+        if ok:
+            out.append(r)
+    return tuple(out)
