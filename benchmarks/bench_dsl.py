@@ -8,14 +8,10 @@ Run: ``.venv/bin/python benchmarks/bench_dsl.py``
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from _table import best_of, print_table
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks._table import best_of, print_table  # noqa: E402
-from tilelay import dsl  # noqa: E402
-from tilelay.catalogue import tile_codes  # noqa: E402
+from tilelay import dsl
+from tilelay.catalogue import tile_codes
 
 GRAMMAR = r"""
 start: part (";" part)*
