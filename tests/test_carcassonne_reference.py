@@ -51,15 +51,28 @@ class RefBoard:
         return touching > 0
 
     def legal(self, tile: TileType) -> set[tuple[int, int, int]]:
-        xs = [x for x, _ in self.tiles]
-        ys = [y for _, y in self.tiles]
-        out = set()
-        for x in range(min(xs) - 1, max(xs) + 2):
-            for y in range(min(ys) - 1, max(ys) + 2):
-                for rot in range(4):
-                    if self.fits(tile, (x, y), rot):
-                        out.add((x, y, rot))
-        return out
+        empty_next_to_a_tile = {
+            (x + dx, y + dy)
+            for x, y in self.tiles
+            for dx, dy in STEP.values()
+            if (x + dx, y + dy) not in self.tiles
+        }
+        return {
+            (x, y, rot)
+            for x, y in empty_next_to_a_tile
+            for rot in range(4)
+            if self.fits(tile, (x, y), rot)
+        }
+
+    def all_match(self) -> bool:
+        """Whether every placed tile matches all its neighbours."""
+        for (x, y), (tile, rot) in self.tiles.items():
+            edges = tile.edges(rot)
+            for side, (dx, dy) in STEP.items():
+                other = self.tiles.get((x + dx, y + dy))
+                if other and other[0].edges(other[1])[(side + 2) % 4] != edges[side]:
+                    return False
+        return True
 
     # --- regions -----------------------------------------------------------------------------
 
@@ -140,16 +153,21 @@ def positions(board: Board) -> list[Pos]:
 
 
 def followers_now(board: Board, ref: RefBoard) -> list[tuple[int, Node]]:
-    """Followers on the board now, from the log of all followers ever placed: those on
-    complete roads, cities and monasteries went home."""
+    """Followers on the board now (before the last tile's features are scored), from the log
+    of all followers ever placed: those on roads, cities and monasteries completed before the
+    last tile went home."""
     pos = positions(board)
+    lx, ly = pos[-1]
     out = []
     for player, _node, number, feature in board.follower_log:
         x, y = pos[number]
         node = (x, y, feature)
         region = ref.region(node)
-        if ref.kind(region) is Kind.FARM or not ref.complete(region):
+        kind = ref.kind(region)
+        if kind is Kind.FARM or not ref.complete(region):
             out.append((player, node))
+        elif (kind is Kind.MONASTERY and abs(x - lx) <= 1 and abs(y - ly) <= 1) or (kind is not Kind.MONASTERY and any((rx, ry) == (lx, ly) for rx, ry, _i in region)):
+            out.append((player, node))  # completed by the last tile: not scored yet
     return out
 
 

@@ -556,6 +556,10 @@ class Board:
             events.append(ScoreEvent(Kind.FARM, False, self.tilemask[c].bit_count(), 4, winners))
         return events
 
+    def monastery_count(self, node: int) -> int:
+        """How many of the 9 squares around (and under) a monastery hold tiles."""
+        return self._mon_count[node]
+
     def farm_cities(self, node: int) -> list[int]:
         """The current roots of the cities a farm region touches, each once, sorted."""
         mask = self.cities[self.find(node)]
