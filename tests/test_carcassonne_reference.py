@@ -164,10 +164,13 @@ def followers_now(board: Board, ref: RefBoard) -> list[tuple[int, Node]]:
         node = (x, y, feature)
         region = ref.region(node)
         kind = ref.kind(region)
-        if kind is Kind.FARM or not ref.complete(region):
+        if kind is Kind.MONASTERY:
+            # completed by the last tile: not scored yet
+            just_done = abs(x - lx) <= 1 and abs(y - ly) <= 1
+        else:
+            just_done = any((rx, ry) == (lx, ly) for rx, ry, _i in region)
+        if kind is Kind.FARM or not ref.complete(region) or just_done:
             out.append((player, node))
-        elif (kind is Kind.MONASTERY and abs(x - lx) <= 1 and abs(y - ly) <= 1) or (kind is not Kind.MONASTERY and any((rx, ry) == (lx, ly) for rx, ry, _i in region)):
-            out.append((player, node))  # completed by the last tile: not scored yet
     return out
 
 

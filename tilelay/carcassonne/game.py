@@ -100,7 +100,7 @@ class GreedyPlayer(Player):
         board = game.board
         before = list(board.scores)
         best = (float("-inf"), 0.0)
-        choice = (0, None)
+        choice: tuple[int, int | None] = (0, None)
         for i, (key, rot) in enumerate(options):
             trial = board.clone()
             trial.place(tile, key, rot)
