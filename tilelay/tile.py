@@ -160,6 +160,8 @@ class Node:
     the node (``None``: where the renderer chooses, normally the centre). ``name`` is a location
     name printed on the tile. ``revenue_loc`` and ``revenue_layout`` (``circle``, ``oval``,
     ``horizontal``, ``vertical``, ``split``) say where and how the revenue is drawn.
+    ``extra`` holds attributes of a source format that the model does not interpret, as
+    ``(name, value)`` pairs, so that files round-trip (e.g. seed 000's RevenueCenter ``id``).
     """
 
     kind: NodeKind
@@ -172,6 +174,7 @@ class Node:
     name: str | None = None
     revenue_loc: Loc | None = None
     revenue_layout: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_stop(self) -> bool:
@@ -306,7 +309,9 @@ class Tile:
 
     ``rotation`` records how far (clockwise steps) this tile has been turned from its definition;
     the edges of paths, borders and locs are already turned. ``location_name`` is the printed
-    name of the place (from a map; the tile language has none).
+    name of the place (from a map; the tile language has none). ``extra`` holds attributes of a
+    source format that the model does not interpret, as ``(name, value)`` pairs, so that files
+    round-trip (e.g. seed 000's ``fixed``).
     """
 
     name: str = ""
@@ -321,6 +326,7 @@ class Tile:
     stripe: Color | None = None
     rotation: int = 0
     location_name: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
     _topology: dict[int, tuple[object, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
