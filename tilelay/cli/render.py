@@ -1,0 +1,119 @@
+"""``tilelay render``: draw a tile, a game's map or a printable tile sheet to a file.
+
+The format follows the output file's extension: ``.svg``, ``.png`` or ``.pdf`` (a tile sheet is
+always a PDF). The file named with ``-o`` is the only file written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from tilelay import dsl, svg
+from tilelay.catalogue import get_tile
+from tilelay.errors import TilelayError
+from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
+from tilelay.games import load_game
+from tilelay.hexgeo import Layout
+from tilelay.tile import Tile
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``render`` command and its sub-commands (``tile``, ``map``, ``sheet``)."""
+    p = sub.add_parser("render", help="draw a tile, a map or a tile sheet to SVG, PNG or PDF")
+    rsub = p.add_subparsers(dest="render_command", metavar="SUBCOMMAND", required=True)
+
+    tile = rsub.add_parser("tile", help="draw one tile")
+    tile.add_argument(
+        "tile",
+        metavar="NAME|CODE",
+        help="a catalogue tile (57), a game's tile (1889:439) or a tile string (with '=')",
+    )
+    tile.add_argument("--rotation", type=int, default=0, help="turn the tile clockwise (0-5)")
+    tile.add_argument(
+        "--layout",
+        choices=[x.value for x in Layout],
+        default=None,
+        help="hex orientation (default: the game's, else flat)",
+    )
+    tile.add_argument("--color", default="yellow", help="colour of a tile string (default yellow)")
+    tile.add_argument("--grid", action="store_true", help="draw the triangular region grid")
+    tile.add_argument("--size", type=int, default=100, help="hex radius in pixels (default 100)")
+    tile.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png or .pdf")
+    tile.set_defaults(func=_tile)
+
+    map_ = rsub.add_parser("map", help="draw a game's map")
+    map_.add_argument("game", metavar="GAME", help="a built-in game, e.g. 1889")
+    map_.add_argument("--grid", action="store_true", help="draw the triangular region grid")
+    map_.add_argument("--size", type=int, default=40, help="hex radius in pixels (default 40)")
+    map_.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png or .pdf")
+    map_.set_defaults(func=_map)
+
+    sheet = rsub.add_parser("sheet", help="print every tile of a game's manifest for cutting out")
+    sheet.add_argument("game", metavar="GAME", help="a built-in game, e.g. 1889")
+    sheet.add_argument("--paper", choices=list(PAPER_MM), default="A4", help="paper (default A4)")
+    sheet.add_argument(
+        "--hex-size",
+        type=float,
+        default=DEFAULT_HEX_MM,
+        metavar="MM",
+        help=f"hex size flat side to flat side in mm (default {DEFAULT_HEX_MM})",
+    )
+    sheet.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="a .pdf file")
+    sheet.set_defaults(func=_sheet)
+
+
+def _check_size(size: int) -> None:
+    if not 4 <= size <= 2000:
+        raise TilelayError(f"--size must be 4-2000 pixels, got {size}")
+
+
+def resolve_tile(spec: str, *, color: str = "yellow") -> tuple[Tile, Layout | None]:
+    """The tile named by ``spec`` and the layout of its game (``None`` for generic tiles).
+
+    ``spec`` is a tile string when it contains ``=``, a game tile when it is ``GAME:NAME``,
+    else a catalogue tile name.
+    """
+    if "=" in spec:
+        return dsl.parse(spec, color=color, source="tile string"), None
+    if ":" in spec:
+        game_name, _, name = spec.partition(":")
+        game = load_game(game_name)
+        return game.tile(name), game.layout
+    return get_tile(spec), None
+
+
+def _tile(args: argparse.Namespace) -> int:
+    output_format(args.output)
+    if not 0 <= args.rotation <= 5:
+        raise TilelayError(f"--rotation must be 0-5, got {args.rotation}")
+    _check_size(args.size)
+    tile, game_layout = resolve_tile(args.tile, color=args.color)
+    layout = Layout(args.layout) if args.layout else (game_layout or Layout.FLAT)
+    drawing = svg.tile_svg(
+        tile.rotated(args.rotation),
+        layout=layout,
+        size=args.size,
+        grid=args.grid,
+        show_number=True,
+        standalone=True,
+    )
+    write_drawing(drawing, args.output)
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _map(args: argparse.Namespace) -> int:
+    output_format(args.output)
+    _check_size(args.size)
+    game = load_game(args.game)
+    write_drawing(svg.map_svg(game, size=args.size, grid=args.grid), args.output)
+    print(f"wrote {args.output} ({game.title}, {len(game.hexes)} hexes)")
+    return 0
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    pages = tile_sheet_pdf(game, args.output, paper=args.paper, hex_size_mm=args.hex_size)
+    print(f"wrote {args.output} ({game.title}, {pages} page{'s' if pages != 1 else ''})")
+    return 0
