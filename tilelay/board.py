@@ -1,0 +1,442 @@
+"""The board: a game's map with tiles laid and station tokens placed, and its track graph.
+
+A :class:`Board` is immutable: :meth:`Board.lay` and :meth:`Board.place_token` return a new
+board and leave the old one as it was, so a search can keep as many positions as it likes.
+
+>>> from tilelay.games import load_game
+>>> from tilelay.catalogue import get_tile
+>>> board = Board(load_game("1889")).lay("K8", get_tile("57"), 1)
+>>> sorted(board.tile_at("K8").exits())
+[1, 4]
+
+The track graph (:meth:`Board.track_graph`, a :class:`TrackGraph`) is what route finding walks:
+it is built of small integers so that a walker can keep used track in bit sets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from tilelay.errors import TilelayError
+from tilelay.games import Game
+from tilelay.hexgeo import neighbour_edge
+from tilelay.tile import BorderType, Color, Edge, NodeKind, NodeRef, Path, Tile
+
+__all__ = ["FIXED_COLORS", "Board", "BoardError", "TrackGraph"]
+
+#: Hex colours that never take a tile: track may only run into them where their track faces.
+FIXED_COLORS = frozenset({Color.RED, Color.GRAY, Color.BLUE})
+
+TokenKey = tuple[str, int]
+
+
+class BoardError(TilelayError, ValueError):
+    """An impossible change to the board (a full city, a city that is not there, …)."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TrackGraph:
+    """The track on a board as integer tables, for route finding.
+
+    Three kinds of thing are numbered from 0:
+
+    * **nodes** — ``nodes[n] = (coord, node index on that hex's tile)``; ``node_kinds[n]`` says
+      what it is (city, town, offboard, junction);
+    * **paths** (track segments) — ``paths[p] = (coord, path index on that hex's tile)``;
+      every path has two **ends**, numbered ``2 * p`` (the path's ``a``) and ``2 * p + 1``
+      (its ``b``), so ``e ^ 1`` is the other end of end ``e`` and ``e >> 1`` its path;
+    * **hex sides** — ``sides[s] = (coord, edge)``: one id per side shared by two hexes
+      (``side_id`` maps both ``(coord, edge)`` and the neighbour's ``(coord', edge + 3)`` to
+      it), and a side of its own for track that leads off the map or into a closed border.
+
+    For each end ``e``: ``end_node[e]`` is the node id it touches or -1, ``end_side[e]`` the
+    hex side id it touches or -1, and ``links[e]`` the ends of paths in the neighbouring hex
+    that continue the track across that side (gauge compatible, lanes matching, no impassable
+    border). ``node_ends[n]`` lists the ends touching node ``n``. ``terminal[p]`` marks paths
+    a train may enter only to stop at their node.
+
+    Walking: from node ``n`` take an end ``e`` in ``node_ends[n]``; the track leads to
+    ``o = e ^ 1``; if ``end_node[o] >= 0`` the walk reaches that node, otherwise it continues
+    with every ``f`` in ``links[o]`` from ``f ^ 1``, and so on. Record ``e >> 1`` (paths) or
+    ``end_side`` values (sides) as bits to keep routes from sharing track. Junction nodes are
+    not stops: walk through them. Paths marked ``ignore`` are left out.
+    """
+
+    nodes: tuple[TokenKey, ...]
+    node_kinds: tuple[NodeKind, ...]
+    paths: tuple[TokenKey, ...]
+    sides: tuple[TokenKey, ...]
+    end_node: tuple[int, ...]
+    end_side: tuple[int, ...]
+    links: tuple[tuple[int, ...], ...]
+    node_ends: tuple[tuple[int, ...], ...]
+    terminal: tuple[bool, ...]
+    node_id: dict[TokenKey, int]
+    path_id: dict[TokenKey, int]
+    side_id: dict[TokenKey, int]
+
+    def neighbours(self, node: int) -> set[int]:
+        """The nodes reachable from ``node`` along track without passing another stop."""
+        out: set[int] = set()
+        seen: set[int] = set()
+        stack = [e ^ 1 for e in self.node_ends[node]]
+        while stack:
+            end = stack.pop()
+            if end in seen:
+                continue
+            seen.add(end)
+            target = self.end_node[end]
+            if target >= 0:
+                if target == node:
+                    continue
+                if self.node_kinds[target] is NodeKind.JUNCTION:
+                    stack.extend(f ^ 1 for f in self.node_ends[target] if f != end)
+                else:
+                    out.add(target)
+                continue
+            stack.extend(f ^ 1 for f in self.links[end])
+        return out
+
+    def connected_nodes(self, start: Iterable[int]) -> set[int]:
+        """Every node reachable along track from ``start`` (through any stops)."""
+        todo = list(start)
+        seen = set(todo)
+        while todo:
+            n = todo.pop()
+            for m in self.neighbours(n):
+                if m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        return seen
+
+
+class Board:
+    """A game's map with the tiles laid on it and the station tokens placed (immutable).
+
+    ``laid`` maps coordinates to the tile lying there (already turned, named by its tile name,
+    with the hex's location name). ``tokens`` maps ``(coord, city index)`` — the index among
+    the tile's cities, as 18xx.games counts them — to the corporations' symbols in the order
+    placed.
+    """
+
+    __slots__ = ("_graph", "_laid", "_tokens", "game")
+
+    def __init__(
+        self,
+        game: Game,
+        laid: Mapping[str, Tile] | None = None,
+        tokens: Mapping[TokenKey, tuple[str, ...]] | None = None,
+    ) -> None:
+        self.game = game
+        self._laid: dict[str, Tile] = dict(laid or {})
+        self._tokens: dict[TokenKey, tuple[str, ...]] = dict(tokens or {})
+        self._graph: TrackGraph | None = None
+
+    def __repr__(self) -> str:
+        return f"Board({self.game.name}, laid={len(self._laid)}, tokens={self.token_count()})"
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def laid(self) -> dict[str, Tile]:
+        """Coordinate -> laid tile (a copy)."""
+        return dict(self._laid)
+
+    @property
+    def tokens(self) -> dict[TokenKey, tuple[str, ...]]:
+        """``(coord, city index)`` -> corporations with a token there (a copy)."""
+        return dict(self._tokens)
+
+    def token_count(self) -> int:
+        """How many tokens lie on the board."""
+        return sum(len(v) for v in self._tokens.values())
+
+    def tile_at(self, coord: str) -> Tile:
+        """The tile at ``coord``: the laid tile, else the preprinted hex.
+
+        Raises :class:`NotFoundError` (with close coordinates) off the map.
+        """
+        tile = self._laid.get(coord)
+        return tile if tile is not None else self.game.hex_tile(coord)
+
+    def tokens_of(self, corporation: str) -> list[TokenKey]:
+        """Where ``corporation`` has tokens, as ``(coord, city index)``."""
+        return [key for key, corps in self._tokens.items() if corporation in corps]
+
+    def token_nodes(self, corporation: str) -> list[TokenKey]:
+        """Where ``corporation`` has tokens, as ``(coord, node index)`` (graph node keys)."""
+        out: list[TokenKey] = []
+        for coord, city in self.tokens_of(corporation):
+            out.append((coord, _city_nodes(self.tile_at(coord))[city]))
+        return out
+
+    # ---------------------------------------------------------------- changes
+
+    def lay(self, coord: str, tile: Tile, rotation: int = 0) -> Board:
+        """A new board with ``tile`` turned ``rotation`` steps clockwise laid at ``coord``.
+
+        Tokens on the replaced tile move to the city of the new tile that keeps their track
+        (the first city whose exits include the old city's exits; the only city when there is
+        one). Raises :class:`NotFoundError` off the map and :class:`BoardError` when the
+        tokens cannot be kept.
+        """
+        hex_tile = self.game.hex_tile(coord)
+        coord = hex_tile.name
+        old = self.tile_at(coord)
+        new = tile.rotated(rotation)
+        new = replace(new, location_name=hex_tile.location_name)
+        laid = dict(self._laid)
+        laid[coord] = new
+        tokens = dict(self._tokens)
+        moved = _carry_tokens(coord, old, new, tokens)
+        return Board(self.game, laid, moved)
+
+    def place_token(
+        self, coord: str, city_index: int, corporation: str, *, slot: int | None = None
+    ) -> Board:
+        """A new board with ``corporation``'s token in city ``city_index`` at ``coord``.
+
+        ``city_index`` counts the tile's cities (not all its nodes), as 18xx.games does.
+        Raises :class:`BoardError` when the city does not exist, is full, or already holds
+        the corporation; ``slot`` (if given) must be a slot of the city.
+        """
+        tile = self.tile_at(coord)
+        cities = _city_nodes(tile)
+        if not 0 <= city_index < len(cities):
+            raise BoardError(
+                f"{coord}: tile {tile.name} has {len(cities)} cit(ies), no city {city_index}"
+            )
+        node = tile.nodes[cities[city_index]]
+        here = self._tokens.get((coord, city_index), ())
+        if corporation in here:
+            raise BoardError(f"{coord}: {corporation} already has a token in city {city_index}")
+        if len(here) >= node.slots:
+            raise BoardError(
+                f"{coord}: city {city_index} of tile {tile.name} is full "
+                f"({node.slots} slot(s): {', '.join(here)})"
+            )
+        if slot is not None and not 0 <= slot < node.slots:
+            raise BoardError(f"{coord}: city {city_index} has no slot {slot}")
+        tokens = dict(self._tokens)
+        tokens[(coord, city_index)] = (*here, corporation)
+        return Board(self.game, self._laid, tokens)
+
+    def with_home_tokens(self, corporations: Iterable[str] | None = None) -> Board:
+        """A new board with the home tokens of ``corporations`` (default: all) placed.
+
+        A corporation whose home hex has several cities and no city index in the game
+        definition is skipped (its owner chooses in play).
+        """
+        board = self
+        syms = (
+            [c.sym for c in self.game.corporations] if corporations is None else list(corporations)
+        )
+        for sym in syms:
+            corp = self.game.corporation(sym)
+            city = self.game.home_city(sym)
+            if corp.home is None or city is None:
+                continue
+            if sym not in board._tokens.get((corp.home, city), ()):
+                board = board.place_token(corp.home, city, sym)
+        return board
+
+    # ------------------------------------------------------------ neighbours
+
+    def neighbour(self, coord: str, edge: int) -> str | None:
+        """The coordinate across ``edge`` of ``coord``, or ``None`` off the map."""
+        return self.game.neighbour(coord, edge)
+
+    def neighbours(self, coord: str) -> dict[int, str]:
+        """Edge -> neighbouring coordinate, for edges leading onto the map."""
+        return self.game.neighbours(coord)
+
+    def impassable(self, coord: str, edge: int) -> bool:
+        """Whether an impassable border lies on ``edge`` of ``coord`` (seen from either side)."""
+        for b in self.game.hexes[coord].borders:
+            if b.edge == edge and b.type is BorderType.IMPASSABLE:
+                return True
+        other = self.game.neighbour(coord, edge)
+        if other is not None:
+            back = neighbour_edge(edge)
+            for b in self.game.hexes[other].borders:
+                if b.edge == back and b.type is BorderType.IMPASSABLE:
+                    return True
+        return False
+
+    def connected_exits(self, coord: str, edge: int) -> bool:
+        """Whether track at ``edge`` of ``coord`` meets track on the other side.
+
+        True when a neighbour lies across the edge, no impassable border separates them, and
+        the neighbour's tile has track at the facing edge (of a gauge that joins the track of
+        ``coord`` at that edge, if ``coord`` has any there).
+        """
+        other = self.game.neighbour(coord, edge)
+        if other is None or self.impassable(coord, edge):
+            return False
+        back = neighbour_edge(edge)
+        theirs = [p for p in self.tile_at(other).paths if back in p.edges() and not p.ignore]
+        if not theirs:
+            return False
+        mine = [p for p in self.tile_at(coord).paths if edge in p.edges() and not p.ignore]
+        if not mine:
+            return True
+        return any(_joins(p, edge, q, back) for p in mine for q in theirs)
+
+    def exit_allowed(self, coord: str, edge: int) -> bool:
+        """Whether a tile at ``coord`` may have track leaving across ``edge``.
+
+        Not when the track would run off the map, across an impassable border, or into a
+        red, gray or blue hex without track facing back.
+        """
+        other = self.game.neighbour(coord, edge)
+        if other is None or self.impassable(coord, edge):
+            return False
+        tile = self.tile_at(other)
+        if tile.color in FIXED_COLORS:
+            return neighbour_edge(edge) in tile.exits()
+        return True
+
+    def allowed_exits(self, coord: str) -> frozenset[int]:
+        """The edges of ``coord`` across which track may leave (see :meth:`exit_allowed`)."""
+        return frozenset(e for e in range(6) if self.exit_allowed(coord, e))
+
+    # ------------------------------------------------------------ track graph
+
+    def track_graph(self) -> TrackGraph:
+        """The track graph of the board (built once per board; see :class:`TrackGraph`)."""
+        if self._graph is None:
+            self._graph = _build_graph(self)
+        return self._graph
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _city_nodes(tile: Tile) -> list[int]:
+    return [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+
+
+def _carry_tokens(
+    coord: str, old: Tile, new: Tile, tokens: dict[TokenKey, tuple[str, ...]]
+) -> dict[TokenKey, tuple[str, ...]]:
+    old_cities = _city_nodes(old)
+    held = [(i, tokens.pop((coord, i))) for i in range(len(old_cities)) if (coord, i) in tokens]
+    if not held:
+        return tokens
+    new_cities = _city_nodes(new)
+    if not new_cities:
+        raise BoardError(f"{coord}: tile {new.name} has no city for the tokens on {old.name}")
+    used: set[int] = set()
+    for old_index, corps in held:
+        exits = old.node_exits(old_cities[old_index])
+        choices = [j for j, n in enumerate(new_cities) if exits <= new.node_exits(n)]
+        if len(new_cities) == 1:
+            target = 0
+        else:
+            free = [j for j in choices if j not in used] or choices
+            if not free:
+                raise BoardError(
+                    f"{coord}: no city of tile {new.name} keeps the track of city {old_index}"
+                )
+            target = free[0]
+        used.add(target)
+        key = (coord, target)
+        tokens[key] = (*tokens.get(key, ()), *corps)
+    return tokens
+
+
+def _lane_index(p: Path, edge: int) -> tuple[int, int]:
+    if isinstance(p.a, Edge) and p.a.num == edge:
+        return p.a_lane
+    return p.b_lane
+
+
+def _joins(p: Path, edge: int, q: Path, back: int) -> bool:
+    """Whether path ``p`` leaving at ``edge`` continues into path ``q`` entering at ``back``."""
+    if not p.track.connects(q.track):
+        return False
+    (w1, i1), (w2, i2) = _lane_index(p, edge), _lane_index(q, back)
+    if w1 > 1 and w2 > 1:
+        return w1 == w2 and i1 == w1 - 1 - i2
+    return True
+
+
+def _build_graph(board: Board) -> TrackGraph:
+    game = board.game
+    nodes: list[TokenKey] = []
+    node_kinds: list[NodeKind] = []
+    node_id: dict[TokenKey, int] = {}
+    paths: list[TokenKey] = []
+    path_objs: list[Path] = []
+    path_id: dict[TokenKey, int] = {}
+    end_node: list[int] = []
+    end_edge: list[int] = []  # edge number at an edge end, -1 at a node end
+    tiles = {coord: board.tile_at(coord) for coord in game.hexes}
+    for coord, tile in tiles.items():
+        base = len(nodes)
+        for i, node in enumerate(tile.nodes):
+            node_id[(coord, i)] = len(nodes)
+            nodes.append((coord, i))
+            node_kinds.append(node.kind)
+        for j, p in enumerate(tile.paths):
+            if p.ignore:
+                continue
+            path_id[(coord, j)] = len(paths)
+            paths.append((coord, j))
+            path_objs.append(p)
+            for end in (p.a, p.b):
+                if isinstance(end, NodeRef):
+                    end_node.append(base + end.index)
+                    end_edge.append(-1)
+                else:
+                    end_node.append(-1)
+                    end_edge.append(end.num)
+    # hex sides and links
+    sides: list[TokenKey] = []
+    side_id: dict[TokenKey, int] = {}
+    at_side: dict[TokenKey, list[int]] = {}
+    end_side: list[int] = [-1] * len(end_node)
+    for e, edge in enumerate(end_edge):
+        if edge < 0:
+            continue
+        coord = paths[e >> 1][0]
+        key = (coord, edge)
+        at_side.setdefault(key, []).append(e)
+        sid = side_id.get(key)
+        if sid is None:
+            sid = len(sides)
+            sides.append(key)
+            side_id[key] = sid
+            other = game.neighbour(coord, edge)
+            if other is not None and not board.impassable(coord, edge):
+                side_id[(other, neighbour_edge(edge))] = sid
+        end_side[e] = sid
+    links: list[tuple[int, ...]] = [()] * len(end_node)
+    for (coord, edge), ends in at_side.items():
+        other = game.neighbour(coord, edge)
+        if other is None or side_id.get((other, neighbour_edge(edge))) != side_id[(coord, edge)]:
+            continue
+        back = neighbour_edge(edge)
+        facing = at_side.get((other, back), [])
+        for e in ends:
+            p = path_objs[e >> 1]
+            links[e] = tuple(f for f in facing if _joins(p, edge, path_objs[f >> 1], back))
+    node_ends: list[list[int]] = [[] for _ in nodes]
+    for e, n in enumerate(end_node):
+        if n >= 0:
+            node_ends[n].append(e)
+    return TrackGraph(
+        nodes=tuple(nodes),
+        node_kinds=tuple(node_kinds),
+        paths=tuple(paths),
+        sides=tuple(sides),
+        end_node=tuple(end_node),
+        end_side=tuple(end_side),
+        links=tuple(links),
+        node_ends=tuple(tuple(x) for x in node_ends),
+        terminal=tuple(p.terminal > 0 for p in path_objs),
+        node_id=node_id,
+        path_id=path_id,
+        side_id=side_id,
+    )
