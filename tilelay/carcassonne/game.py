@@ -289,9 +289,10 @@ def describe_feature(feature: Feature) -> str:
 def describe_event(event: ScoreEvent, names: list[str]) -> str:
     """One scoring event in words."""
     what = event.kind.name.lower()
-    state = "completed" if event.complete else "unfinished"
+    if event.kind is not Kind.FARM:
+        what = ("completed " if event.complete else "unfinished ") + what
     who = ", ".join(names[p] for p in event.players) if event.players else "nobody"
-    return f"{state} {what} ({event.tiles} tiles): {event.points} to {who}"
+    return f"{what} ({event.tiles} tiles): {event.points} to {who}"
 
 
 def transcript(game: Game) -> list[str]:

@@ -1,0 +1,81 @@
+"""The ``tilelay carcassonne`` command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tilelay.cli import main
+
+
+def test_play_prints_the_game_and_final_score(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["carcassonne", "play", "--players", "3", "--seed", "7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Carcassonne, seed 7, 3 players: random, random, random"
+    assert out[1].startswith("  1. P1 (random): ")
+    assert out[-1].startswith("Final score: P1 ")
+    assert "End of game:" in out
+    # the same seed plays the same game
+    assert main(["carcassonne", "play", "--players", "3", "--seed", "7"]) == 0
+    assert capsys.readouterr().out.splitlines() == out
+
+
+def test_play_greedy_with_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    svg = tmp_path / "board.svg"
+    argv = [
+        "carcassonne",
+        "play",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--player",
+        "greedy",
+        "--player",
+        "random",
+        "--svg",
+        str(svg),
+        "--quiet",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 and out[0].startswith("Final score: P1 ")
+    text = svg.read_text()
+    assert text.startswith("<svg ") and text.endswith("</svg>")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "0"], "--players 0: expected a number from 1 to 6"),
+        (["--player", "smart"], "--player smart: expected one of greedy, random"),
+        (
+            ["--players", "3", "--player", "random", "--player", "greedy"],
+            "--player given 2 times for 3 players",
+        ),
+    ],
+)
+def test_bad_arguments_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["carcassonne", "play", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tilelay: error: " + message)
+    assert "Traceback" not in err
+
+
+def test_tiles_and_tile(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["carcassonne", "tiles", "--seed-form"]) == 0
+    out = capsys.readouterr().out
+    assert "24 types, 72 tiles, start tile D" in out
+    assert "seed form: 0 R 1 / R N R / 2 R 3 / walls: none" in out
+    assert main(["carcassonne", "tile", "D"]) == 0
+    out = capsys.readouterr().out
+    assert "0: city N" in out and "0 Fc 0\nR R R\n1 N 1\nwalls: N\n" in out
+    assert main(["carcassonne", "tile", "Q9"]) == 2
+    assert "no tile 'Q9'" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\nstart = "A"\n[tiles.A]\nfeatures = ["road N Q"]\n')
+    assert main(["carcassonne", "tiles", "--file", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith(f"tilelay: error: {bad}:4: feature 'road N Q'")

@@ -1,0 +1,159 @@
+"""``tilelay carcassonne``: play games between computer players, list and draw tiles.
+
+Sub-commands:
+
+- ``play --players N --seed S [--player random|greedy ...] [--svg FILE] [--quiet]``
+- ``tiles [--seed-form] [--file TILESET.toml]``: the tile set with counts and features
+- ``tile NAME [--rotation R] [--svg FILE]``: one tile's features, seed form and drawing
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tilelay.carcassonne.board import FarmScoring, Rules
+from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, new_game, transcript
+from tilelay.carcassonne.svg import board_svg, tile_svg
+from tilelay.carcassonne.tile import TileType, to_seed
+from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``carcassonne`` command and its sub-commands."""
+    parser = subparsers.add_parser(
+        "carcassonne",
+        help="play Carcassonne between computer players; list and draw tiles",
+        description="Carcassonne: games between computer players, the tile set, drawings.",
+    )
+    sub = parser.add_subparsers(dest="carcassonne_command", metavar="SUBCOMMAND", required=True)
+
+    play = sub.add_parser("play", help="play a game and print it with the final score")
+    play.add_argument("--players", type=int, default=2, help="number of players (default 2)")
+    play.add_argument("--seed", type=int, default=0, help="seed of the draw pile and players")
+    play.add_argument(
+        "--player",
+        action="append",
+        metavar="KIND",
+        help="kind of each player in turn: random or greedy (once for all, or once per player)",
+    )
+    play.add_argument("--svg", metavar="FILE", help="also write the final board as SVG")
+    play.add_argument("--quiet", action="store_true", help="print only the final score")
+    play.add_argument(
+        "--small-city-first-edition",
+        action="store_true",
+        help="1st edition: a completed city of two tiles scores 1 per tile and pennant",
+    )
+    play.add_argument(
+        "--farms",
+        choices=[f.value for f in FarmScoring],
+        default=FarmScoring.THIRD_EDITION.value,
+        help="farm scoring: third (3 per completed city, default) or first (1st edition)",
+    )
+    play.set_defaults(func=run_play)
+
+    tiles = sub.add_parser("tiles", help="list the tile set")
+    tiles.add_argument("--file", metavar="TOML", help="a tile set file (default: base game)")
+    tiles.add_argument("--seed-form", action="store_true", help="also show the seed's form")
+    tiles.set_defaults(func=run_tiles)
+
+    tile = sub.add_parser("tile", help="one tile: features, seed form, optional SVG")
+    tile.add_argument("name", help="tile name, e.g. D")
+    tile.add_argument("--rotation", type=int, default=0, help="quarter turns clockwise (0-3)")
+    tile.add_argument("--file", metavar="TOML", help="a tile set file (default: base game)")
+    tile.add_argument("--svg", metavar="FILE", help="write the drawing to FILE ('-' for stdout)")
+    tile.set_defaults(func=run_tile)
+
+
+def _player_kinds(args: argparse.Namespace) -> list[str]:
+    count: int = args.players
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise CarcassonneError(
+            f"--players {count}: expected a number from {MIN_PLAYERS} to {MAX_PLAYERS}"
+        )
+    kinds: list[str] = args.player or ["random"]
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise CarcassonneError(
+                f"--player {kind}: expected one of {', '.join(sorted(PLAYER_KINDS))}"
+            )
+    if len(kinds) == 1:
+        return kinds * count
+    if len(kinds) != count:
+        raise CarcassonneError(
+            f"--player given {len(kinds)} times for {count} players (give it once or {count} times)"
+        )
+    return kinds
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play one game and print it."""
+    kinds = _player_kinds(args)
+    rules = Rules(
+        first_edition_small_city=args.small_city_first_edition,
+        farm_scoring=FarmScoring(args.farms),
+    )
+    game = new_game(kinds, seed=args.seed, rules=rules)
+    game.play()
+    if not args.quiet:
+        print(f"Carcassonne, seed {args.seed}, {len(kinds)} players: {', '.join(kinds)}")
+        for line in transcript(game):
+            print(line)
+    scores = game.board.scores
+    best = max(scores)
+    winners = [f"P{i + 1}" for i, s in enumerate(scores) if s == best]
+    parts = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(scores))
+    print(f"Final score: {parts} (winner: {' and '.join(winners)})")
+    if args.svg:
+        Path(args.svg).write_text(
+            board_svg(game.board, title=f"Carcassonne seed {args.seed}: {parts}"),
+            encoding="utf-8",
+        )
+    return 0
+
+
+def _tileset(args: argparse.Namespace) -> TileSet:
+    return load_tileset(args.file) if args.file else base_tileset()
+
+
+def run_tiles(args: argparse.Namespace) -> int:
+    """List the tile set."""
+    ts = _tileset(args)
+    print(f"{ts.title}: {len(ts.types)} types, {ts.total} tiles, start tile {ts.start}")
+    for t in ts.types:
+        feats = "; ".join(f.text() for f in t.features)
+        print(f"  {t.name} x{t.count}  {t.about}")
+        print(f"      {feats}")
+        if args.seed_form:
+            try:
+                form = " / ".join(to_seed(t).text().splitlines())
+            except CarcassonneError as err:
+                form = f"(none: {err.message})"
+            print(f"      seed form: {form}")
+    return 0
+
+
+def run_tile(args: argparse.Namespace) -> int:
+    """Show one tile."""
+    ts = _tileset(args)
+    tile = ts.type(args.name)
+    if not 0 <= args.rotation <= 3:
+        raise CarcassonneError(f"--rotation {args.rotation}: expected 0, 1, 2 or 3")
+    drawing = tile_svg(tile, args.rotation)
+    if args.svg == "-":
+        sys.stdout.write(drawing + "\n")
+        return 0
+    print(f"{tile.name} x{tile.count}: {tile.about}")
+    for i, f in enumerate(tile.rotated_features(args.rotation)):
+        print(f"  {i}: {f.text()}")
+    try:
+        print("seed form:")
+        turned = TileType(tile.name, tile.rotated_features(args.rotation), tile.count)
+        print(to_seed(turned).text(), end="")
+    except CarcassonneError as err:
+        print(f"  (none: {err.message})")
+    if args.svg:
+        Path(args.svg).write_text(drawing, encoding="utf-8")
+    return 0
