@@ -10,7 +10,8 @@ Which rotations of a candidate tile may replace the tile on a hex follows the ru
   tokens (several old cities may share one new city only where a labelled tile merges them);
   towns map onto towns likewise; the new tile adds no city and no town;
 * labels match: a labelled hex takes only tiles with that label, an unlabelled one only
-  unlabelled tiles.
+  unlabelled tiles; a tile made for one named place (its ``location_name``, e.g. Hamilton) goes
+  only on the hex of that name, whatever its label.
 
 Game rules (towns replaced by plain track or by a city in 1856, towns merged in 1835) are
 switched on in :class:`UpgradeRules`; an upgrade made legal only by such a rule names it.
@@ -40,6 +41,7 @@ __all__ = [
     "Placement",
     "Upgrade",
     "UpgradeRules",
+    "board_rotations",
     "distinct_rotations",
     "explain",
     "hex_rotations",
@@ -69,8 +71,10 @@ class UpgradeRules:
     ``town_replacement``: a town may disappear, leaving plain track between its exits, or
     become a city (several towns one city), and the tile may then keep its colour (1856);
     ``town_replacement_phases`` names the phases in which that is allowed.
-    ``labelled_cities_merge``: the cities of a labelled tile may merge into fewer cities of the
-    new tile (an OO hex whose cities join in brown or gray). ``name`` names the game.
+    ``labelled_cities_merge``: on a labelled or named hex the cities may merge into fewer cities
+    of the new tile (an OO hex whose cities join in brown or gray) or the new tile may add
+    cities (the special tiles of a big city decide their cities); tokens must still fit.
+    ``name`` names the game.
     """
 
     name: str = "standard"
@@ -91,6 +95,7 @@ DEFAULT_RULES = UpgradeRules()
 #: Games whose upgrade rules differ from the default, by name.
 GAME_RULES: dict[str, UpgradeRules] = {
     "1835": UpgradeRules(name="1835", towns_merge=True),
+    "1853": UpgradeRules(name="1853", towns_merge=True),
     "1856": UpgradeRules(name="1856", town_replacement=True, town_replacement_phases=("5", "6")),
 }
 
@@ -118,6 +123,7 @@ class _Shape:
     exits_mask: int
     node_exits: tuple[int, ...]  # per node: bitmask of edges linked to it
     label: str | None
+    place: str | None  # the printed location name (a tile made for one named hex)
     color: Color
     locs: tuple[tuple[float, float] | None, ...]
 
@@ -200,6 +206,7 @@ def _shape(tile: Tile, layout: Layout = Layout.FLAT) -> _Shape:
         exits_mask=exits,
         node_exits=tuple(node_exits),
         label=_norm_label(tile.label),
+        place=_norm_label(tile.location_name),
         color=tile.color,
         locs=tuple(locs),
     )
@@ -250,7 +257,8 @@ class Upgrade:
 
     Rotations are the new tile's, with the old tile in rotation 0. ``hex_label`` is set when
     the upgrade is legal only on a hex carrying that label (an unlabelled tile on a labelled
-    hex); ``rule`` and ``phases`` name the game rule it needs and when.
+    hex); ``hex_name`` when it is legal only on the hex of that name (a tile made for one
+    place); ``rule`` and ``phases`` name the game rule it needs and when.
     """
 
     old: str
@@ -258,6 +266,7 @@ class Upgrade:
     rotations: tuple[int, ...]
     placements: tuple[Placement, ...] = ()
     hex_label: str | None = None
+    hex_name: str | None = None
     rule: str | None = None
     phases: tuple[str, ...] = ()
 
@@ -266,6 +275,8 @@ class Upgrade:
         out: dict[str, Any] = {"from": self.old, "to": self.new, "rotations": list(self.rotations)}
         if self.hex_label is not None:
             out["hex_label"] = self.hex_label
+        if self.hex_name is not None:
+            out["hex_name"] = self.hex_name
         if self.rule is not None:
             out["rule"] = self.rule
         if self.phases:
@@ -310,6 +321,7 @@ def _search(
     *,
     town_rule: bool,
     want_reason: bool,
+    special: bool = False,
 ) -> tuple[tuple[tuple[int, int | None], ...] | None, str]:
     """Find a node map for rotation ``r``; returns (map or None, reason when None)."""
     new_links = _rot_links(new.links, r)
@@ -322,13 +334,13 @@ def _search(
                 return None, f"old track {a}-{b} (tile-language edges) is not kept"
             if not _gauge_ok(t, got):
                 return None, f"old {t.value} track {a}-{b} has no compatible gauge"
-    old_stops = [i for i in old.stops if old.kinds[i] is not NodeKind.JUNCTION]
+    # a stop with no track and no token slots is a marker (e.g. a destination): nothing to keep
+    old_stops = [i for i in old.stops if old.node_exits[i] or old.slots[i] or _linked(old, i)]
     new_stops = list(new.stops)
     n_old_cities = sum(1 for i in old.stops if old.kinds[i] is NodeKind.CITY)
     n_new_cities = sum(1 for j in new.stops if new.kinds[j] is NodeKind.CITY)
-    merge_cities = (
-        rules.labelled_cities_merge and old.label is not None and n_new_cities < n_old_cities
-    )
+    merge_cities = rules.labelled_cities_merge and special and n_new_cities < n_old_cities
+    add_cities = rules.labelled_cities_merge and special
     merge_towns = rules.towns_merge or town_rule
 
     def candidates(i: int) -> list[int | None]:
@@ -374,6 +386,8 @@ def _search(
                 return f"the new city has {new.slots[j]} slot(s) for {need} token(s)"
         for j in new_stops:
             if j not in images and new.kinds[j] in (NodeKind.CITY, NodeKind.TOWN):
+                if add_cities and new.kinds[j] is NodeKind.CITY:
+                    continue
                 return f"the new tile adds a {new.kinds[j].value}"
         # every old link with a node end
         for a, b, t in old.links:
@@ -434,6 +448,11 @@ def _search(
     return best[0][1], ""
 
 
+def _linked(shape: _Shape, index: int) -> bool:
+    end = _NODE + index
+    return any(end in (a, b) for a, b, _ in shape.links)
+
+
 def _end_name(end: int) -> str:
     return str(end) if end < 6 else f"_{end - _NODE}"
 
@@ -442,28 +461,55 @@ def _has_towns(s: _Shape) -> bool:
     return NodeKind.TOWN in s.kinds
 
 
-def _placements(
-    old: _Shape, new: _Shape, rules: UpgradeRules, hex_label: str | None
-) -> tuple[Placement, ...]:
+def _special(old: _Shape, hex_label: str | None, hex_name: str | None) -> bool:
+    """Whether the hex is labelled or named (its tiles may merge or add cities)."""
+    return any(x is not None for x in (old.label, old.place, hex_label, hex_name))
+
+
+def _label_reason(
+    old: _Shape, new: _Shape, hex_label: str | None, hex_name: str | None
+) -> str | None:
+    place = old.place if old.place is not None else _norm_label(hex_name)
+    if new.place is not None:
+        if place is not None and (new.place == place or new.place in place.split("-")):
+            return None
+        return f"the new tile is made for {new.place}, the hex is {place or 'unnamed'}"
     label = old.label if old.label is not None else _norm_label(hex_label)
     if label != new.label:
+        return f"labels differ: hex {label or 'unlabelled'}, new tile {new.label or 'unlabelled'}"
+    return None
+
+
+def _placements(
+    old: _Shape,
+    new: _Shape,
+    rules: UpgradeRules,
+    hex_label: str | None,
+    hex_name: str | None = None,
+) -> tuple[Placement, ...]:
+    if _label_reason(old, new, hex_label, hex_name) is not None:
         return ()
     out: list[Placement] = []
     std_colour = _colour_reason(old, new, rules, same_ok=False) is None
     town_ok = rules.town_replacement and _has_towns(old)
     if not std_colour and not (town_ok and _colour_reason(old, new, rules, same_ok=True) is None):
         return ()
+    special = _special(old, hex_label, hex_name)
     for r in range(6):
         if old.exits_mask & ~_rot_mask(new.exits_mask, r):
             continue
         node_map = None
         if std_colour:
-            node_map, _ = _search(old, new, r, rules, town_rule=False, want_reason=False)
+            node_map, _ = _search(
+                old, new, r, rules, town_rule=False, want_reason=False, special=special
+            )
             if node_map is not None:
                 out.append(Placement(r, node_map))
                 continue
         if town_ok:
-            node_map, _ = _search(old, new, r, rules, town_rule=True, want_reason=False)
+            node_map, _ = _search(
+                old, new, r, rules, town_rule=True, want_reason=False, special=special
+            )
             if node_map is not None:
                 out.append(Placement(r, node_map, rule=f"{rules.name} town replacement"))
     return tuple(out)
@@ -475,13 +521,15 @@ def placements(
     rules: UpgradeRules = DEFAULT_RULES,
     *,
     hex_label: str | None = None,
+    hex_name: str | None = None,
 ) -> tuple[Placement, ...]:
     """Every rotation in which ``new`` may replace ``old`` (as it lies), with node maps.
 
     ``hex_label`` is the label of the hex when the old tile carries none (e.g. a map hex
-    labelled ``OO`` still holding an unlabelled tile).
+    labelled ``OO`` still holding an unlabelled tile); ``hex_name`` the hex's place name when
+    the old tile has none (a tile made for a named place goes only there).
     """
-    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label)
+    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label, hex_name)
 
 
 def legal_rotations(
@@ -490,9 +538,11 @@ def legal_rotations(
     rules: UpgradeRules = DEFAULT_RULES,
     *,
     hex_label: str | None = None,
+    hex_name: str | None = None,
 ) -> tuple[int, ...]:
     """The rotations (0–5) of ``new`` that may replace ``old`` as it lies."""
-    return tuple(p.rotation for p in placements(old, new, rules, hex_label=hex_label))
+    found = placements(old, new, rules, hex_label=hex_label, hex_name=hex_name)
+    return tuple(p.rotation for p in found)
 
 
 def explain(
@@ -502,13 +552,14 @@ def explain(
     rules: UpgradeRules = DEFAULT_RULES,
     *,
     hex_label: str | None = None,
+    hex_name: str | None = None,
 ) -> str | None:
     """Why ``new`` in ``rotation`` may not replace ``old``; ``None`` when it may."""
     o, n = _CACHE.get(old), _CACHE.get(new)
     r = rotation % 6
-    label = o.label if o.label is not None else _norm_label(hex_label)
-    if label != n.label:
-        return f"labels differ: hex {label or 'unlabelled'}, new tile {n.label or 'unlabelled'}"
+    label_why = _label_reason(o, n, hex_label, hex_name)
+    if label_why is not None:
+        return label_why
     town_ok = rules.town_replacement and _has_towns(o)
     colour_why = _colour_reason(o, n, rules, same_ok=False)
     if colour_why is not None and not (
@@ -520,12 +571,13 @@ def explain(
         edges = [e for e in range(6) if lost >> e & 1]
         return f"old exits {edges} (tile-language edges) have no track on the new tile"
     why = ""
+    special = _special(o, hex_label, hex_name)
     if colour_why is None:
-        node_map, why = _search(o, n, r, rules, town_rule=False, want_reason=True)
+        node_map, why = _search(o, n, r, rules, town_rule=False, want_reason=True, special=special)
         if node_map is not None:
             return None
     if town_ok:
-        node_map, why2 = _search(o, n, r, rules, town_rule=True, want_reason=True)
+        node_map, why2 = _search(o, n, r, rules, town_rule=True, want_reason=True, special=special)
         if node_map is not None:
             return None
         why = why or why2
@@ -548,11 +600,23 @@ def distinct_rotations(tile: Tile, rotations: Iterable[int]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _conditions(old: Tile, new: Tile) -> str | None:
-    """The hex label an upgrade needs when an unlabelled tile becomes a labelled one."""
+def _conditions(old: Tile, new: Tile) -> tuple[str | None, str | None]:
+    """The hex label and place name an upgrade needs, when the old tile lacks them.
+
+    An unlabelled tile may become a labelled one on a hex with that label; a tile made for a
+    named place replaces a labelled or named tile on the hex of that name.
+    """
+    new_place = _norm_label(new.location_name)
+    old_place = _norm_label(old.location_name)
+    if new_place is not None:
+        if new_place == old_place:
+            return None, None
+        if old_place is None and _norm_label(old.label) is None:
+            return None, None  # a named tile replaces only a special (labelled or named) hex
+        return None, new.location_name
     if _norm_label(old.label) is None and new.label is not None:
-        return new.label
-    return None
+        return new.label, None
+    return None, None
 
 
 def upgrade_table(
@@ -577,8 +641,8 @@ def upgrade_table(
             if new is old or new.name == old.name:
                 continue
             sn = shapes[id(new)]
-            hex_label = _conditions(old, new) if labelled_hexes else None
-            found = _placements(so, sn, rules, hex_label)
+            hex_label, hex_name = _conditions(old, new) if labelled_hexes else (None, None)
+            found = _placements(so, sn, rules, hex_label, hex_name)
             if not found:
                 continue
             rule = next((p.rule for p in found if p.rule), None)
@@ -592,6 +656,7 @@ def upgrade_table(
                     rotations=tuple(p.rotation for p in found),
                     placements=found,
                     hex_label=hex_label,
+                    hex_name=hex_name,
                     rule=rule,
                     phases=rules.town_replacement_phases if rule else (),
                 )
@@ -609,6 +674,7 @@ def hex_rotations(
     neighbour: Callable[[int], Tile | bool | None],
     rules: UpgradeRules = DEFAULT_RULES,
     hex_label: str | None = None,
+    hex_name: str | None = None,
     phase_colors: Iterable[Color] | None = None,
     available: Mapping[str, int] | None = None,
     impassable: Iterable[int] = (),
@@ -629,9 +695,11 @@ def hex_rotations(
     blocked = set(impassable)
     if old is None:
         base = Tile(name="", color=Color.WHITE)
-        rots: tuple[int, ...] = legal_rotations(base, new, rules, hex_label=hex_label)
+        rots: tuple[int, ...] = legal_rotations(
+            base, new, rules, hex_label=hex_label, hex_name=hex_name
+        )
     else:
-        rots = legal_rotations(old, new, rules, hex_label=hex_label)
+        rots = legal_rotations(old, new, rules, hex_label=hex_label, hex_name=hex_name)
     out: list[int] = []
     for r in rots:
         exits = new.rotated(r).exits()
@@ -658,5 +726,46 @@ def hex_rotations(
                 ok = False
                 break
         if ok:
+            out.append(r)
+    return tuple(out)
+
+
+def board_rotations(
+    board: Any,
+    coord: str,
+    new: Tile,
+    *,
+    phase: Any = None,
+    used: Mapping[str, int] | None = None,
+    rules: UpgradeRules | None = None,
+) -> tuple[int, ...]:
+    """The rotations of ``new`` legal at ``coord`` of a :class:`tilelay.board.Board` now.
+
+    The tile rules (against the tile lying there, with the preprinted hex's label), then the
+    hex rules: no track off the map, across an impassable border or into a red, gray or blue
+    hex without track facing back (:meth:`Board.allowed_exits`); the tile's colour allowed in
+    ``phase`` (a :class:`tilelay.trains.Phase`, by its ``tiles``); a copy left in the manifest
+    (``used`` counts the copies already laid; a count of -1 is unlimited).
+    """
+    game = board.game
+    if rules is None:
+        rules = rules_for(str(game.name))
+    if phase is not None:
+        allowed = {c.strip().lower().replace("grey", "gray") for c in phase.tiles}
+        if allowed and new.color.value not in allowed:
+            return ()
+    count = game.manifest.get(new.name)
+    if count is None:
+        return ()
+    if count >= 0 and used is not None and used.get(new.name, 0) >= count:
+        return ()
+    old: Tile = board.tile_at(coord)
+    hex_tile: Tile = game.hex_tile(coord)
+    allowed_exits: frozenset[int] = board.allowed_exits(coord)
+    old_exits = old.exits()
+    out: list[int] = []
+    for r in legal_rotations(old, new, rules, hex_label=hex_tile.label):
+        extra = new.rotated(r).exits() - old_exits
+        if extra <= allowed_exits:
             out.append(r)
     return tuple(out)

@@ -32,16 +32,27 @@ from lxml import etree
 
 from tilelay.errors import XMLFormatError
 from tilelay.tile import NodeKind, Tile
-from tilelay.upgrades import Upgrade
+from tilelay.upgrades import (
+    Placement,
+    Upgrade,
+    UpgradeRules,
+    explain,
+    placements,
+    upgrade_table,
+)
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
+    "CheckReport",
     "CityMap",
+    "Finding",
     "TileManifest",
     "TileSetEntry",
     "TileSetGroup",
     "TileSetUpgrade",
     "apply_upgrades",
+    "check_tileset",
+    "city_maps",
     "read_tileset",
     "tileset_to_xml",
     "write_tileset",
@@ -431,9 +442,169 @@ def apply_upgrades(
                     else (),
                     phases=u.phases,
                     base_tile_name=u.hex_label,
+                    base_city_name=u.hex_name,
                 )
                 for u in ups
             )
             entries.append(replace(t, upgrades=written, line=None))
         groups.append(replace(g, tiles=tuple(entries)))
     return replace(manifest, groups=tuple(groups))
+
+
+# ----------------------------------------------------------------------- checking by hand
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One difference between a hand-written upgrade list and the computed one.
+
+    ``kind`` is ``"rotations"`` (both list the upgrade, the rotations differ after folding the
+    new tile's symmetry), ``"only-hand"`` (the hand list has an upgrade tilelay finds illegal)
+    or ``"only-computed"`` (tilelay finds an upgrade the hand list lacks). ``reason`` says why.
+    """
+
+    old: str
+    new: str
+    kind: str
+    hand: tuple[int, ...]
+    computed: tuple[int, ...]
+    reason: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return (
+            f"{where}{self.old} -> {self.new}: {self.kind}: hand {list(self.hand)}, "
+            f"computed {list(self.computed)}: {self.reason}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """The result of comparing a hand-written tile set with the computed upgrades."""
+
+    listed: int
+    agreeing: int
+    findings: tuple[Finding, ...]
+
+    @property
+    def agreement(self) -> float:
+        """The share of hand-listed upgrades whose rotations agree (1.0 when none listed)."""
+        return self.agreeing / self.listed if self.listed else 1.0
+
+
+def _classes(tile: Tile, rotations: Iterable[int]) -> dict[object, int]:
+    out: dict[object, int] = {}
+    for r in sorted(set(rotations)):
+        out.setdefault(tile.rotated(r).topology(), r)
+    return out
+
+
+def check_tileset(
+    manifest: TileManifest,
+    tiles: Mapping[str, Tile],
+    rules: UpgradeRules,
+    computed: Iterable[Upgrade] | None = None,
+) -> CheckReport:
+    """Compare the hand-written upgrades of ``manifest`` with the computed ones.
+
+    ``tiles`` maps tile numbers to tile definitions. Rotations are folded by the new tile's
+    symmetry before comparing. Every difference is returned with its reason.
+    """
+    numbers = [t.number for t in manifest.entries()]
+    have = [tiles[n] for n in numbers if n in tiles]
+    table = list(computed) if computed is not None else upgrade_table(have, rules)
+    by_pair = {(u.old, u.new): u for u in table}
+    findings: list[Finding] = []
+    listed_numbers = set(numbers)
+    listed = agreeing = 0
+    hand_pairs: set[tuple[str, str]] = set()
+    for entry in manifest.entries():
+        for hu in entry.upgrades:
+            hand_pairs.add((entry.number, hu.to))
+            listed += 1
+            old, new = tiles.get(entry.number), tiles.get(hu.to)
+            if old is None or new is None:
+                missing = entry.number if old is None else hu.to
+                findings.append(
+                    Finding(
+                        entry.number,
+                        hu.to,
+                        "only-hand",
+                        hu.rotations,
+                        (),
+                        f"tile {missing} has no definition",
+                        hu.line,
+                    )
+                )
+                continue
+            cu = by_pair.get((entry.number, hu.to))
+            label = hu.base_tile_name
+            if label is None and old.label is None and new.label is not None:
+                label = new.label  # the map hex carries the label
+            if cu is None and hu.to not in listed_numbers:
+                # an upgrade to a tile the manifest lacks: compare rotations all the same
+                found = placements(old, new, rules, hex_label=label, hex_name=hu.base_city_name)
+                cu = _as_upgrade(entry.number, hu.to, found) if found else None
+                findings.append(
+                    Finding(
+                        entry.number,
+                        hu.to,
+                        "not-in-manifest",
+                        hu.rotations,
+                        cu.rotations if cu else (),
+                        f"tile {hu.to} is not in the manifest (a mistake in the hand-written "
+                        "tile set: the upgrade or the manifest entry)",
+                        hu.line,
+                    )
+                )
+            comp = cu.rotations if cu is not None else ()
+            hand_c, comp_c = _classes(new, hu.rotations), _classes(new, comp)
+            if set(hand_c) == set(comp_c) and cu is not None:
+                agreeing += 1
+                continue
+            reasons: list[str] = []
+            for key, r in sorted(hand_c.items(), key=lambda kv: kv[1]):
+                if key not in comp_c:
+                    why = (
+                        explain(old, new, r, rules, hex_label=label, hex_name=hu.base_city_name)
+                        or "legal on its own"
+                    )
+                    reasons.append(
+                        f"mistake in the hand-written list: rotation {r} is illegal ({why})"
+                    )
+            for key, r in sorted(comp_c.items(), key=lambda kv: kv[1]):
+                if key not in hand_c:
+                    reasons.append(
+                        f"mistake in the hand-written list: it omits rotation {r}, which keeps "
+                        "every path and maps each old city onto a new one with its exits"
+                    )
+            if hu.base_city_name is not None:
+                reasons.append(f"the hand list restricts it to the hex named {hu.base_city_name}")
+            findings.append(
+                Finding(
+                    entry.number,
+                    hu.to,
+                    "rotations" if cu is not None else "only-hand",
+                    hu.rotations,
+                    comp,
+                    "; ".join(reasons) or "differs",
+                    hu.line,
+                )
+            )
+    for u in table:
+        if (u.old, u.new) in hand_pairs:
+            continue
+        bits = ["the hand-written list lacks this legal upgrade"]
+        if u.hex_label is not None:
+            bits.append(f"only on a hex labelled {u.hex_label}")
+        if u.hex_name is not None:
+            bits.append(f"only on the hex named {u.hex_name}")
+        if u.rule is not None:
+            bits.append(f"by the game rule '{u.rule}'")
+        findings.append(Finding(u.old, u.new, "only-computed", (), u.rotations, "; ".join(bits)))
+    return CheckReport(listed=listed, agreeing=agreeing, findings=tuple(findings))
+
+
+def _as_upgrade(old: str, new: str, found: tuple[Placement, ...]) -> Upgrade:
+    return Upgrade(old=old, new=new, rotations=tuple(p.rotation for p in found), placements=found)
