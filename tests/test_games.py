@@ -1,0 +1,354 @@
+"""Tests of the built-in game definitions and their loader (tilelay.games)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tilelay import dsl
+from tilelay.catalogue import get_tile
+from tilelay.errors import GameDataError, NotFoundError
+from tilelay.games import (
+    UNLIMITED,
+    Game,
+    find_games,
+    game_names,
+    load_game,
+    load_game_file,
+    parse_coord,
+)
+from tilelay.hexgeo import Layout
+from tilelay.tile import Color, NodeKind
+
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+GAMES = REFERENCE / "18xxgames" / "games"
+REF_FILES = {"1889": "1889", "1830": "1830", "18Chesapeake": "18_chesapeake"}
+DATA = Path(__file__).resolve().parents[1] / "tilelay" / "games" / "data"
+
+
+def reference(name: str) -> dict[str, Any]:
+    path = GAMES / f"{REF_FILES[name]}.json"
+    if not path.exists():
+        pytest.skip(f"reference data absent: {path}")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+# ------------------------------------------------------------------- registry
+
+
+def test_game_names() -> None:
+    assert game_names() == ["1830", "1889", "18Chesapeake"]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("1889", "1889"),
+        ("shikoku 1889", "1889"),
+        ("Shikoku_1889", "1889"),
+        ("history of shikoku railways", "1889"),
+        ("18_chesapeake", "18Chesapeake"),
+        ("18chesapeake", "18Chesapeake"),
+        ("18-Chesapeake", "18Chesapeake"),
+        ("chesapeake", "18Chesapeake"),
+        ("1830", "1830"),
+    ],
+)
+def test_load_game_fuzzy(query: str, expected: str) -> None:
+    assert load_game(query).name == expected
+
+
+def test_load_game_is_cached() -> None:
+    assert load_game("1889") is load_game("Shikoku 1889")
+
+
+def test_unknown_game_suggests_close_names() -> None:
+    with pytest.raises(NotFoundError) as info:
+        load_game("1888")
+    assert "1889" in info.value.suggestions
+    assert "1888" in str(info.value)
+
+
+def test_find_games() -> None:
+    assert [g.name for g in find_games("shikoku-1889")] == ["1889"]
+    assert [g.name for g in find_games("18")] == ["1830", "1889", "18Chesapeake"]
+    assert [g.name for g in find_games("chesa")] == ["18Chesapeake"]
+    close = [g.name for g in find_games("1839")]
+    assert close and set(close) <= {"1830", "1889"}
+    assert find_games("carcassonne") == []
+
+
+# ---------------------------------------------------------------- game facts
+
+
+def test_1889_facts() -> None:
+    game = load_game("1889")
+    assert game.title == "Shikoku 1889"
+    assert game.layout is Layout.FLAT
+    assert len(game.location_names) == 25
+    assert len(game.hexes) == 52
+    k8 = game.hex_tile("K8")
+    assert k8.location_name == "Tokushima"
+    assert k8.name == "K8"
+    assert [n.kind for n in k8.nodes] == [NodeKind.CITY]
+    assert game.hex_tile("B7").color is Color.GRAY
+    assert game.hex_tile("F1").offboards[0].revenue is not None
+    assert game.manifest["57"] == 2
+    assert game.manifest["Beg6"] == 2
+    assert sum(game.manifest.values()) == 70
+    beg6 = game.tile("Beg6")
+    assert beg6.color is Color.YELLOW and sorted(beg6.exits()) == [0, 2]
+    assert [c.sym for c in game.corporations] == ["AR", "IR", "SR", "KO", "TR", "KU", "UR"]
+    assert game.corporation("TR").tokens == (0, 40, 40)
+    assert [c.value for c in game.companies] == [20, 30, 40, 50, 60, 80, 150]
+    assert game.companies[0].blocks == ("K4",)
+    assert [c.name for c in game.trains.card_types] == ["2", "3", "4", "5", "6", "D"]
+    assert game.trains.card_type("D").unlimited
+    assert [p.name for p in game.phases] == ["2", "3", "4", "5", "6", "D"]
+    assert game.phases[2].train_limit == 3
+    assert game.market[0][3] == "100p"
+
+
+def test_1830_and_18chesapeake_facts() -> None:
+    g1830 = load_game("1830")
+    assert g1830.layout is Layout.POINTY
+    assert len(g1830.hexes) == 93
+    assert g1830.hex_tile("G19").label == "NY"
+    assert len(g1830.hex_tile("G19").cities) == 2
+    assert g1830.corporation("NYNH").city == 0
+    assert g1830.home_city("NYNH") == 0
+    assert g1830.home_city("ERIE") is None  # E11 has two cities and no index
+    assert g1830.home_city("PRR") == 0
+    assert g1830.trains.card_type("6").quantity == 2
+    ches = load_game("18Chesapeake")
+    assert ches.layout is Layout.FLAT
+    assert ches.manifest["7"] == UNLIMITED
+    assert ches.tile("X1").label == "DC"
+    assert ches.tile("X8").color is Color.GRAY
+    assert ches.tile("X8").cities[0].slots == 4
+    assert ches.hex_tile("A3").color is Color.RED  # PLE's home: a red hex with a city
+
+
+@pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
+def test_matches_reference(name: str) -> None:
+    ref = reference(name)
+    game = load_game(name)
+    assert game.layout.value == ref["LAYOUT"]
+    assert game.location_names == ref["LOCATION_NAMES"]
+    ref_hexes = {c: h for h in ref["HEXES"] for c in h["coords"]}
+    assert set(game.hexes) == set(ref_hexes)
+    for coord, h in ref_hexes.items():
+        expected = dsl.parse(h["code"], name=coord, color=h["color"])
+        tile = game.hexes[coord]
+        assert tile.with_location_name(None) == expected, coord
+        assert tile.location_name == ref["LOCATION_NAMES"].get(coord)
+    counts = {n: (v["count"] if isinstance(v, dict) else v) for n, v in ref["TILES"].items()}
+    assert game.manifest == {n: UNLIMITED if c == "unlimited" else c for n, c in counts.items()}
+    for n, v in ref["TILES"].items():
+        if isinstance(v, dict):
+            assert game.tile(n) == dsl.parse(v["code"], name=n, color=v["color"])
+    assert [(c.sym, c.home, c.city, list(c.tokens)) for c in game.corporations] == [
+        (c["sym"], c["coordinates"], c.get("city"), c["tokens"]) for c in ref["CORPORATIONS"]
+    ]
+    assert [(c.sym, c.value, c.revenue, c.description) for c in game.companies] == [
+        (c["sym"], c["value"], c["revenue"], c.get("desc")) for c in ref["COMPANIES"]
+    ]
+    ref_trains = [dict(t) for t in ref["TRAINS"]]
+    for t in ref_trains:
+        t.setdefault("num", 2)  # 1830's 6-trains: computed in code by 18xx.games
+    assert list(game.train_data) == ref_trains
+    assert list(game.phase_data) == ref["PHASES"]
+    assert [list(r) for r in game.market] == ref["MARKET"]
+
+
+@pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
+def test_homes_exist_and_have_cities(name: str) -> None:
+    game = load_game(name)
+    homes = game.home_hexes()
+    assert sum(len(v) for v in homes.values()) == len(game.corporations)
+    for corp in game.corporations:
+        assert corp.home in game.hexes
+        tile = game.hex_tile(corp.home)
+        assert tile.cities, corp.sym
+        if corp.city is not None:
+            assert corp.city < len(tile.cities)
+
+
+@pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
+def test_preprinted_hexes_round_trip(name: str) -> None:
+    game = load_game(name)
+    for coord, tile in game.hexes.items():
+        code = dsl.write(tile, strict=True)
+        back = dsl.parse(code, name=coord, color=tile.color)
+        assert back.with_location_name(tile.location_name) == tile, coord
+        assert dsl.write(back) == code
+
+
+@pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
+def test_manifest_tiles(name: str) -> None:
+    game = load_game(name)
+    pairs = game.manifest_tiles()
+    assert len(pairs) == len(game.manifest)
+    assert {t.name: c for t, c in pairs} == game.manifest
+    for tile, _ in pairs:
+        assert tile.color in (Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY)
+    names = [t.name for t, _ in pairs]
+    numbers = [int(n) for n in names if n.isdigit()]
+    assert numbers == sorted(numbers)
+    assert names[: len(numbers)] == [str(n) for n in numbers]  # numbered tiles first
+    if name == "1889":
+        assert names[len(numbers) :] == ["Beg6", "Beg7", "Beg8", "Beg9", "Beg23", "Beg24"]
+
+
+def test_tile_lookup_errors() -> None:
+    game = load_game("1889")
+    with pytest.raises(NotFoundError) as info:
+        game.tile("Beg66")
+    assert "Beg6" in info.value.suggestions
+    with pytest.raises(NotFoundError):
+        game.tile("1")  # a catalogue tile not in 1889's manifest
+    with pytest.raises(NotFoundError) as hex_info:
+        game.hex_tile("K88")
+    assert "K8" in hex_info.value.suggestions
+    assert game.hex_tile("k8").name == "K8"
+
+
+def test_game_qualified_catalogue_names() -> None:
+    x1 = get_tile("18Chesapeake:X1")
+    assert x1.name == "X1" and sorted(x1.exits()) == [0, 4]
+    assert sorted(get_tile("18chesapeake:X1", rotation=1).exits()) == [1, 5]
+    assert get_tile("1889:57").cities[0].revenue is not None
+    with pytest.raises(NotFoundError):
+        get_tile("1889:X1")
+    with pytest.raises(NotFoundError):
+        get_tile("1999:57")
+
+
+# --------------------------------------------------------------- coordinates
+
+
+def test_parse_coord() -> None:
+    assert parse_coord("A1") == (0, 1)
+    assert parse_coord("K8") == (10, 8)
+    assert parse_coord("AA3") == (26, 3)
+    for bad in ("8K", "k8", "K", "", "K8a"):
+        with pytest.raises(ValueError):
+            parse_coord(bad)
+
+
+def test_coord_xy_flat_and_pointy() -> None:
+    assert load_game("1889").coord_xy("K8") == (10, 8)  # letter = column
+    assert load_game("1830").coord_xy("E19") == (19, 4)  # letter = row
+
+
+def test_neighbours_flat() -> None:
+    game = load_game("1889")
+    assert game.neighbour("I4", 0) == "I6"  # two rows below: same letter, number + 2
+    assert game.neighbour("I4", 3) == "I2"
+    assert game.neighbour("I4", 1) == "H5"
+    assert game.neighbour("I4", 2) == "H3"
+    assert game.neighbour("I4", 4) == "J3"
+    assert game.neighbour("I4", 5) == "J5"
+    assert game.neighbour("A10", 1) is None  # off the map
+    assert game.neighbours("F1") == {0: "F3", 1: "E2"}  # its offboard exits: 0 and 1
+
+
+def test_neighbours_pointy() -> None:
+    game = load_game("1830")
+    assert game.neighbour("E19", 4) == "E21"  # right
+    assert game.neighbour("E19", 1) == "E17"  # left
+    assert game.neighbour("E19", 0) == "F18"  # lower left
+    assert game.neighbour("E19", 5) == "F20"  # lower right
+    assert game.neighbour("E19", 2) == "D18"
+    assert game.neighbour("E19", 3) == "D20"
+
+
+@pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
+def test_neighbours_are_symmetric(name: str) -> None:
+    game = load_game(name)
+    for coord in game.hexes:
+        found = game.neighbours(coord)
+        assert 1 <= len(found) <= 6
+        for edge, other in found.items():
+            assert game.neighbour(other, (edge + 3) % 6) == coord
+
+
+def test_rows_and_columns() -> None:
+    g1889 = load_game("1889")
+    assert g1889.columns()[0] == ("A", 0) and g1889.columns()[-1] == ("L", 11)
+    assert g1889.rows()[0] == ("1", 1) and g1889.rows()[-1] == ("14", 14)
+    g1830 = load_game("1830")
+    assert [label for label, _ in g1830.rows()] == list("ABCDEFGHIJK")
+    assert g1830.columns()[0] == ("1", 1) and g1830.columns()[-1] == ("24", 24)
+
+
+# -------------------------------------------------------------- user files
+
+
+def _copy_1889(tmp_path: Path, old: str, new: str) -> Path:
+    text = (DATA / "1889.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "mygame.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_load_game_file(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'title = "1889"', 'title = "My 1889"')
+    game = load_game_file(path)
+    assert isinstance(game, Game)
+    assert game.name == "My 1889"
+    assert game.source == str(path)
+    assert len(game.hexes) == 52
+
+
+def test_bad_toml_names_file_and_line(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'layout = "flat"', "layout = flat")
+    with pytest.raises(GameDataError) as info:
+        load_game_file(path)
+    assert info.value.source == str(path)
+    assert info.value.line == 17
+    assert "malformed TOML" in str(info.value)
+
+
+def test_bad_tile_string_names_hex(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'code = "path=a:1,b:5"', 'code = "path=a:1,b:9"')
+    with pytest.raises(GameDataError) as info:
+        load_game_file(path)
+    message = str(info.value)
+    assert str(path) in message and "J7" in message and "bad tile string" in message
+    assert info.value.line is not None
+
+
+def test_bad_coordinate(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'coords = ["J7"]', 'coords = ["7J"]')
+    with pytest.raises(GameDataError, match="bad coordinate '7J'"):
+        load_game_file(path)
+
+
+def test_unknown_manifest_tile(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, "Beg9 = 1", "Beg99 = 1")
+    with pytest.raises(GameDataError) as info:
+        load_game_file(path)
+    assert "Beg99" in str(info.value) and "Beg9" in str(info.value)
+
+
+def test_home_off_the_map(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'home = "K8"', 'home = "Z9"')
+    with pytest.raises(GameDataError, match="Z9 is not a hex of the map"):
+        load_game_file(path)
+    path = _copy_1889(tmp_path, 'home = "K8"', 'home = "K6"')
+    with pytest.raises(GameDataError, match="K6 has no city"):
+        load_game_file(path)
+
+
+def test_unknown_key_and_missing_file(tmp_path: Path) -> None:
+    path = _copy_1889(tmp_path, 'layout = "flat"', 'layout = "flat"\nlayuot = 1')
+    with pytest.raises(GameDataError, match="unknown key 'layuot'"):
+        load_game_file(path)
+    with pytest.raises(GameDataError, match="cannot read"):
+        load_game_file(tmp_path / "nope.toml")
