@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -11,14 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.errors import NotFoundError, TilelayError
+from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 from tilelay.upgrades import Upgrade, rules_for, upgrade_table
+from tilelay.xml.tiledefs import read_tiledefs
 from tilelay.xml.tileset import (
     TileManifest,
     TileSetEntry,
     TileSetGroup,
     apply_upgrades,
     check_tileset,
+    manifest_layout,
+    place_labels,
     read_tileset,
     tileset_to_xml,
 )
@@ -74,28 +77,12 @@ def cmd_upgrades(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- tile sets
 
 
-def read_tile_definitions(paths: Sequence[Path]) -> dict[str, Tile]:
-    """Seed-000 tile definitions (read by :mod:`tilelay.xml.tiledefs`), by tile number."""
-    try:
-        mod = importlib.import_module("tilelay.xml.tiledefs")
-    except ImportError:
-        raise TilelayError(
-            "reading seed-000 tile definitions needs tilelay.xml.tiledefs, which is missing"
-        ) from None
-    reader = None
-    for name in ("read_tile_definitions", "load_tiles", "read_tiledefs", "read_tiles"):
-        reader = getattr(mod, name, None)
-        if reader is not None:
-            break
-    if reader is None:
-        raise TilelayError("tilelay.xml.tiledefs has no reader of tile definition files")
+def read_tile_definitions(paths: Sequence[Path], layout: Layout = Layout.FLAT) -> dict[str, Tile]:
+    """Seed-000 tile definitions by tile number, place names moved off the labels."""
     out: dict[str, Tile] = {}
     for path in paths:
-        got = reader(path)
-        items = got.values() if isinstance(got, dict) else got
-        for tile in items:
-            if isinstance(tile, Tile):
-                out[tile.name] = tile
+        for tile in read_tiledefs(path, layout=layout):
+            out[tile.name] = place_labels(tile)
     return out
 
 
@@ -129,8 +116,8 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     else:
         if not args.tiles or args.manifest is None:
             raise TilelayError("tileset needs GAME, or --tiles FILE... and --manifest FILE")
-        tiles_all = read_tile_definitions([Path(p) for p in args.tiles])
         manifest = read_tileset(Path(args.manifest))
+        tiles_all = read_tile_definitions([Path(p) for p in args.tiles], manifest_layout(manifest))
         rules = rules_for(manifest.game)
         missing = [e.number for e in manifest.entries() if e.number not in tiles_all]
         if missing:

@@ -31,6 +31,7 @@ from xml.sax.saxutils import quoteattr
 from lxml import etree
 
 from tilelay.errors import XMLFormatError
+from tilelay.hexgeo import Layout
 from tilelay.tile import NodeKind, Tile
 from tilelay.upgrades import (
     Placement,
@@ -41,6 +42,7 @@ from tilelay.upgrades import (
     upgrade_table,
 )
 from tilelay.xml.safe import element_line, parse_xml
+from tilelay.xml.tiledefs import _loc_to_location, default_location
 
 __all__ = [
     "CheckReport",
@@ -53,6 +55,8 @@ __all__ = [
     "apply_upgrades",
     "check_tileset",
     "city_maps",
+    "manifest_layout",
+    "place_labels",
     "read_tileset",
     "tileset_to_xml",
     "write_tileset",
@@ -375,20 +379,39 @@ def write_tileset(manifest: TileManifest, path: Path) -> None:
 # --------------------------------------------------------------------- computed upgrades
 
 
-def _location(tile: Tile, index: int | None) -> int | None:
+def _location(tile: Tile, index: int | None, layout: Layout) -> int | None:
     if index is None or index >= len(tile.nodes):
         return None
     loc = tile.nodes[index].loc
     if loc is None:
-        return 50
-    if loc.kind == "location":
-        return int(loc.value)
-    if loc.kind == "center":
-        return 50
-    return None
+        return default_location(tile, index, layout)
+    return _loc_to_location(loc, layout)
 
 
-def city_maps(old: Tile, new: Tile, upgrade: Upgrade) -> tuple[CityMap, ...]:
+def manifest_layout(manifest: TileManifest) -> Layout:
+    """The hex layout a tile set is drawn in: ``direction="EW"`` is pointy, else flat."""
+    direction = dict(manifest.attributes).get("direction", "NS").strip().upper()
+    return Layout.POINTY if direction == "EW" else Layout.FLAT
+
+
+def place_labels(tile: Tile) -> Tile:
+    """The tile with a TileName that names a place (``Hamilton``, ``Barrie-London``) moved from
+    its labels to its ``location_name``.
+
+    Seed 000 writes labels (``OO``, ``B-V``, ``NY``) and place names in the same element; a
+    name of more than three letters is taken as a place. A tile made for a named place goes
+    only on the hex of that name (see :mod:`tilelay.upgrades`).
+    """
+    places = [lab for lab in tile.labels if len(lab.text.replace("-", "").strip()) > 3]
+    if not places or tile.location_name is not None:
+        return tile
+    rest = tuple(lab for lab in tile.labels if lab not in places)
+    return replace(tile, labels=rest, location_name=places[0].text)
+
+
+def city_maps(
+    old: Tile, new: Tile, upgrade: Upgrade, layout: Layout = Layout.FLAT
+) -> tuple[CityMap, ...]:
     """The ``<RevenueCenter from to>`` records of a computed upgrade.
 
     One record per old city or town; when the mapping differs between rotations, one record
@@ -400,7 +423,7 @@ def city_maps(old: Tile, new: Tile, upgrade: Upgrade) -> tuple[CityMap, ...]:
         for i, j in p.node_map:
             if old.nodes[i].kind not in (NodeKind.CITY, NodeKind.TOWN) or j is None:
                 continue
-            a, b = _location(old, i), _location(new, j)
+            a, b = _location(old, i, layout), _location(new, j, layout)
             if a is not None and b is not None:
                 maps.append(CityMap(a, b))
         per_rot.append((p.rotation, tuple(maps)))
@@ -423,6 +446,7 @@ def apply_upgrades(
     (``<BaseTileName>``). Upgrades to tiles not in the manifest are left out.
     """
     listed = {t.number for t in manifest.entries()}
+    layout = manifest_layout(manifest)
     order = {t.number: k for k, t in enumerate(manifest.entries())}
     by_old: dict[str, list[Upgrade]] = {}
     for u in upgrades:
@@ -437,7 +461,7 @@ def apply_upgrades(
                 TileSetUpgrade(
                     to=u.new,
                     rotations=u.rotations,
-                    cities=city_maps(tiles[u.old], tiles[u.new], u)
+                    cities=city_maps(tiles[u.old], tiles[u.new], u, layout)
                     if u.old in tiles and u.new in tiles
                     else (),
                     phases=u.phases,
