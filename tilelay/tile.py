@@ -537,6 +537,8 @@ def tile_to_dict(tile: Tile) -> dict[str, JSONValue]:
             d["name"] = n.name
         if n.revenue_layout is not None:
             d["revenue_layout"] = n.revenue_layout
+        if n.extra:
+            d["extra"] = [[k, v] for k, v in n.extra]
         nodes.append(d)
     out["nodes"] = nodes
     paths: list[JSONValue] = []
@@ -597,6 +599,8 @@ def tile_to_dict(tile: Tile) -> dict[str, JSONValue]:
         if tile.frame.color2 is not None:
             fd["color2"] = tile.frame.color2
         out["frame"] = fd
+    if tile.extra:
+        out["extra"] = [[k, v] for k, v in tile.extra]
     return out
 
 
@@ -679,6 +683,16 @@ class _Reader:
 _E = TypeVar("_E", bound=StrEnum)
 
 
+def _extra_pairs(r: _Reader, v: object, where: str) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for item in r.lst(v, where):
+        pair = r.lst(item, where)
+        if len(pair) != 2:
+            raise r.fail(where, "expected [name, value] pairs")
+        out.append((r.str_(pair[0], where), r.str_(pair[1], where)))
+    return tuple(out)
+
+
 def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
     """Read a tile from the JSON data :func:`tile_to_dict` writes.
 
@@ -699,6 +713,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
         "borders",
         "icons",
         "frame",
+        "extra",
     }
     for key in d:
         if key not in known:
@@ -741,6 +756,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
                 r.opt_str(n.get("name"), f"{w}.name"),
                 r.loc(n.get("revenue_loc"), f"{w}.revenue_loc"),
                 r.opt_str(n.get("revenue_layout"), f"{w}.revenue_layout"),
+                _extra_pairs(r, n.get("extra"), f"{w}.extra"),
             )
         )
     paths: list[Path] = []
@@ -830,6 +846,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
             stripe=stripe,
             rotation=rotation,
             location_name=r.opt_str(d.get("location_name"), "tile.location_name"),
+            extra=_extra_pairs(r, d.get("extra"), "tile.extra"),
         )
     except TileModelError as err:
         raise TileModelError(err.message, source=source) from None

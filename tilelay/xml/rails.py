@@ -1,0 +1,313 @@
+"""Rails' own XML dialect (read only): ``Tiles.xml`` tile drawings and ``TileSet.xml`` manifests.
+
+``<Tile id name colour [label]>`` holds ``<Station id type position [slots] [value] [city]>``
+and ``<Track from to gauge>``. How it maps to the tile model:
+
+* Sides: Rails' ``sideN`` is tile-language edge ``(N + 3) % 6``. Found from tiles whose shape
+  is known: Rails draws 7, 8, 9 and 57 from ``side3`` (the generic tiles from edge 0), and the
+  mirror pair 26/27 fixes the direction (both count clockwise).
+* Stations: ``City`` is a city (``slots``), ``Town`` a town, ``OffMapCity`` an offboard;
+  ``value`` is the revenue (``-1``, used on off-map cities whose value comes from the map,
+  reads as no revenue), ``city`` the place name.
+* Positions are numbers ``DHR``: ``D`` a side (0-5), ``H`` 0 for the direction of that side or
+  5 for half a step further (towards the corner after it), ``R`` the distance from the centre;
+  ``0`` is the centre. Found from 54 (cities at ``352`` and ``552`` between the sides their
+  track leaves by) and 59. They become edge locs (``H`` = 0) or corner locs (``H`` = 5); the
+  distance is not kept. A lone station at the centre has no loc.
+* ``colour`` ``white``/``yellow``/``green``/``brown``/``gray``/``red`` are the model's colours;
+  ``fixed`` (a preprinted tile) reads as white with ``extra`` ``("colour", "fixed")``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path as FilePath
+
+from lxml import etree
+
+from tilelay.errors import XMLFormatError
+from tilelay.hexgeo import Loc
+from tilelay.tile import (
+    Color,
+    Edge,
+    End,
+    Label,
+    Node,
+    NodeKind,
+    NodeRef,
+    Path,
+    Revenue,
+    Tile,
+    Track,
+)
+from tilelay.xml.safe import element_line, parse_xml
+
+__all__ = [
+    "RailsTileSetEntry",
+    "RailsUpgrade",
+    "rails_position_loc",
+    "rails_side_to_edge",
+    "read_rails_tiles",
+    "read_rails_tileset",
+    "tiles_from_root",
+]
+
+_STATION_KINDS = {"City": NodeKind.CITY, "Town": NodeKind.TOWN, "OffMapCity": NodeKind.OFFBOARD}
+_GAUGES = {"normal": Track.BROAD, "narrow": Track.NARROW, "dual": Track.DUAL}
+
+
+def rails_side_to_edge(side: int) -> int:
+    """The tile-language edge of Rails' ``side<side>``."""
+    return (side + 3) % 6
+
+
+def rails_position_loc(position: int) -> Loc:
+    """The model loc of a Rails station ``position`` (``0`` centre, ``DHR`` otherwise)."""
+    if position == 0:
+        return Loc("center")
+    side, half = position // 100, (position // 10) % 10
+    edge = rails_side_to_edge(side % 6)
+    if half == 5:
+        return Loc("corner", edge + 0.5)
+    return Loc("edge", edge)
+
+
+def _err(message: str, source: str | None, el: etree._Element) -> XMLFormatError:
+    return XMLFormatError(message, source=source, line=element_line(el))
+
+
+def _tile(el: etree._Element, source: str | None) -> Tile:
+    tid = el.get("id")
+    if tid is None:
+        raise _err("<Tile> has no 'id' attribute", source, el)
+    colour = (el.get("colour") or "white").strip().lower()
+    extra: list[tuple[str, str]] = []
+    if colour == "fixed":
+        color = Color.WHITE
+        extra.append(("colour", "fixed"))
+    else:
+        try:
+            color, _ = Color.parse(colour)
+        except ValueError as err:
+            raise _err(f"tile {tid}: {err}", source, el) from None
+    name = el.get("name")
+    if name is not None:
+        extra.append(("name", name))
+    nodes: list[Node] = []
+    station_ids: dict[str, int] = {}
+    tracks: list[etree._Element] = []
+    positions: list[int] = []
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        if child.tag == "Station":
+            sid = child.get("id") or ""
+            stype = child.get("type") or ""
+            if stype not in _STATION_KINDS:
+                raise _err(
+                    f"tile {tid}: unknown station type {stype!r}: expected City, Town or "
+                    "OffMapCity",
+                    source,
+                    child,
+                )
+            try:
+                position = int(child.get("position") or "0")
+                slots = int(child.get("slots") or "0")
+                value = int(child.get("value")) if child.get("value") is not None else None
+            except ValueError:
+                raise _err(
+                    f"tile {tid}: station {sid!r}: position, slots and value must be whole numbers",
+                    source,
+                    child,
+                ) from None
+            if position and not (0 <= position // 100 <= 5):
+                raise _err(f"tile {tid}: station position {position} out of range", source, child)
+            kind = _STATION_KINDS[stype]
+            revenue = None if value is None or value < 0 else Revenue(value)
+            if revenue is None and kind is not NodeKind.OFFBOARD and value is None:
+                revenue = Revenue(0)
+            if sid in station_ids:
+                # 18C2C's tile 590 names its second station city1 again while its track
+                # uses city2: read the station under its ordinal id when that is free.
+                ordinal = f"city{len(nodes) + 1}"
+                if ordinal in station_ids:
+                    raise _err(f"tile {tid}: station {sid!r} defined twice", source, child)
+                extra.append(("repaired", f"station {len(nodes) + 1} {sid!r} read as {ordinal!r}"))
+                sid = ordinal
+            station_ids[sid] = len(nodes)
+            positions.append(position)
+            nodes.append(
+                Node(
+                    kind,
+                    revenue,
+                    slots if kind is NodeKind.CITY else 0,
+                    name=child.get("city"),
+                )
+            )
+        elif child.tag == "Track":
+            tracks.append(child)
+        else:
+            raise _err(
+                f"tile {tid}: unknown element <{child.tag}>: expected Station or Track",
+                source,
+                child,
+            )
+    if len(nodes) > 1 or any(positions):
+        nodes = [
+            n
+            if p == 0 and len(nodes) == 1
+            else Node(n.kind, n.revenue, n.slots, n.style, loc=rails_position_loc(p), name=n.name)
+            for n, p in zip(nodes, positions, strict=True)
+        ]
+
+    def end(text: str | None, tr: etree._Element) -> End:
+        t = (text or "").strip()
+        if t.startswith("side") and t[4:].isdigit() and 0 <= int(t[4:]) <= 5:
+            return Edge(rails_side_to_edge(int(t[4:])))
+        if t in station_ids:
+            return NodeRef(station_ids[t])
+        raise _err(
+            f"tile {tid}: track to {t!r}, which is neither side0-side5 nor a station of the "
+            "tile (a track to a missing station)",
+            source,
+            tr,
+        )
+
+    paths: list[Path] = []
+    for tr in tracks:
+        gauge = (tr.get("gauge") or "normal").strip().lower()
+        if gauge not in _GAUGES:
+            raise _err(
+                f"tile {tid}: unknown gauge {gauge!r}: expected normal, narrow or dual", source, tr
+            )
+        a, b = end(tr.get("from"), tr), end(tr.get("to"), tr)
+        if a == b:
+            raise _err(f"tile {tid}: track from {tr.get('from')} to itself", source, tr)
+        paths.append(Path(a, b, track=_GAUGES[gauge]))
+    labels = (Label(el.get("label") or ""),) if el.get("label") else ()
+    return Tile(
+        name=tid.strip(),
+        color=color,
+        nodes=tuple(nodes),
+        paths=tuple(paths),
+        labels=labels,
+        extra=tuple(extra),
+    )
+
+
+def tiles_from_root(root: etree._Element, *, source: str | None = None) -> list[Tile]:
+    """The tiles of a parsed Rails ``Tiles.xml`` document (``<Tiles>`` or a lone ``<Tile>``)."""
+    if root.tag == "Tile":
+        return [_tile(root, source)]
+    return [_tile(t, source) for t in root if isinstance(t.tag, str) and t.tag == "Tile"]
+
+
+def read_rails_tiles(data: bytes | str | FilePath, *, source: str | None = None) -> list[Tile]:
+    """Read a Rails ``Tiles.xml`` (path, bytes or text) into tiles named by their ``id``."""
+    if isinstance(data, FilePath):
+        source = source or str(data)
+    return tiles_from_root(parse_xml(data, source=source), source=source)
+
+
+# -------------------------------------------------------------------- TileSet
+
+
+@dataclass(frozen=True, slots=True)
+class RailsUpgrade:
+    """One ``<Upgrade>``: the tile ids it allows, and where/when it applies.
+
+    ``hexes`` lists hex names the upgrade is limited to, ``except_hexes`` those it is not
+    allowed on (Rails writes them with a leading ``-``), ``phases`` the phases it needs;
+    ``condition`` the enclosing ``<IfOption name value>`` as ``(name, values)``, if any.
+    """
+
+    ids: tuple[str, ...]
+    hexes: tuple[str, ...] = ()
+    except_hexes: tuple[str, ...] = ()
+    phases: tuple[str, ...] = ()
+    condition: tuple[str, tuple[str, ...]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RailsTileSetEntry:
+    """A tile of a Rails ``TileSet.xml``: how many there are and what it upgrades to.
+
+    ``quantity`` is ``None`` when not given (preprinted tiles) and ``-1`` for unlimited.
+    """
+
+    id: str
+    quantity: int | None
+    upgrades: tuple[RailsUpgrade, ...] = ()
+
+
+def _split(text: str | None) -> tuple[str, ...]:
+    return tuple(x.strip() for x in (text or "").split(",") if x.strip())
+
+
+def _upgrade(el: etree._Element, condition: tuple[str, tuple[str, ...]] | None) -> RailsUpgrade:
+    hexes = _split(el.get("hex"))
+    if hexes and hexes[0].startswith("-"):
+        excluded = (hexes[0][1:], *hexes[1:])
+        return RailsUpgrade(_split(el.get("id")), (), excluded, _split(el.get("phase")), condition)
+    return RailsUpgrade(_split(el.get("id")), hexes, (), _split(el.get("phase")), condition)
+
+
+def read_rails_tileset(
+    data: bytes | str | FilePath, *, source: str | None = None
+) -> dict[str, RailsTileSetEntry]:
+    """Read a Rails ``TileSet.xml``: tile id -> quantity and upgrade id lists.
+
+    Tiles and upgrades inside ``<IfOption>`` carry the option as their ``condition``; a tile
+    listed more than once (under different options) gathers every upgrade, and keeps the first
+    quantity given.
+    """
+    if isinstance(data, FilePath):
+        source = source or str(data)
+    root = parse_xml(data, source=source)
+    out: dict[str, RailsTileSetEntry] = {}
+
+    def cond(el: etree._Element) -> tuple[str, tuple[str, ...]]:
+        return (el.get("name") or "", _split(el.get("value")))
+
+    def add_tile(el: etree._Element, outer: tuple[str, tuple[str, ...]] | None) -> None:
+        tid = el.get("id")
+        if tid is None:
+            raise _err("<Tile> has no 'id' attribute", source, el)
+        quantity: int | None = None
+        if el.get("quantity") is not None:
+            try:
+                quantity = int(el.get("quantity") or "")
+            except ValueError:
+                raise _err(
+                    f"tile {tid}: quantity {el.get('quantity')!r} is not a whole number",
+                    source,
+                    el,
+                ) from None
+        ups: list[RailsUpgrade] = []
+        for child in el:
+            if not isinstance(child.tag, str):
+                continue
+            if child.tag == "Upgrade":
+                ups.append(_upgrade(child, outer))
+            elif child.tag == "IfOption":
+                for g in child:
+                    if isinstance(g.tag, str) and g.tag == "Upgrade":
+                        ups.append(_upgrade(g, cond(child)))
+        old = out.get(tid)
+        if old is not None:
+            out[tid] = RailsTileSetEntry(
+                tid, old.quantity if old.quantity is not None else quantity, (*old.upgrades, *ups)
+            )
+        else:
+            out[tid] = RailsTileSetEntry(tid, quantity, tuple(ups))
+
+    for el in root:
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag == "Tile":
+            add_tile(el, None)
+        elif el.tag == "IfOption":
+            for t in el:
+                if isinstance(t.tag, str) and t.tag == "Tile":
+                    add_tile(t, cond(el))
+    return out
