@@ -351,12 +351,12 @@ def test_unknown_route_is_an_html_404(client: TestClient) -> None:
 
 
 def test_internal_error_page_has_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tilelay.web.routes as routes
+    import tilelay.svg
 
     def boom(*args: object, **kwargs: object) -> str:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(routes.svg, "tile_svg", boom)
+    monkeypatch.setattr(tilelay.svg, "tile_svg", boom)
     with TestClient(create_app(), raise_server_exceptions=False) as c:
         r = c.get("/tiles/57")
     assert r.status_code == 500

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import cairocffi
+import cairocffi  # type: ignore[import-untyped]
 import cairosvg
 import cairosvg.parser
 import cairosvg.surface

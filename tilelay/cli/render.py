@@ -75,7 +75,7 @@ def resolve_tile(spec: str, *, color: str = "yellow") -> tuple[Tile, Layout | No
     else a catalogue tile name.
     """
     if "=" in spec:
-        return dsl.parse(spec, color=color, source="tile string"), None
+        return dsl.parse(spec, color=color), None
     if ":" in spec:
         game_name, _, name = spec.partition(":")
         game = load_game(game_name)
