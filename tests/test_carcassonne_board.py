@@ -307,7 +307,7 @@ def test_free_features_if_matches_placing() -> None:
             options = board.legal_keys(t)
             if not options:
                 continue
-            for key, rot in options[:6]:
+            for key, rot in options[:12]:
                 predicted = board.free_features_if(t, key, rot)
                 trial = board.clone()
                 trial.place(t, key, rot)

@@ -191,6 +191,7 @@ class Board:
 
     __slots__ = (
         "_last",
+        "_slot_cache",
         "_mon_count",
         "_monasteries",
         "cities",
@@ -239,6 +240,7 @@ class Board:
         self._monasteries: dict[int, int] = {}
         self._mon_count: dict[int, int] = {}
         self._last = -1
+        self._slot_cache: dict[int, list[int]] = {}
         self.place(self.tileset.index(self.tileset.start), key_of(0, 0), 0)
 
     # --- copying ---------------------------------------------------------------------------
@@ -269,6 +271,7 @@ class Board:
         new._monasteries = dict(self._monasteries)
         new._mon_count = dict(self._mon_count)
         new._last = self._last
+        new._slot_cache = {}
         return new
 
     # --- placement ---------------------------------------------------------------------------
@@ -358,6 +361,8 @@ class Board:
             monasteries[key] = node
             self._mon_count[node] = 1 + sum(1 for d in AROUND if key + d in grid)
         self._last = number
+        if self._slot_cache:
+            self._slot_cache = {}
         return number
 
     def find(self, node: int) -> int:
@@ -400,34 +405,73 @@ class Board:
             return []
         return self.free_features()
 
-    def free_features_if(self, type_index: int, key: int, rotation: int) -> list[int]:
-        """What :meth:`free_features` would give after placing this tile here, without placing
-        it."""
-        rt = self.compiled.rot[type_index][rotation]
-        n = len(rt.kinds)
-        roots: list[set[int]] = [set() for _ in range(n)]
+    def _slot_roots(self, key: int) -> list[int]:
+        """For an empty square: the region roots its 12 slots (4 sides, 8 half-edges) would
+        join, or -1; cached until the next tile is placed."""
+        cached = self._slot_cache.get(key)
+        if cached is not None:
+            return cached
+        out = [-1] * 12
         grid = self.grid
         placed = self.placed
+        rot = self.compiled.rot
+        find = self.find
         for s in range(4):
             other = grid.get(key + DELTA[s])
             if other is None:
                 continue
             ntype, nrot, _nkey, nbase = placed[other]
-            nslots = self.compiled.rot[ntype][nrot].slots
-            for local, nslot, _is_edge in rt.conns[s]:
-                roots[local].add(self.find(nbase + nslots[nslot]))
-        # features of the new tile that reach a common region are joined through it
+            nslots = rot[ntype][nrot].slots
+            opposite = nslots[(s + 2) & 3]
+            if opposite >= 0:
+                out[s] = find(nbase + opposite)
+            for h in (2 * s, 2 * s + 1):
+                local = nslots[4 + OPPOSITE_HALF[h]]
+                if local >= 0:
+                    out[4 + h] = find(nbase + local)
+        self._slot_cache[key] = out
+        return out
+
+    def free_features_if(self, type_index: int, key: int, rotation: int) -> list[int]:
+        """What :meth:`free_features` would give after placing this tile here, without placing
+        it."""
+        rt = self.compiled.rot[type_index][rotation]
+        n = len(rt.kinds)
+        roots = self._slot_roots(key)
+        followers = self.followers
         group = list(range(n))
+        owner: dict[int, int] = {}
+        busy: list[int] = []
+        for j, local in enumerate(rt.slots):
+            root = roots[j]
+            if local < 0 or root < 0:
+                continue
+            first = owner.setdefault(root, local)
+            if first != local:
+                # two features of the new tile reach one region: they join through it
+                a, b = group[first], group[local]
+                while group[a] != a:
+                    a = group[a]
+                while group[b] != b:
+                    b = group[b]
+                group[b] = a
+            if followers[root]:
+                busy.append(local)
+        if not busy:
+            return list(range(n))
+        bad = set()
+        for local in busy:
+            while group[local] != local:
+                local = group[local]
+            bad.add(local)
+        out = []
         for i in range(n):
-            for j in range(i):
-                if roots[i] & roots[j]:
-                    gi, gj = group[i], group[j]
-                    group = [gj if g == gi else g for g in group]
-        busy = set()
-        for i in range(n):
-            if any(self.followers[r] for r in roots[i]):
-                busy.add(group[i])
-        return [i for i in range(n) if group[i] not in busy]
+            g = i
+            while group[g] != g:
+                g = group[g]
+            if g not in bad:
+                out.append(i)
+        return out
 
     def place_follower(self, player: int, feature: int) -> None:
         """Put a follower of ``player`` on feature ``feature`` of the last placed tile."""
