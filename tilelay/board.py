@@ -177,8 +177,8 @@ class Board:
         """A new board with ``tile`` turned ``rotation`` steps clockwise laid at ``coord``.
 
         Tokens on the replaced tile move to the city of the new tile that keeps their track
-        (the first city whose exits include the old city's exits; the only city when there is
-        one). Raises :class:`NotFoundError` off the map and :class:`BoardError` when the
+        (a city whose exits include the old city's exits — the same index when it qualifies,
+        else the first free one; the only city when there is one). Raises :class:`NotFoundError` off the map and :class:`BoardError` when the
         tokens cannot be kept.
         """
         hex_tile = self.game.hex_tile(coord)
@@ -339,7 +339,7 @@ def _carry_tokens(
                 raise BoardError(
                     f"{coord}: no city of tile {new.name} keeps the track of city {old_index}"
                 )
-            target = free[0]
+            target = old_index if old_index in free else free[0]
         used.add(target)
         key = (coord, target)
         tokens[key] = (*tokens.get(key, ()), *corps)

@@ -1,0 +1,232 @@
+"""Tests of the board: laying tiles, tokens, exits and the track graph (tilelay.board)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelay import dsl
+from tilelay.board import Board, BoardError, TrackGraph
+from tilelay.catalogue import get_tile
+from tilelay.errors import NotFoundError
+from tilelay.games import load_game
+from tilelay.tile import Color, NodeKind
+
+
+def board_1889() -> Board:
+    return Board(load_game("1889"))
+
+
+# ------------------------------------------------------------------- laying
+
+
+def test_tile_at_preprinted_and_laid() -> None:
+    board = board_1889()
+    assert board.tile_at("K8").location_name == "Tokushima"
+    assert board.tile_at("K8").color is Color.WHITE
+    laid = board.lay("K8", get_tile("57"), 1)
+    tile = laid.tile_at("K8")
+    assert tile.name == "57" and tile.color is Color.YELLOW
+    assert sorted(tile.exits()) == [1, 4]
+    assert tile.rotation == 1
+    assert tile.location_name == "Tokushima"
+    # the old board is unchanged
+    assert board.tile_at("K8").color is Color.WHITE
+    assert board.laid == {} and set(laid.laid) == {"K8"}
+
+
+def test_off_the_map() -> None:
+    board = board_1889()
+    with pytest.raises(NotFoundError) as info:
+        board.tile_at("K88")
+    assert "K8" in info.value.suggestions
+    with pytest.raises(NotFoundError):
+        board.lay("Z1", get_tile("57"), 0)
+
+
+# ------------------------------------------------------------------- tokens
+
+
+def test_tokens_capacity_and_upgrade() -> None:
+    board = board_1889().place_token("K8", 0, "AR")
+    assert board.tokens == {("K8", 0): ("AR",)}
+    with pytest.raises(BoardError, match="full"):
+        board.place_token("K8", 0, "IR")
+    with pytest.raises(BoardError, match="no city 1"):
+        board.place_token("K8", 1, "IR")
+    with pytest.raises(BoardError, match="already"):
+        board.lay("K8", get_tile("15"), 0).place_token("K8", 0, "AR")
+    yellow = board.lay("K8", get_tile("57"), 1)
+    assert yellow.tokens == {("K8", 0): ("AR",)}
+    green = yellow.lay("K8", get_tile("15"), 0)
+    both = green.place_token("K8", 0, "IR", slot=1)
+    assert both.tokens == {("K8", 0): ("AR", "IR")}
+    assert both.token_count() == 2
+    assert both.tokens_of("IR") == [("K8", 0)]
+    assert both.token_nodes("IR") == [("K8", 0)]
+    with pytest.raises(BoardError, match="full"):
+        both.place_token("K8", 0, "SR")
+
+
+def test_tokens_follow_their_track_on_oo_upgrades() -> None:
+    board = Board(load_game("1830")).place_token("E5", 1, "ERIE")
+    # a preprinted OO without track keeps the city index
+    yellow = board.lay("E5", get_tile("59"), 0)
+    assert yellow.tokens == {("E5", 1): ("ERIE",)}
+    assert yellow.tile_at("E5").node_exits(1) == {2}
+    both = yellow.place_token("E5", 0, "NYC")
+    # 59: city 0 exits {0}, city 1 exits {2}; 65 turned 1: city 0 {1, 5}, city 1 {3, 4}.
+    # No city keeps exit 0 or 2 -> an error rather than a silent guess.
+    with pytest.raises(BoardError, match="keeps the track"):
+        both.lay("E5", get_tile("65"), 1)
+    # 65 unturned: city 0 {0, 4} keeps exit 0, city 1 {2, 3} keeps exit 2
+    brown = both.lay("E5", get_tile("65"), 0)
+    assert brown.tokens == {("E5", 0): ("NYC",), ("E5", 1): ("ERIE",)}
+    # 65 turned 4 swaps the cities' places: city 0 {2, 4}, city 1 {0, 1}
+    swapped = both.lay("E5", get_tile("65"), 4)
+    assert swapped.tokens == {("E5", 1): ("NYC",), ("E5", 0): ("ERIE",)}
+
+
+def test_home_tokens() -> None:
+    board = Board(load_game("1830")).with_home_tokens()
+    assert board.token_count() == 7  # ERIE's home (an OO hex) has no city index
+    assert board.tokens[("G19", 0)] == ("NYNH",)
+    assert board.tokens_of("ERIE") == []
+    only = Board(load_game("1889")).with_home_tokens(["AR"])
+    assert only.tokens == {("K8", 0): ("AR",)}
+
+
+# -------------------------------------------------------------------- exits
+
+
+def test_exits_into_fixed_hexes_and_off_the_map() -> None:
+    board = board_1889()
+    # B7 is gray with track at edges 1, 3 and 5
+    assert board.neighbour("B9", 3) == "B7"
+    assert not board.exit_allowed("B9", 3)  # B7 has no track at edge 0
+    assert not board.connected_exits("B9", 3)
+    assert board.exit_allowed("B5", 0)  # B7's edge 3 has track
+    assert board.connected_exits("B5", 0)
+    assert not board.exit_allowed("A10", 1)  # off the map
+    assert not board.connected_exits("A10", 1)
+    assert board.exit_allowed("J3", 2)  # into white I2
+    assert not board.connected_exits("J3", 2)
+    assert board.allowed_exits("B9") == frozenset({0, 1, 2, 4, 5}) - {
+        e for e in range(6) if board.neighbour("B9", e) is None
+    }
+
+
+def test_impassable_border() -> None:
+    board = Board(load_game("1830"))
+    assert board.neighbour("E7", 5) == "F8"
+    assert board.impassable("E7", 5) and board.impassable("F8", 2)
+    assert not board.impassable("E7", 4)
+    assert not board.exit_allowed("E7", 5)
+    laid = board.lay("E7", get_tile("9"), 2).lay("F8", get_tile("9"), 2)  # both cross 2-5
+    assert not laid.connected_exits("E7", 5)
+    graph = laid.track_graph()
+    assert graph.side_id[("E7", 5)] != graph.side_id[("F8", 2)]
+    p = graph.path_id[("E7", 0)]
+    e = 2 * p if graph.end_side[2 * p] == graph.side_id[("E7", 5)] else 2 * p + 1
+    assert graph.links[e] == ()
+
+
+# -------------------------------------------------------------- track graph
+
+
+def _link_k4_to_i2(middle_code: str | None = None) -> Board:
+    board = board_1889()
+    middle = get_tile("9") if middle_code is None else dsl.parse(middle_code, color="yellow")
+    rotation = 2 if middle_code is None else 0
+    return board.lay("J3", middle, rotation).lay("I2", get_tile("57"), 2)
+
+
+def test_graph_connects_cities_across_hexes() -> None:
+    board = _link_k4_to_i2()
+    assert board.neighbour("K4", 2) == "J3" and board.neighbour("J3", 2) == "I2"
+    assert board.connected_exits("K4", 2) and board.connected_exits("I2", 5)
+    graph = board.track_graph()
+    k4 = graph.node_id[("K4", 0)]
+    i2 = graph.node_id[("I2", 0)]
+    assert graph.neighbours(k4) == {i2}
+    assert graph.neighbours(i2) == {k4}
+    assert graph.node_kinds[k4] is NodeKind.CITY
+    # the walk of the docstring: K4 -> edge 2 -> J3 (one path) -> I2's city
+    (start,) = [
+        e
+        for e in graph.node_ends[k4]
+        if graph.end_side[e ^ 1] >= 0
+        and graph.sides[graph.end_side[e ^ 1]] in (("K4", 2), ("J3", 5))
+    ]
+    (across,) = graph.links[start ^ 1]
+    assert graph.paths[across >> 1][0] == "J3"
+    (into_i2,) = graph.links[across ^ 1]
+    assert graph.end_node[into_i2 ^ 1] == i2
+    total_nodes = sum(len(board.tile_at(c).nodes) for c in board.game.hexes)
+    assert len(graph.nodes) == total_nodes
+
+
+@pytest.mark.parametrize(
+    ("code", "joined"),
+    [
+        ("path=a:2,b:5", True),
+        ("path=a:2,b:5,track:narrow", False),
+        ("path=a:2,b:5,track:dual", True),
+        ("path=a:2,b:5,ignore:1", False),
+    ],
+)
+def test_graph_respects_gauge(code: str, joined: bool) -> None:
+    graph = _link_k4_to_i2(code).track_graph()
+    k4 = graph.node_id[("K4", 0)]
+    i2 = graph.node_id[("I2", 0)]
+    assert (i2 in graph.neighbours(k4)) is joined
+
+
+def test_paths_sharing_an_edge_in_one_hex_do_not_join() -> None:
+    game = load_game("1889")
+    board = Board(game).lay("I8", game.tile("Beg23"), 0)  # paths 0-3 and 0-4
+    graph = board.track_graph()
+    ends = [2 * graph.path_id[("I8", j)] + k for j in (0, 1) for k in (0, 1)]
+    mine = set(ends)
+    for e in ends:
+        assert not mine & set(graph.links[e])
+
+
+def test_graph_is_cached_per_board() -> None:
+    board = _link_k4_to_i2()
+    assert board.track_graph() is board.track_graph()
+    assert board.lay("K6", get_tile("9"), 0).track_graph() is not board.track_graph()
+
+
+def _check_graph(graph: TrackGraph) -> None:
+    for e, linked in enumerate(graph.links):
+        for f in linked:
+            assert e in graph.links[f]
+            assert graph.end_side[e] == graph.end_side[f] >= 0
+            assert graph.paths[e >> 1][0] != graph.paths[f >> 1][0]
+        assert (graph.end_node[e] >= 0) != (graph.end_side[e] >= 0)
+    for n, ends in enumerate(graph.node_ends):
+        for e in ends:
+            assert graph.end_node[e] == n
+        for m in graph.neighbours(n):
+            if graph.node_kinds[n] is not NodeKind.JUNCTION:
+                assert n in graph.neighbours(m)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["B5", "C8", "D3", "D9", "E8", "H3", "I8", "I10", "J3", "K6"]),
+            st.sampled_from(["7", "8", "9", "57", "58"]),
+            st.integers(0, 5),
+        ),
+        max_size=8,
+    )
+)
+def test_graph_links_are_symmetric(lays: list[tuple[str, str, int]]) -> None:
+    board = board_1889()
+    for coord, name, rotation in lays:
+        board = board.lay(coord, get_tile(name), rotation)
+    _check_graph(board.track_graph())
