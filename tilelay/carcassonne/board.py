@@ -191,9 +191,9 @@ class Board:
 
     __slots__ = (
         "_last",
-        "_slot_cache",
         "_mon_count",
         "_monasteries",
+        "_slot_cache",
         "cities",
         "compiled",
         "done",
