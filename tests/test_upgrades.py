@@ -1,0 +1,333 @@
+"""Tests of tilelay.upgrades: the tile-level rules, game rules, properties, the commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelay import dsl
+from tilelay.catalogue import get_tile
+from tilelay.cli import main
+from tilelay.tile import Color, Edge, NodeKind, NodeRef, Tile
+from tilelay.upgrades import (
+    DEFAULT_RULES,
+    UpgradeRules,
+    board_rotations,
+    distinct_rotations,
+    explain,
+    hex_rotations,
+    legal_rotations,
+    placements,
+    rules_for,
+    upgrade_table,
+)
+from tilelay.xml.tiledefs import read_tiledefs
+
+SEED_8 = '<Tile number="8" type="Yellow"><Track enter="1" exit="3" gauge="NORMAL"/></Tile>'
+SEED_16 = """<Tile number="16" type="Green">
+    <Track enter="1" exit="3" gauge="NORMAL"/>
+    <Track enter="2" exit="4" gauge="OVERPASS"/>
+    <Track enter="2" exit="4" gauge="NORMAL"/>
+</Tile>"""
+
+
+def t(name: str) -> Tile:
+    return get_tile(name)
+
+
+# ------------------------------------------------------------------------- seed 000 example
+
+
+def test_seed_000_tile_8_to_16_rotations_0_and_5() -> None:
+    old = read_tiledefs(SEED_8)[0]
+    new = read_tiledefs(SEED_16)[0]
+    assert legal_rotations(old, new) == (0, 5)
+    for r in (1, 2, 3, 4):
+        assert explain(old, new, r) is not None
+
+
+@pytest.mark.parametrize(
+    ("new", "count"),
+    [("16", 2), ("19", 1), ("23", 1), ("24", 1), ("25", 2), ("28", 1), ("29", 1)],
+)
+def test_seed_000_counts_for_tile_8(new: str, count: int) -> None:
+    # the catalogue draws these tiles differently from seed 000; the count does not depend on it
+    assert len(legal_rotations(t("8"), t(new))) == count
+
+
+def test_each_legal_rotation_keeps_the_old_track() -> None:
+    old = t("8")
+    for r in legal_rotations(old, t("16")):
+        placed = t("16").rotated(r)
+        pairs = {frozenset(p.edges()) for p in placed.paths}
+        assert frozenset(old.paths[0].edges()) in pairs
+
+
+# ------------------------------------------------------------------------------ tile rules
+
+
+def test_colour_must_step() -> None:
+    assert legal_rotations(t("8"), t("9")) == ()
+    assert explain(t("8"), t("9"), 0) == "colour yellow cannot become yellow"
+    assert legal_rotations(t("57"), t("63")) == ()  # yellow -> brown skips green
+    assert legal_rotations(t("14"), t("63")) == (0, 1, 2, 3, 4, 5)
+
+
+def test_custom_colour_steps() -> None:
+    steps = DEFAULT_RULES.steps | {(Color.YELLOW, Color.BROWN)}
+    rules = UpgradeRules(name="skip", steps=steps)
+    assert len(legal_rotations(t("57"), t("63"), rules)) == 6
+
+
+def test_city_tile_cannot_lose_or_add_cities() -> None:
+    assert legal_rotations(t("8"), t("14")) == ()
+    assert "old track 0-2 (tile-language edges) is not kept" in {
+        explain(t("8"), t("14"), r) for r in range(6)
+    }
+    blank = Tile(name="plain", color=Color.WHITE)
+    assert legal_rotations(blank, t("57")) == ()
+    assert explain(blank, t("57"), 0) == "the new tile adds a city"
+    assert legal_rotations(blank, t("9")) == (0, 1, 2, 3, 4, 5)
+    assert legal_rotations(t("57"), t("16")) == ()
+    assert "no city of the new tile has the exits [0, 3] of old city 0" in {
+        explain(t("57"), t("16"), r) for r in range(6)
+    }
+
+
+def test_city_exits_are_kept_and_mapped() -> None:
+    found = placements(t("57"), t("15"))
+    assert [p.rotation for p in found] == [0, 3]
+    for p in found:
+        assert p.node_map == ((0, 0),)
+        exits = t("15").rotated(p.rotation).node_exits(0)
+        assert t("57").node_exits(0) <= exits
+
+
+def test_oo_cities_each_keep_their_exits() -> None:
+    old, new = t("59"), t("64")
+    found = placements(old, new)
+    assert found
+    for p in found:
+        placed = new.rotated(p.rotation)
+        assert {i for i, _ in p.node_map} == {0, 1}
+        images = [j for _, j in p.node_map]
+        assert len(set(images)) == 2  # the two cities stay two
+        for i, j in p.node_map:
+            assert j is not None
+            assert old.node_exits(i) <= placed.node_exits(j)
+
+
+def test_labels_must_match() -> None:
+    assert legal_rotations(t("6"), t("53")) == ()
+    assert "labels differ" in (explain(t("6"), t("53"), 0) or "")
+    # an unlabelled tile may become a labelled one on a hex with that label
+    assert legal_rotations(t("6"), t("53"), hex_label="B") == (0, 2, 4)
+    # a labelled tile does not take an unlabelled one
+    assert legal_rotations(t("59"), t("63")) == ()
+
+
+def test_token_slots_must_fit() -> None:
+    # a 2-slot green city cannot become a 1-slot brown city with the same exits
+    two = dsl.parse("city=revenue:30,slots:2;path=a:0,b:_0;path=a:3,b:_0", color=Color.GREEN)
+    one = dsl.parse("city=revenue:40;path=a:0,b:_0;path=a:3,b:_0", color=Color.BROWN)
+    assert legal_rotations(two, one) == ()
+    assert "slot" in (explain(two, one, 0) or "")
+
+
+def test_gauges_must_be_compatible() -> None:
+    narrow = dsl.parse("path=a:0,b:3,track:narrow", color=Color.YELLOW)
+    broad = dsl.parse("path=a:0,b:3;path=a:1,b:4", color=Color.GREEN)
+    dual = dsl.parse("path=a:0,b:3,track:dual;path=a:1,b:4", color=Color.GREEN)
+    assert legal_rotations(narrow, broad) == ()
+    assert legal_rotations(narrow, dual) == (0, 3)
+
+
+def test_1856_town_replacement_is_a_named_rule() -> None:
+    rules = rules_for("1856")
+    assert legal_rotations(t("3"), t("7")) == ()  # not in standard rules
+    found = placements(t("3"), t("7"), rules)
+    assert [p.rotation for p in found] == [0]
+    assert found[0].rule == "1856 town replacement"
+    assert found[0].node_map == ((0, None),)
+    # two towns may become one city (yellow 1 -> green 14)
+    two = placements(t("1"), t("14"), rules)
+    assert two and all({j for _, j in p.node_map} == {0} for p in two)
+    table = upgrade_table([t("3"), t("5"), t("7")], rules)
+    pairs = {(u.old, u.new): u for u in table}
+    assert pairs[("3", "7")].phases == ("5", "6")
+    assert pairs[("3", "5")].rule == "1856 town replacement"
+
+
+def test_1835_towns_merge() -> None:
+    two_towns = t("1")
+    green_town = dsl.parse(
+        "town=revenue:10;path=a:0,b:_0;path=a:1,b:_0;path=a:3,b:_0;path=a:4,b:_0",
+        color=Color.GREEN,
+    )
+    assert legal_rotations(two_towns, green_town) == ()
+    assert legal_rotations(two_towns, green_town, rules_for("1835")) != ()
+
+
+def test_distinct_rotations_folds_symmetry() -> None:
+    assert distinct_rotations(t("9"), [0, 3]) == (0,)
+    assert distinct_rotations(t("63"), range(6)) == (0,)
+    assert distinct_rotations(t("8"), [0, 1]) == (0, 1)
+
+
+def test_hex_rotations_respect_map_edges() -> None:
+    # off the map across edges 4 and 5: tile 9 (0-3) fits only where 0 and 3 lead onto the map
+    def neighbour(e: int) -> Tile | bool | None:
+        return False if e in (4, 5) else None
+
+    rots = hex_rotations(None, t("9"), neighbour=neighbour)
+    for r in rots:
+        assert not t("9").rotated(r).exits() & {4, 5}
+    assert rots == (0, 3)
+    red = dsl.parse("offboard=revenue:20;path=a:0,b:_0", color=Color.RED)
+    # a red hex across edge 3 with track on its edge 0, facing back to us: every rotation
+    assert hex_rotations(None, t("9"), neighbour=lambda e: red if e == 3 else None) == tuple(
+        range(6)
+    )
+    # the same red hex across edge 1 has no track facing back: track may not run into it
+    rots = hex_rotations(None, t("9"), neighbour=lambda e: red if e == 1 else None)
+    assert rots == (0, 2, 3, 5)
+    assert hex_rotations(None, t("9"), neighbour=lambda e: None, impassable=[0]) == (1, 2, 4, 5)
+    assert hex_rotations(None, t("9"), neighbour=lambda e: None, phase_colors=[Color.GREEN]) == ()
+    assert hex_rotations(None, t("9"), neighbour=lambda e: None, available={"9": 0}) == ()
+
+
+# --------------------------------------------------------------------------- built-in games
+
+
+def _game_tiles(name: str) -> list[Tile]:
+    from tilelay.games import load_game
+
+    return [tile for tile, _ in load_game(name).manifest_tiles()]
+
+
+@pytest.mark.parametrize("game", ["1889", "1830"])
+def test_game_table_offers_no_tile_without_a_legal_rotation(game: str) -> None:
+    tiles = _game_tiles(game)
+    table = upgrade_table(tiles, rules_for(game))
+    assert table
+    by_name = {x.name: x for x in tiles}
+    for u in table:
+        assert u.rotations
+        assert u.rotations == tuple(p.rotation for p in u.placements)
+        hl = u.hex_label
+        assert legal_rotations(by_name[u.old], by_name[u.new], hex_label=hl) == u.rotations
+
+
+def test_1830_known_upgrades() -> None:
+    table = {(u.old, u.new): u.rotations for u in upgrade_table(_game_tiles("1830"))}
+    assert len(table[("8", "16")]) == 2
+    assert ("57", "14") in table and ("57", "15") in table
+    assert ("59", "64") in table  # OO green -> OO brown
+    assert ("8", "57") not in table
+
+
+def _old_paths_kept(old: Tile, new: Tile, node_map: tuple[tuple[int, int | None], ...]) -> bool:
+    mapping = dict(node_map)
+
+    def image(end: Edge | NodeRef) -> tuple[str, int]:
+        if isinstance(end, Edge):
+            return ("e", end.num)
+        j = mapping[end.index]
+        assert j is not None
+        return ("n", j)
+
+    new_pairs = {frozenset((image_new(p.a), image_new(p.b))) for p in new.paths}
+    return all(frozenset((image(p.a), image(p.b))) in new_pairs for p in old.paths)
+
+
+def image_new(end: Edge | NodeRef) -> tuple[str, int]:
+    return ("e", end.num) if isinstance(end, Edge) else ("n", end.index)
+
+
+@pytest.fixture(scope="module")
+def game_pairs() -> list[tuple[Tile, Tile]]:
+    tiles = [
+        x for x in _game_tiles("1830") if all(n.kind is not NodeKind.JUNCTION for n in x.nodes)
+    ]
+    table = upgrade_table(tiles)
+    by_name = {x.name: x for x in tiles}
+    return [(by_name[u.old], by_name[u.new]) for u in table if u.hex_label is None]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_property_upgrade_keeps_every_old_path(
+    data: st.DataObject, game_pairs: list[tuple[Tile, Tile]]
+) -> None:
+    old, new = data.draw(st.sampled_from(game_pairs))
+    k = data.draw(st.integers(0, 5))
+    old_k = old.rotated(k)
+    for p in placements(old_k, new):
+        assert _old_paths_kept(old_k, new.rotated(p.rotation), p.node_map)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_property_rotating_both_keeps_legality(
+    data: st.DataObject, game_pairs: list[tuple[Tile, Tile]]
+) -> None:
+    old, new = data.draw(st.sampled_from(game_pairs))
+    k = data.draw(st.integers(0, 5))
+    base = set(legal_rotations(old, new))
+    turned = set(legal_rotations(old.rotated(k), new))
+    assert turned == {(r + k) % 6 for r in base}
+
+
+def test_board_rotations_on_1889() -> None:
+    from tilelay.board import Board
+    from tilelay.games import load_game
+
+    game = load_game("1889")
+    board = Board(game)
+    plain = [c for c, tile in game.hexes.items() if tile.color is Color.WHITE and not tile.nodes]
+    assert plain
+    for coord in plain[:10]:
+        allowed = board.allowed_exits(coord)
+        for r in board_rotations(board, coord, game.tile("9")):
+            assert game.tile("9").rotated(r).exits() <= allowed
+    phase = game.phases[0]
+    assert board_rotations(board, plain[0], game.tile("14"), phase=phase) == ()
+    assert board_rotations(board, plain[0], game.tile("9"), used={"9": 99}) == ()
+
+
+# ----------------------------------------------------------------------------------- CLI
+
+
+def test_cli_upgrades_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrades", "1830", "--tile", "8", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all({"from", "to", "rotations"} <= set(d) for d in data)
+    pairs = {(d["from"], d["to"]): d["rotations"] for d in data}
+    assert len(pairs[("8", "16")]) == 2
+    assert all("8" in (d["from"], d["to"]) for d in data)
+
+
+def test_cli_upgrades_text_and_unknown_tile(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrades", "1830", "--tile", "57"]) == 0
+    out = capsys.readouterr().out
+    assert "57 -> 14" in out
+    assert main(["upgrades", "1830", "--tile", "nope"]) == 2
+    assert "no tile" in capsys.readouterr().err
+
+
+def test_cli_tileset_game(tmp_path: Path) -> None:
+    out = tmp_path / "1830.xml"
+    assert main(["tileset", "1830", "-o", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<Upgrade toNumber="16" rotations="' in text
+    assert main(["tileset", "1830", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == text  # stable bytes
+
+
+def test_cli_tileset_needs_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tileset"]) == 2
+    assert "needs GAME" in capsys.readouterr().err
