@@ -1,0 +1,246 @@
+"""Replaying the three recorded 18xx.games games onto boards (tilelay.games.replay).
+
+In 18xx.games a tile replaced by an upgrade returns to the supply and can be laid again: the
+1889 record lays copies 6-0 and 206-0 a second time, 1830 28-0, 15-1 and 26-0, 18Chesapeake
+57-0. So the manifest limits the copies *on the board at once*, and every copy number is below
+the manifest count.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tilelay.errors import GameDataError
+from tilelay.games import UNLIMITED, load_game
+from tilelay.games.replay import (
+    ReplayResult,
+    actions_in_force,
+    load_record,
+    over_manifest,
+    replay,
+    split_tile_id,
+)
+from tilelay.hexgeo import neighbour_edge
+
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+FIXTURES = REFERENCE / "18xxgames" / "fixtures"
+RECORDS = {
+    "1889_314": ("1889", 40, 13, ("6-0", "206-0")),
+    "1830_26855": ("1830", 50, 15, ("28-0", "15-1", "26-0")),
+    "18Chesapeake_1277": ("18Chesapeake", 43, 16, ("57-0",)),
+}
+
+
+def record(stem: str) -> dict[str, Any]:
+    path = FIXTURES / f"{stem}.json"
+    if not path.exists():
+        pytest.skip(f"reference record absent: {path}")
+    return load_record(path)
+
+
+_cache: dict[str, ReplayResult] = {}
+
+
+def replayed(stem: str) -> ReplayResult:
+    if stem not in _cache:
+        _cache[stem] = replay(record(stem))
+    return _cache[stem]
+
+
+# ------------------------------------------------------------- undo and redo
+
+
+def _ids(actions: list[dict[str, Any]]) -> list[int]:
+    return [int(a["id"]) for a in actions_in_force(actions)]
+
+
+def test_undo_takes_back_the_latest_action() -> None:
+    acts = [
+        {"id": 1, "type": "pass"},
+        {"id": 2, "type": "message"},
+        {"id": 3, "type": "lay_tile"},
+        {"id": 4, "type": "undo"},
+        {"id": 5, "type": "message"},
+        {"id": 6, "type": "undo"},
+    ]
+    assert _ids(acts[:4]) == [1, 2]
+    assert _ids(acts) == [2, 5]  # messages are never taken back
+
+
+def test_undo_to_an_action_and_redo() -> None:
+    acts = [
+        {"id": 1, "type": "pass"},
+        {"id": 2, "type": "pass"},
+        {"id": 3, "type": "pass"},
+        {"id": 4, "type": "undo", "action_id": 1},
+        {"id": 5, "type": "redo"},
+    ]
+    assert _ids(acts[:4]) == [1]
+    assert _ids(acts) == [1, 2, 3]
+    assert _ids([*acts[:4], {"id": 6, "type": "undo", "action_id": 0}]) == []
+    # another action forgets what could be redone
+    assert _ids([*acts[:4], {"id": 7, "type": "pass"}, {"id": 8, "type": "redo"}]) == [1, 7]
+
+
+def test_redo_restores_only_the_latest_undo() -> None:
+    acts = [
+        {"id": 1, "type": "pass"},
+        {"id": 2, "type": "pass"},
+        {"id": 3, "type": "undo"},
+        {"id": 4, "type": "undo"},
+        {"id": 5, "type": "redo"},
+    ]
+    assert _ids(acts) == [1]
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_actions_in_force_match_the_records_skip_flags(stem: str) -> None:
+    actions = record(stem)["actions"]
+    in_force = {a["id"] for a in actions_in_force(actions)}
+    assert in_force == {a["id"] for a in actions if not a.get("skip")}
+
+
+def test_split_tile_id() -> None:
+    assert split_tile_id("57-1") == ("57", 1)
+    assert split_tile_id("X1-0") == ("X1", 0)
+    with pytest.raises(ValueError):
+        split_tile_id("57")
+
+
+# ------------------------------------------------------------------ replays
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_replay_counts(stem: str) -> None:
+    name, n_lays, n_tokens, relaid = RECORDS[stem]
+    result = replayed(stem)
+    assert result.game.name == name
+    assert len(result.lays) == n_lays
+    assert len(result.tokens) == n_tokens
+    assert result.board.token_count() == n_tokens
+    assert result.relaid == relaid
+    assert result.skipped_homes == (("ERIE",) if name == "1830" else ())
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_laid_tiles_are_in_the_manifest(stem: str) -> None:
+    result = replayed(stem)
+    manifest = result.game.manifest
+    for lay in result.lays:
+        assert lay.tile in manifest, lay
+        count = manifest[lay.tile]
+        assert count == UNLIMITED or lay.copy < count, lay
+    assert over_manifest(result) == {}
+    for coord, tile in result.board.laid.items():
+        assert tile.name in manifest, coord
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_every_lay_keeps_the_old_exits(stem: str) -> None:
+    result = replayed(stem)
+    upgrades = [lay for lay in result.lays if lay.old_exits]
+    assert len(upgrades) >= 10  # the check has something to bite on
+    assert [lay for lay in result.lays if lay.lost_exits] == []
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_every_lay_leads_onto_the_map(stem: str) -> None:
+    result = replayed(stem)
+    assert [lay for lay in result.lays if lay.blocked_exits] == []
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_final_board_track_is_consistent(stem: str) -> None:
+    board = replayed(stem).board
+    joined = 0
+    for coord, tile in board.laid.items():
+        for edge in tile.exits():
+            other = board.neighbour(coord, edge)
+            assert other is not None, (coord, edge)
+            assert not board.impassable(coord, edge), (coord, edge)
+            facing = neighbour_edge(edge) in board.tile_at(other).exits()
+            assert board.connected_exits(coord, edge) == facing, (coord, edge)
+            joined += facing
+    assert joined >= 20
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_tokens_fit_and_are_connected(stem: str) -> None:
+    board = replayed(stem).board
+    for (coord, city), corps in board.tokens.items():
+        assert len(corps) <= board.tile_at(coord).cities[city].slots
+        assert len(set(corps)) == len(corps)
+    graph = board.track_graph()
+    for corp in board.game.corporations:
+        nodes = [graph.node_id[key] for key in board.token_nodes(corp.sym)]
+        if len(nodes) > 1:
+            reach = graph.connected_nodes(nodes[:1])
+            assert all(n in reach for n in nodes), corp.sym
+
+
+@pytest.mark.parametrize("stem", sorted(RECORDS))
+def test_routes_run_on_the_final_track(stem: str) -> None:
+    """Every route the record ran follows track of the final board."""
+    rec = record(stem)
+    board = replayed(stem).board
+    graph = board.track_graph()
+    checked = 0
+    for action in actions_in_force(rec["actions"]):
+        if action["type"] != "run_routes":
+            continue
+        for route in action["routes"]:
+            # newer records give "connections" (chains of adjacent hexes); older ones only
+            # "hexes", every hex the route passes in order
+            chains = route.get("connections") or [route["hexes"]]
+            for chain in chains:
+                for a, b in itertools.pairwise(chain):
+                    edge = next(e for e, c in board.neighbours(a).items() if c == b)
+                    side = graph.side_id[(a, edge)]
+                    assert side == graph.side_id[(b, neighbour_edge(edge))]
+                    ends = [e for e in range(len(graph.end_side)) if graph.end_side[e] == side]
+                    assert any(graph.links[e] for e in ends), (a, b)
+                    checked += 1
+    assert checked >= 20
+
+
+def test_replay_errors_name_the_action() -> None:
+    game = load_game("1889")
+    bad_tile = {
+        "id": 7,
+        "title": "1889",
+        "actions": [
+            {
+                "id": 1,
+                "type": "lay_tile",
+                "entity": "AR",
+                "hex": "K8",
+                "tile": "999-0",
+                "rotation": 0,
+            },
+        ],
+    }
+    with pytest.raises(GameDataError, match=r"action 1: .*999"):
+        replay(bad_tile, game)
+    bad_city = {
+        "id": 8,
+        "actions": [
+            {"id": 2, "type": "place_token", "entity": "AR", "city": "57-0-0", "slot": 0},
+        ],
+    }
+    with pytest.raises(GameDataError, match=r"action 2: .*57-0 is not on the board"):
+        replay(bad_city, game)
+
+
+def test_load_record_errors(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"actions": [', encoding="utf-8")
+    with pytest.raises(GameDataError) as info:
+        load_record(path)
+    assert info.value.source == str(path) and info.value.line == 1
+    path.write_text("[]", encoding="utf-8")
+    with pytest.raises(GameDataError, match="not a game record"):
+        load_record(path)
