@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from tilelay.errors import TilelayError
 
 #: Modules of this package that define sub-commands, each with ``register(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ("tile", "trains", "carcassonne", "upgrades", "render", "serve")
+COMMAND_MODULES: tuple[str, ...] = ("tile", "trains", "carcassonne", "upgrades", "render", "serve", "convert", "tiles")
 
 
 def build_parser() -> argparse.ArgumentParser:

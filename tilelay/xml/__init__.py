@@ -12,7 +12,7 @@ from tilelay.errors import XMLFormatError
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 from tilelay.xml import rails, tiledefs
-from tilelay.xml.safe import parse_xml
+from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = ["load_tiles", "sniff_dialect"]
 
@@ -43,7 +43,7 @@ def _dialect(root: object, source: str | None) -> str:
     raise XMLFormatError(
         "cannot tell the dialect: a <Tile> has neither 'number' (seed 000) nor 'id' (Rails)",
         source=source,
-        line=first.sourceline,
+        line=element_line(first),
     )
 
 

@@ -113,7 +113,8 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
             try:
                 position = int(child.get("position") or "0")
                 slots = int(child.get("slots") or "0")
-                value = int(child.get("value")) if child.get("value") is not None else None
+                raw_value = child.get("value")
+                value = int(raw_value) if raw_value is not None else None
             except ValueError:
                 raise _err(
                     f"tile {tid}: station {sid!r}: position, slots and value must be whole numbers",

@@ -151,7 +151,10 @@ def default_location(tile: Tile, index: int, layout: Layout = Layout.FLAT) -> in
 
     An offboard is at the dead end (99) and a junction at the centre (50). A lone node is at
     the centre. Among several nodes, one with a single exit sits near that side (6-11), one
-    between two neighbouring sides near their corner (12-17), any other at the centre.
+    between two neighbouring sides near their corner (12-17), one between sides two apart near
+    the side between them (6-11), one on a straight on the far-side ring (18-23), any other at
+    the centre. The writer moves a node whose default place is taken to the first free
+    location (it then reads back with that location).
     """
     node = tile.nodes[index]
     if node.kind is NodeKind.OFFBOARD:
@@ -170,6 +173,11 @@ def default_location(tile: Tile, index: int, layout: Layout = Layout.FLAT) -> in
             return 12 + b
         if (a - b) % 6 == 1:
             return 12 + a
+        if (b - a) % 6 == 2:
+            return 6 + (a + 1) % 6
+        if (a - b) % 6 == 2:
+            return 6 + (b + 1) % 6
+        return 18 + a
     return CENTER_LOCATION
 
 
@@ -548,12 +556,12 @@ def tile_from_element(
     changed = False
     for i, rc in enumerate(rcs):
         node = rc.node
-        loc = None if rc.location == default_location(tile, i, layout) else rc.location
+        at = None if rc.location == default_location(tile, i, layout) else rc.location
         rloc: int | None = None
         if rc.rev_location is not None and rc.rev_location != -1:
             dflt = default_revenue_location(tile, i, rc.location, layout)
             rloc = None if rc.rev_location == dflt else rc.rev_location
-        if loc is not None or rloc is not None:
+        if at is not None or rloc is not None:
             changed = True
             node = Node(
                 node.kind,
@@ -562,7 +570,7 @@ def tile_from_element(
                 node.style,
                 node.groups,
                 node.hide,
-                None if loc is None else _location_to_loc(loc, layout),
+                None if at is None else _location_to_loc(at, layout),
                 node.name,
                 None if rloc is None else _location_to_loc(rloc, layout),
                 node.revenue_layout,
@@ -643,9 +651,8 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
             out.append(f"node _{i}: town style {n.style.value!r}")
         if n.kind is not NodeKind.CITY and n.slots and _extra(n.extra, "number") is None:
             out.append(f"node _{i}: token slots on a {n.kind.value}")
-        if n.kind is NodeKind.JUNCTION:
-            if n.revenue is not None and n.revenue.values() != (0,):
-                out.append(f"node _{i}: revenue on a junction")
+        if n.kind is NodeKind.JUNCTION and n.revenue is not None and n.revenue.values() != (0,):
+            out.append(f"node _{i}: revenue on a junction")
         if n.revenue is not None and n.revenue.phases:
             bad = [p for p, _ in n.revenue.phases if not p.lstrip("-").isdigit()]
             if bad:
@@ -664,6 +671,10 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
         ):
             out.append(f"node _{i}: a junction away from the centre")
         loc = _location_of(tile, i, layout)
+        if n.loc is not None and loc == default_location(tile, i, layout):
+            out.append(f"node _{i}: loc {n.loc} is the default place (reads back as no loc)")
+        if n.loc is None and loc != default_location(tile, i, layout):
+            out.append(f"node _{i}: placed by the renderer; written at location {loc}")
         if loc in locations:
             out.append(f"node _{i}: at location {loc} like node _{locations[loc]}")
         locations.setdefault(loc, i)
@@ -686,11 +697,26 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
     return out
 
 
+def _placements(tile: Tile, layout: Layout) -> tuple[int, ...]:
+    out: list[int] = []
+    explicit = {
+        _loc_to_location(n.loc, layout)
+        for n in tile.nodes
+        if n.loc is not None and n.kind is not NodeKind.JUNCTION
+    }
+    for i, n in enumerate(tile.nodes):
+        if n.loc is not None:
+            out.append(_loc_to_location(n.loc, layout))
+            continue
+        at = default_location(tile, i, layout)
+        if n.kind is not NodeKind.JUNCTION and (at in out or at in explicit):
+            at = next((k for k in (*range(6, 46), 50) if k not in out and k not in explicit), at)
+        out.append(at)
+    return tuple(out)
+
+
 def _location_of(tile: Tile, index: int, layout: Layout) -> int:
-    node = tile.nodes[index]
-    if node.loc is None:
-        return default_location(tile, index, layout)
-    return _loc_to_location(node.loc, layout)
+    return _placements(tile, layout)[index]
 
 
 def _track_location(tile: Tile, end: End, other: End, layout: Layout) -> int:
@@ -698,9 +724,9 @@ def _track_location(tile: Tile, end: End, other: End, layout: Layout) -> int:
         return edge_to_xml_side(end.num, layout)
     loc = _location_of(tile, end.index, layout)
     node = tile.nodes[end.index]
-    if loc == DEAD_END and node.kind in (NodeKind.OFFBOARD, NodeKind.JUNCTION):
-        if isinstance(other, Edge):
-            return 90 + edge_to_xml_side(other.num, layout)
+    dead = loc == DEAD_END and node.kind in (NodeKind.OFFBOARD, NodeKind.JUNCTION)
+    if dead and isinstance(other, Edge):
+        return 90 + edge_to_xml_side(other.num, layout)
     return loc
 
 
@@ -710,9 +736,8 @@ def _attrs(pairs: Iterable[tuple[str, str | None]]) -> str:
 
 def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
     ttype = _extra(tile.extra, "type") or _type_name(tile.color, tile.stripe)
-    out.append(
-        f"\t<Tile{_attrs([('number', tile.name), ('type', ttype), ('fixed', _extra(tile.extra, 'fixed'))])}"
-    )
+    head = [("number", tile.name), ("type", ttype), ("fixed", _extra(tile.extra, "fixed"))]
+    out.append(f"\t<Tile{_attrs(head)}")
     body: list[str] = []
     for lab in tile.labels:
         loc = None if lab.loc is None else str(_loc_to_location(lab.loc, layout))
@@ -726,9 +751,8 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
                 f"\t\t<Track{_attrs([('enter', enter), ('exit', exit_), ('gauge', 'OVERPASS')])}/>"
             )
         if gauge in ("METER", "FERRY"):
-            body.append(
-                f"\t\t<Track{_attrs([('enter', enter), ('exit', exit_), ('gauge', gauge + '_BASE')])}/>"
-            )
+            base = [("enter", enter), ("exit", exit_), ("gauge", gauge + "_BASE")]
+            body.append(f"\t\t<Track{_attrs(base)}/>")
         body.append(f"\t\t<Track{_attrs([('enter', enter), ('exit', exit_), ('gauge', gauge)])}/>")
     for i, n in enumerate(tile.nodes):
         if n.kind is NodeKind.JUNCTION:

@@ -1,0 +1,289 @@
+"""Conversion between tile formats: the tile language (``dsl``), seed 000's XML (``xml``), Rails'
+XML (``rails``, read only) and the tile model as JSON (``json``).
+
+Every conversion returns what the target cannot express, by tile and feature name, next to
+the output: nothing is dropped silently.
+
+To the tile language, seed-000 node locations are turned into the language's locs where the
+meaning is the same: near-corner locations are already corner locs, near-side locations
+(6-11) become edge locs. Other locations cannot be expressed and are reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from tilelay import catalogue, dsl
+from tilelay.errors import TilelayError, TileSyntaxError
+from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
+from tilelay.tile import Edge, NodeKind, NodeRef, Tile, tile_from_dict, tile_to_dict
+from tilelay.xml import rails, tiledefs
+from tilelay.xml.safe import parse_xml
+
+__all__ = [
+    "FORMATS",
+    "Converted",
+    "Loss",
+    "conflicts",
+    "connections",
+    "convert",
+    "format_of",
+    "read",
+    "to_dsl",
+    "write",
+]
+
+#: Formats by name; ``rails`` is read only.
+FORMATS: tuple[str, ...] = ("dsl", "xml", "rails", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """A feature of tile ``tile`` that the target format cannot express."""
+
+    tile: str
+    feature: str
+
+    def __str__(self) -> str:
+        return f"tile {self.tile}: {self.feature}"
+
+
+@dataclass(frozen=True, slots=True)
+class Converted:
+    """The text written and what it could not express."""
+
+    text: str
+    losses: tuple[Loss, ...]
+
+
+def format_of(path: str | Path) -> str | None:
+    """The format a file name suggests (``.xml`` is sniffed later), or ``None``."""
+    suffix = Path(path).suffix.lower()
+    return {".json": "json", ".xml": "xml", ".txt": "dsl", ".dsl": "dsl", ".tile": "dsl"}.get(
+        suffix
+    )
+
+
+def to_dsl(tile: Tile) -> Tile:
+    """``tile`` with seed-000 near-side locations (6-11) turned into the language's edge locs."""
+
+    def fix(loc: Loc | None) -> Loc | None:
+        if loc is not None and loc.kind == "location" and 6 <= loc.value <= 11:
+            return Loc("edge", xml_side_to_edge(int(loc.value) - 6))
+        return loc
+
+    nodes = tuple(replace(n, loc=fix(n.loc), revenue_loc=fix(n.revenue_loc)) for n in tile.nodes)
+    return replace(tile, nodes=nodes)
+
+
+def _dsl_losses(tile: Tile) -> list[str]:
+    out = dsl.unsupported(tile)
+    out += [f"{k}={v!r} (source attribute)" for k, v in tile.extra]
+    for i, n in enumerate(tile.nodes):
+        out += [f"node _{i}: {k}={v!r} (source attribute)" for k, v in n.extra]
+        if n.kind is not NodeKind.JUNCTION and n.revenue is None:
+            out.append(f"node _{i}: no revenue (written as revenue 0)")
+    return out
+
+
+def read(
+    data: str | bytes,
+    fmt: str,
+    *,
+    source: str | None = None,
+    layout: Layout = Layout.FLAT,
+) -> list[Tile]:
+    """Tiles from text in format ``fmt``.
+
+    ``dsl`` input is a JSON object mapping names to tile strings (what ``convert`` writes), or
+    one tile string a line (``name: code`` or just ``code``).
+    """
+    if fmt in ("xml", "rails"):
+        root = parse_xml(data, source=source)
+        if root.tag != "Tile" and fmt == "xml":
+            first = next((t for t in root if isinstance(t.tag, str) and t.tag == "Tile"), None)
+            if first is not None and first.get("id") is not None and first.get("number") is None:
+                fmt = "rails"
+        if fmt == "rails":
+            return rails.tiles_from_root(root, source=source)
+        return tiledefs.tiles_from_root(root, source=source, layout=layout)
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if fmt == "json":
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise TileSyntaxError(
+                f"malformed JSON: {err.msg}", source=source, line=err.lineno
+            ) from None
+        items = value if isinstance(value, list) else [value]
+        return [tile_from_dict(item, source=source) for item in items]
+    if fmt == "dsl":
+        stripped = text.lstrip()
+        if stripped.startswith("{"):
+            try:
+                mapping = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise TileSyntaxError(
+                    f"malformed JSON: {err.msg}", source=source, line=err.lineno
+                ) from None
+            if not isinstance(mapping, dict):
+                raise TileSyntaxError(
+                    "expected a JSON object of name -> tile string", source=source
+                )
+            out: list[Tile] = []
+            for name, code in mapping.items():
+                color = "white"
+                if isinstance(code, dict):
+                    color = str(code.get("color", "white"))
+                    code = code.get("code", "")
+                out.append(dsl.parse(str(code), name=str(name), color=color, source=source))
+            return out
+        tiles: list[Tile] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            body = line.strip()
+            if not body or body.startswith("#"):
+                continue
+            name = ""
+            head, sep, rest = body.partition(":")
+            if sep and "=" not in head:
+                name, body = head.strip(), rest.strip()
+            try:
+                tiles.append(dsl.parse(body, name=name or str(number), source=source))
+            except TilelayError as err:
+                raise err.located(source=source, line=number) from None
+        return tiles
+    raise TileSyntaxError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def write(tiles: Sequence[Tile], fmt: str, *, layout: Layout = Layout.FLAT) -> Converted:
+    """``tiles`` as text in format ``fmt`` (``dsl``, ``xml`` or ``json``) with the losses."""
+    losses: list[Loss] = []
+    if fmt == "xml":
+        for t in tiles:
+            losses += [Loss(t.name, f) for f in tiledefs.unexpressible(t, layout)]
+        return Converted(tiledefs.write_tiledefs(tiles, layout=layout), tuple(losses))
+    if fmt == "json":
+        data = [tile_to_dict(t) for t in tiles]
+        return Converted(json.dumps(data, indent=1, ensure_ascii=False) + "\n", ())
+    if fmt == "dsl":
+        mapping: dict[str, str] = {}
+        for t in tiles:
+            d = to_dsl(t)
+            losses += [Loss(t.name, f) for f in _dsl_losses(d)]
+            mapping[t.name] = dsl.write(d)
+        return Converted(json.dumps(mapping, indent=1, ensure_ascii=False) + "\n", tuple(losses))
+    if fmt == "rails":
+        raise TileSyntaxError("the Rails dialect is read only: write dsl, xml or json")
+    raise TileSyntaxError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+
+
+def convert(
+    data: str | bytes,
+    source_fmt: str,
+    target_fmt: str,
+    *,
+    source: str | None = None,
+    layout: Layout = Layout.FLAT,
+) -> Converted:
+    """Read ``data`` in ``source_fmt`` and write it in ``target_fmt``."""
+    return write(read(data, source_fmt, source=source, layout=layout), target_fmt, layout=layout)
+
+
+# ------------------------------------------------------------------- comparisons
+
+
+def connections(tile: Tile) -> frozenset[tuple[object, object]]:
+    """Which edges and stops are joined by track, looking through junctions.
+
+    Stops are named by kind and the edges they reach, so tiles that draw a junction as
+    pairwise side-to-side track (Rails, seed 000's files) compare equal to junction tiles.
+    """
+    stop_desc: dict[int, object] = {}
+    for i, n in enumerate(tile.nodes):
+        if n.kind is not NodeKind.JUNCTION:
+            stop_desc[i] = (n.kind.value, tuple(sorted(tile.node_exits(i))))
+    adj: dict[object, set[object]] = {}
+
+    def key(e: Edge | NodeRef) -> object:
+        if isinstance(e, Edge):
+            return ("edge", e.num)
+        return ("node", e.index)
+
+    for p in tile.paths:
+        a, b = key(p.a), key(p.b)
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    out: set[tuple[object, object]] = set()
+
+    def label(k: object) -> object:
+        assert isinstance(k, tuple)
+        return k if k[0] == "edge" else ("stop", stop_desc[k[1]])
+
+    def is_junction(k: object) -> bool:
+        assert isinstance(k, tuple)
+        return k[0] == "node" and k[1] not in stop_desc
+
+    for start in adj:
+        if is_junction(start):
+            continue
+        seen = {start}
+        todo = list(adj[start])
+        while todo:
+            k = todo.pop()
+            if k in seen:
+                continue
+            seen.add(k)
+            if is_junction(k):
+                todo.extend(adj[k])
+            else:
+                a, b = label(start), label(k)
+                out.add((a, b) if repr(a) <= repr(b) else (b, a))
+    return frozenset(out)
+
+
+def same_connections_up_to_rotation(a: Tile, b: Tile) -> bool:
+    """Whether some rotation of ``a`` joins the same edges and stops as ``b``."""
+    target = connections(b)
+    return any(connections(a.rotated(r)) == target for r in range(6))
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A tile number defined differently by several sources (``source -> tile string``)."""
+
+    name: str
+    definitions: tuple[tuple[str, str], ...]
+
+
+def conflicts(
+    sources: Iterable[tuple[str, Iterable[Tile]]], *, include_catalogue: bool = True
+) -> list[Conflict]:
+    """Tile numbers whose track topology differs (up to rotation) between sources.
+
+    ``sources`` are ``(label, tiles)`` pairs. Unless told otherwise the generic catalogue
+    (labelled ``catalogue``) and the built-in games' own tiles (labelled with their
+    game-qualified names, ``GAME:NAME``, under which each game keeps its tile) take part.
+    """
+    by_name: dict[str, list[tuple[str, Tile]]] = {}
+    if include_catalogue:
+        for t in catalogue.tiles():
+            by_name.setdefault(t.name, []).append(("catalogue", t))
+        from tilelay.games import game_names, load_game
+
+        for g in game_names():
+            game = load_game(g)
+            for name, t in sorted(game.game_tiles.items()):
+                by_name.setdefault(name, []).append((f"{game.name}:{name}", t))
+    for label, tiles in sources:
+        for t in tiles:
+            by_name.setdefault(t.name, []).append((label, t))
+    out: list[Conflict] = []
+    for name in sorted(by_name, key=catalogue.natural_key):
+        defs = by_name[name]
+        first = defs[0][1]
+        if any(not first.same_topology_up_to_rotation(t) for _, t in defs[1:]):
+            out.append(Conflict(name, tuple((lab, dsl.write(to_dsl(t))) for lab, t in defs)))
+    return out
