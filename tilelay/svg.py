@@ -218,9 +218,9 @@ class _Geom:
             b0 * self.p0[1] + b1 * self.c[1] + b2 * self.c2[1] + b3 * self.p1[1],
         )
 
-    def samples(self, n: int = 10) -> list[Point]:
+    def samples(self, n: int = 10) -> tuple[Point, ...]:
         """``n + 1`` points along the path, ends included."""
-        return [self.point(i / n) for i in range(n + 1)]
+        return tuple(self.point(i / n) for i in range(n + 1))
 
 
 def _arc(p0: Point, p1: Point, c: Point) -> _Geom:
@@ -490,8 +490,8 @@ def _is_terminal(tile: Tile, path: Path) -> bool:
 
 def _draw_paths(
     tile: Tile, layout: Layout, nodes: list[_NodeGeo], bg: str, out: list[str]
-) -> list[list[Point]]:
-    samples: list[list[Point]] = []
+) -> list[tuple[Point, ...]]:
+    samples: list[tuple[Point, ...]] = []
     chords: list[tuple[int, int]] = []
     for path in tile.paths:
         a, b = str(path.a), str(path.b)
@@ -620,41 +620,55 @@ class _Placer:
     __slots__ = ("boxes", "circles", "free_regions", "layout", "samples")
 
     def __init__(
-        self, layout: Layout, samples: list[list[Point]], circles: list[tuple[Point, float]]
+        self,
+        layout: Layout,
+        samples: list[tuple[Point, ...]],
+        circles: list[tuple[Point, float]],
     ) -> None:
         self.layout = layout
         self.samples = [p for s in samples for p in s]
         self.circles = [c for c in circles if c[1] > 0]
         self.boxes: list[tuple[float, float, float, float]] = []
         used: set[int] = set()
-        for p in self.samples:
-            r = region_at((p[0] / UNIT, p[1] / UNIT), layout)
-            if r is not None:
-                used.add(r)
+        for s in samples:
+            used |= _regions_hit(s, layout)
         self.free_regions = frozenset(range(24)) - used
 
     def take(self, cx: float, cy: float, hw: float, hh: float) -> None:
         """Mark a box as used."""
         self.boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
 
-    def cost(self, c: Point, hw: float, hh: float) -> float:
-        """How badly a box of half-size (hw, hh) centred at ``c`` overlaps things."""
+    def cost(self, c: Point, hw: float, hh: float, limit: float = math.inf) -> float:
+        """How badly a box of half-size (hw, hh) centred at ``c`` overlaps things.
+
+        Stops counting once the cost exceeds ``limit``.
+        """
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
         bad = 0.0
         # inside the hex (with a margin)
-        for q in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-            bad += max(0.0, _hex_excess(q, self.layout) + 3.0) * 3.0
+        lim = APOTHEM * UNIT - 3.0
+        for nx, ny in _normals(self.layout):
+            for qx, qy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+                e = qx * nx + qy * ny - lim
+                if e > 0:
+                    bad += e * 3.0
+        if bad > limit:
+            return bad
         m = _TRACK_W / 2 + 3.0
-        for p in self.samples:
-            dx = max(x0 - p[0], 0.0, p[0] - x1)
-            dy = max(y0 - p[1], 0.0, p[1] - y1)
-            if dx < m and dy < m:
-                dist = math.hypot(dx, dy)
-                if dist < m:
-                    bad += m - dist + 4.0
-        for p, r in self.circles:
-            dx = max(x0 - p[0], 0.0, p[0] - x1)
-            dy = max(y0 - p[1], 0.0, p[1] - y1)
+        ax0, ay0, ax1, ay1 = x0 - m, y0 - m, x1 + m, y1 + m
+        for px, py in self.samples:
+            if px < ax0 or px > ax1 or py < ay0 or py > ay1:
+                continue
+            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+            dist = math.hypot(dx, dy)
+            if dist < m:
+                bad += m - dist + 4.0
+        if bad > limit:
+            return bad
+        for (px, py), r in self.circles:
+            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
             dist = math.hypot(dx, dy)
             if dist < r + 2.0:
                 bad += (r + 2.0 - dist) * 2.0 + 10.0
@@ -673,32 +687,47 @@ class _Placer:
         extra: Sequence[Point] = (),
         weight: float = 0.05,
     ) -> Point:
-        """The best centre for a box of half-size (hw, hh) near ``anchor``; marks it used."""
+        """The best centre for a box of half-size (hw, hh) near ``anchor``; marks it used.
+
+        Candidates are the given ``extra`` spots, the centres of the regions no track passes
+        through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
+        """
         cands: list[Point] = list(extra)
         cands += [_scaled(region_centroid(r, self.layout)) for r in sorted(self.free_regions)]
         cands += _grid_points()
         best: Point = anchor
         best_score = math.inf
+        ax, ay = anchor
         for c in cands:
-            score = self.cost(c, hw, hh) * 10.0 + _len(_sub(c, anchor)) * weight
+            near = math.hypot(c[0] - ax, c[1] - ay) * weight
+            if near >= best_score:
+                continue
+            score = self.cost(c, hw, hh, (best_score - near) / 10.0) * 10.0 + near
             if score < best_score:
                 best, best_score = c, score
         self.take(best[0], best[1], hw, hh)
         return best
 
 
+@lru_cache(maxsize=4096)
+def _regions_hit(points: tuple[Point, ...], layout: Layout) -> frozenset[int]:
+    """The regions (see :func:`tilelay.hexgeo.region_at`) that track through ``points`` crosses."""
+    out: set[int] = set()
+    for p in points[::2]:
+        r = region_at((p[0] / UNIT, p[1] / UNIT), layout)
+        if r is not None:
+            out.add(r)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=2)
+def _normals(layout: Layout) -> tuple[Point, ...]:
+    return tuple(polar(edge_angle(e, layout), 1.0) for e in range(6))
+
+
 @lru_cache(maxsize=1)
 def _grid_points() -> list[Point]:
-    return [(float(x), float(y)) for y in range(-66, 67, 12) for x in range(-60, 61, 12)]
-
-
-def _hex_excess(q: Point, layout: Layout) -> float:
-    """How far ``q`` lies outside the hex (negative: inside), in tile units."""
-    worst = -math.inf
-    for e in range(6):
-        n = polar(edge_angle(e, layout), 1.0)
-        worst = max(worst, _dot(q, n) - APOTHEM * UNIT)
-    return worst
+    return [(float(x), float(y)) for y in range(-64, 65, 16) for x in range(-64, 65, 16)]
 
 
 # ---------------------------------------------------------------------- widgets

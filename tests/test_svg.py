@@ -1,0 +1,480 @@
+"""Tests of tilelay.svg: the geometry of what is drawn, not only that it parses."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelay import dsl
+from tilelay.catalogue import get_tile, tile_names
+from tilelay.hexgeo import APOTHEM, Layout, Loc, edge_midpoint, loc_point, location_point
+from tilelay.svg import UNIT, map_svg, tile_svg, tiles_svg
+from tilelay.tile import Color, Edge, Node, NodeKind, NodeRef, Path, Revenue, Tile, Track
+
+NS = "{http://www.w3.org/2000/svg}"
+NUM = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def find(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter(NS + tag) if cls in (e.get("class") or "").split()]
+
+
+def nums(text: str) -> list[float]:
+    return [float(x) for x in NUM.findall(text)]
+
+
+def translate(el: ET.Element) -> tuple[float, float]:
+    m = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", el.get("transform") or "")
+    assert m, el.attrib
+    return float(m.group(1)), float(m.group(2))
+
+
+def scaled_mid(edge: int, layout: Layout = Layout.FLAT) -> tuple[float, float]:
+    x, y = edge_midpoint(edge, layout)
+    return x * UNIT, y * UNIT
+
+
+def close(p: tuple[float, float], q: tuple[float, float], tol: float = 0.02) -> bool:
+    return math.hypot(p[0] - q[0], p[1] - q[1]) <= tol
+
+
+def tracks(svg: str) -> list[ET.Element]:
+    return [e for e in parse(svg).iter() if "track" in (e.get("class") or "").split()]
+
+
+def code_tile(code: str, color: str = "yellow", name: str = "t") -> Tile:
+    return dsl.parse(code, name=name, color=color)
+
+
+# ------------------------------------------------------------------- track geometry
+
+
+def test_straight_track_runs_through_centre() -> None:
+    (path,) = tracks(tile_svg(get_tile("9")))
+    assert (path.get("data-a"), path.get("data-b")) == ("0", "3")
+    d = path.get("d") or ""
+    assert "L" in d and "A" not in d
+    x0, y0, x1, y1 = nums(d)
+    assert close((x0, y0), scaled_mid(0)) and close((x1, y1), scaled_mid(3))
+    # the centre lies on the segment
+    assert abs(x0 * y1 - x1 * y0) < 0.5 and min(y0, y1) < 0 < max(y0, y1)
+
+
+@pytest.mark.parametrize(("name", "radius"), [("7", 50.0), ("8", 150.0)])
+def test_curves_are_arcs_of_the_standard_radius(name: str, radius: float) -> None:
+    (path,) = tracks(tile_svg(get_tile(name)))
+    d = path.get("d") or ""
+    m = re.fullmatch(r"M([-\d.]+),([-\d.]+)A([-\d.]+),([-\d.]+) 0 0 ([01]) ([-\d.]+),([-\d.]+)", d)
+    assert m, d
+    x0, y0, r1, r2, _, x1, y1 = (float(g) for g in m.groups())
+    assert r1 == r2 == pytest.approx(radius, abs=0.02)
+    a, b = int(path.get("data-a") or 0), int(path.get("data-b") or 0)
+    assert close((x0, y0), scaled_mid(a)) and close((x1, y1), scaled_mid(b))
+
+
+def test_sharp_curve_bends_around_its_corner() -> None:
+    # tile 7 joins edges 0 and 1: the arc's centre is their shared corner, so the arc stays
+    # on the corner's side (its middle is nearer the corner than the chord's middle is)
+    (path,) = tracks(tile_svg(get_tile("7")))
+    x0, y0, _, _, _, _, _, x1, y1 = nums(path.get("d") or "")
+    cx, cy = (math.cos(math.radians(120)) * UNIT, math.sin(math.radians(120)) * UNIT)
+    assert math.hypot(x0 - cx, y0 - cy) == pytest.approx(50, abs=0.1)
+    assert math.hypot(x1 - cx, y1 - cy) == pytest.approx(50, abs=0.1)
+
+
+@pytest.mark.parametrize("rotation", range(6))
+def test_rotation_moves_edges_as_the_layout_says(rotation: int) -> None:
+    for layout in Layout:
+        svg = tile_svg(get_tile("9", rotation=rotation), layout=layout)
+        root = parse(svg)
+        (tile_g,) = find(root, "g", "tile")
+        assert tile_g.get("data-rotation") == str(rotation)
+        (path,) = tracks(svg)
+        a, b = int(path.get("data-a") or 0), int(path.get("data-b") or 0)
+        assert {a, b} == {rotation % 6, (3 + rotation) % 6}
+        x0, y0, x1, y1 = nums(path.get("d") or "")
+        assert close((x0, y0), scaled_mid(a, layout)) and close((x1, y1), scaled_mid(b, layout))
+
+
+def test_pointy_edge_zero_is_lower_left() -> None:
+    (path,) = tracks(tile_svg(code_tile("path=a:0,b:3"), layout=Layout.POINTY))
+    x0, y0, _, _ = nums(path.get("d") or "")
+    assert x0 < 0 and y0 > 0  # lower left on screen (y down)
+
+
+def test_edge_to_city_paths_end_at_the_city() -> None:
+    svg = tile_svg(get_tile("57"))
+    paths = tracks(svg)
+    assert [(p.get("data-a"), p.get("data-b")) for p in paths] == [("0", "_0"), ("_0", "3")]
+    for p in paths:
+        pts = nums(p.get("d") or "")
+        ends = [(pts[0], pts[1]), (pts[-2], pts[-1])]
+        assert any(close(e, (0.0, 0.0)) for e in ends)
+
+
+def test_lanes_are_parallel_and_evenly_spaced() -> None:
+    paths = tracks(tile_svg(code_tile("path=a:0,b:3,lanes:3", color="gray")))
+    assert len(paths) == 3
+    xs = []
+    for p in paths:
+        x0, _, x1, _ = nums(p.get("d") or "")
+        assert x0 == pytest.approx(x1)  # vertical: parallel lanes
+        xs.append(x0)
+    xs.sort()
+    assert xs[1] - xs[0] == pytest.approx(xs[2] - xs[1]) and xs[1] - xs[0] > 10
+    assert xs[1] == pytest.approx(0.0, abs=0.01)
+
+
+def test_lane_index_zero_is_most_clockwise() -> None:
+    # on a flat hex edge 0 is the bottom; clockwise along it runs right to left
+    t = Tile(name="l", paths=(Path(Edge(0), Edge(3), a_lane=(2, 0), b_lane=(2, 1)),))
+    x0 = nums(tracks(tile_svg(t))[0].get("d") or "")[0]
+    assert x0 < 0
+
+
+def test_crossing_track_is_drawn_with_a_gap() -> None:
+    root = parse(tile_svg(get_tile("16")))
+    gaps = find(root, "path", "gap")
+    paths = find(root, "path", "track")
+    assert len(gaps) == 1 and len(paths) == 2
+    # the gap lies under the second track (same geometry, tile colour, wider)
+    assert gaps[0].get("d") == paths[1].get("d")
+    assert gaps[0].get("stroke") == "#71bf44"
+    assert float(gaps[0].get("stroke-width") or 0) > float(paths[1].get("stroke-width") or 0)
+    # non-crossing track gets no gap
+    assert not find(parse(tile_svg(get_tile("23"))), "path", "gap")
+
+
+def test_over_path_gets_a_gap_even_without_crossing() -> None:
+    t = Tile(name="o", paths=(Path(Edge(0), Edge(3)), Path(Edge(1), Edge(2), over=True)))
+    assert len(find(parse(tile_svg(t)), "path", "gap")) == 1
+
+
+def test_track_kinds_are_drawn_distinctly() -> None:
+    def kinds(track: Track) -> tuple[list[str], ET.Element]:
+        t = Tile(name="k", paths=(Path(Edge(0), Edge(3), track=track),))
+        root = parse(tile_svg(t))
+        cls = [e.get("class") or "" for e in root.iter(NS + "path")]
+        return cls, find(root, "path", "track")[0]
+
+    cls, broad = kinds(Track.BROAD)
+    assert cls == ["track"] and broad.get("stroke-dasharray") is None
+    cls, narrow = kinds(Track.NARROW)
+    assert cls == ["track-base", "track"] and narrow.get("stroke-dasharray")
+    assert narrow.get("data-track") == "narrow"
+    cls, ferry = kinds(Track.FERRY)
+    assert cls == ["track-base", "track"] and ferry.get("stroke") != "#000"
+    cls, _ = kinds(Track.TUNNEL)
+    assert cls == ["ties", "track"]
+    cls, _ = kinds(Track.DUAL)
+    assert cls == ["track", "track-inner"]
+
+
+def test_offboard_track_is_tapered_towards_the_centre() -> None:
+    t = code_tile(
+        "offboard=revenue:yellow_40|green_50|brown_60|gray_80,groups:Pittsburgh;"
+        "path=a:0,b:_0;border=edge:1",
+        color="red",
+    )
+    root = parse(tile_svg(t))
+    (poly,) = find(root, "polygon", "terminal")
+    pts = nums(poly.get("points") or "")
+    xy = list(zip(pts[::2], pts[1::2], strict=True))
+    assert len(xy) == 5
+    tip = min(xy, key=lambda p: math.hypot(*p))
+    assert tip[0] == pytest.approx(0, abs=0.01) and 0 < tip[1] < APOTHEM * UNIT - 20
+    # base on the bottom edge
+    assert sum(1 for p in xy if p[1] == pytest.approx(APOTHEM * UNIT, abs=0.02)) == 2
+
+
+# ---------------------------------------------------------------------- nodes
+
+
+@pytest.mark.parametrize(("name", "slots"), [("57", 1), ("14", 2), ("105", 3), ("130", 4)])
+def test_city_slot_count(name: str, slots: int) -> None:
+    root = parse(tile_svg(get_tile(name)))
+    (city,) = find(root, "g", "city")
+    assert city.get("data-slots") == str(slots)
+    assert len(find(city, "circle", "slot")) == slots
+
+
+def test_three_slot_city_is_a_triangle_and_four_a_square() -> None:
+    def centres(name: str) -> list[tuple[float, float]]:
+        (city,) = find(parse(tile_svg(get_tile(name))), "g", "city")
+        return [
+            (float(c.get("cx") or 0), float(c.get("cy") or 0)) for c in city.iter(NS + "circle")
+        ]
+
+    tri = centres("105")
+    sides = sorted(math.dist(tri[i], tri[(i + 1) % 3]) for i in range(3))
+    assert sides[0] == pytest.approx(sides[2], abs=0.05) and sides[0] == pytest.approx(50, abs=0.1)
+    sq = centres("130")
+    assert sorted({round(x) for x, _ in sq}) == [-25, 25] and sorted({round(y) for _, y in sq}) == [
+        -25,
+        25,
+    ]
+
+
+def test_two_city_tile_spreads_cities_towards_their_exits() -> None:
+    root = parse(tile_svg(get_tile("59")))  # OO: _0 to edge 0, _1 to edge 2
+    cities = find(root, "g", "city")
+    assert len(cities) == 2
+    p0, p1 = (translate(c) for c in cities)
+    assert math.dist(p0, p1) >= 2 * 27
+    assert p0[1] > 20  # towards edge 0, the bottom
+    mid2 = scaled_mid(2)
+    assert math.dist(p1, mid2) < math.dist((0, 0), mid2)
+
+
+def test_city_locs_are_honoured() -> None:
+    root = parse(tile_svg(get_tile("54")))  # NY: cities at loc 0.5 and 2.5
+    for city, loc in zip(find(root, "g", "city"), ("0.5", "2.5"), strict=True):
+        x, y = loc_point(Loc("corner", float(loc)))
+        assert close(translate(city), (x * UNIT, y * UNIT))
+
+
+def test_seed_000_location_places_a_node() -> None:
+    t = Tile(
+        name="x",
+        color=Color.YELLOW,
+        nodes=(Node(NodeKind.CITY, Revenue(20), slots=1, loc=Loc("location", 12)),),
+        paths=(Path(Edge(0), NodeRef(0)),),
+    )
+    (city,) = find(parse(tile_svg(t)), "g", "city")
+    x, y = location_point(12)
+    assert close(translate(city), (x * UNIT, y * UNIT))
+
+
+def test_towns_bars_and_dots() -> None:
+    root = parse(tile_svg(get_tile("1")))
+    towns = find(root, "g", "town")
+    assert [t.get("data-style") for t in towns] == ["rect", "rect"]
+    # the two towns sit on their two curves, apart from each other and off the centre
+    a, b = (translate(t) for t in towns)
+    assert math.dist(a, b) > 30 and math.hypot(*a) > 10 and math.hypot(*b) > 10
+    dots = find(parse(tile_svg(code_tile("town=revenue:0;town=revenue:0", "white"))), "g", "town")
+    assert [t.get("data-style") for t in dots] == ["dot", "dot"]
+
+
+def test_junction_paths_meet_in_the_centre() -> None:
+    for p in tracks(tile_svg(get_tile("81"))):
+        pts = nums(p.get("d") or "")
+        assert close((pts[-2], pts[-1]), (0.0, 0.0))
+
+
+# ------------------------------------------------------------------ revenue/marks
+
+
+def test_revenue_is_placed_off_the_track_and_city() -> None:
+    root = parse(tile_svg(get_tile("57")))
+    (rev,) = find(root, "g", "revenue")
+    assert rev.get("data-values") == "20"
+    x, y = translate(rev)
+    assert math.hypot(x, y) >= 25 + 15  # outside the city circle
+    assert abs(x) > 15 + 4  # clear of the vertical track x = 0
+    assert [t.text for t in rev.iter(NS + "text")] == ["20"]
+
+
+def test_same_revenue_on_several_cities_is_shown_once() -> None:
+    assert len(find(parse(tile_svg(get_tile("59"))), "g", "revenue")) == 1
+    t = code_tile("city=revenue:20;city=revenue:30;path=a:0,b:_0;path=a:3,b:_1", "green")
+    assert len(find(parse(tile_svg(t)), "g", "revenue")) == 2
+
+
+@pytest.mark.parametrize(
+    ("layout", "shape", "count"),
+    [
+        ("circle", "circle", 3),
+        ("vertical", "rect", 3),
+        ("horizontal", "rect", 3),
+        ("split", "rect", 4),
+    ],
+)
+def test_phase_revenue_layouts(layout: str, shape: str, count: int) -> None:
+    rev = Revenue(phases=(("1", 30), ("4", 40), ("6", 50)))
+    t = Tile(
+        name="off",
+        nodes=(Node(NodeKind.OFFBOARD, rev, revenue_layout=layout),),
+        paths=(Path(Edge(0), NodeRef(0), terminal=1),),
+    )
+    (g,) = find(parse(tile_svg(t)), "g", "revenue")
+    assert g.get("data-values") == "30|40|50" and g.get("data-layout") == layout
+    assert len(list(g.iter(NS + shape))) == count
+    assert [e.text for e in g.iter(NS + "text")] == ["30", "40", "50"]
+    if layout == "vertical":
+        ys = [float(r.get("y") or 0) for r in g.iter(NS + "rect")]
+        assert ys == sorted(ys) and len(set(ys)) == 3
+    if layout == "horizontal":
+        xs = [float(r.get("x") or 0) for r in g.iter(NS + "rect")]
+        assert xs == sorted(xs) and len(set(xs)) == 3
+
+
+def test_revenue_loc_is_honoured() -> None:
+    t = Tile(
+        name="r",
+        nodes=(Node(NodeKind.CITY, Revenue(30), slots=1, revenue_loc=Loc("location", 17)),),
+        paths=(Path(Edge(0), NodeRef(0)),),
+    )
+    (g,) = find(parse(tile_svg(t)), "g", "revenue")
+    x, y = location_point(17)
+    assert close(translate(g), (x * UNIT, y * UNIT))
+
+
+def test_hidden_and_zero_revenues_are_not_drawn() -> None:
+    t = code_tile("city=revenue:20,hide:1;town=revenue:0;path=a:0,b:_0", "yellow")
+    assert not find(parse(tile_svg(t)), "g", "revenue")
+
+
+def test_label_terrain_borders_and_number() -> None:
+    t = code_tile(
+        "city=revenue:30;city=revenue:30;path=a:1,b:_0;path=a:4,b:_1;label=OO;"
+        "upgrade=cost:40,terrain:water;border=edge:2,type:mountain,cost:20",
+        "white",
+        name="H6",
+    )
+    root = parse(tile_svg(t))
+    (label,) = find(root, "text", "label")
+    assert label.text == "OO"
+    (up,) = find(root, "g", "upgrade")
+    assert up.get("data-cost") == "40" and up.get("data-terrain") == "water"
+    assert find(up, "path", "water")
+    (border,) = find(root, "line", "border")
+    assert border.get("data-edge") == "2" and border.get("data-type") == "mountain"
+    (number,) = find(root, "text", "tile-number")
+    assert number.text == "H6"
+    assert not find(parse(tile_svg(t, show_number=False)), "text", "tile-number")
+
+
+def test_label_avoids_track() -> None:
+    root = parse(tile_svg(get_tile("53")))
+    (label,) = find(root, "text", "label")
+    x, y = float(label.get("x") or 0), float(label.get("y") or 0)
+    for e in (0, 2, 4):  # the straight tracks from the centre to edges 0, 2, 4
+        mx, my = scaled_mid(e)
+        t = max(0.0, min(1.0, (x * mx + y * my) / (mx * mx + my * my)))
+        assert math.hypot(x - mx * t, y - my * t) > 12
+
+
+def test_location_names() -> None:
+    t57 = get_tile("57")
+    names = find(parse(tile_svg(t57, name="Tokushima")), "text", "location-name")
+    assert [n.text for n in names] == ["Tokushima"]
+    # not on tiles without stops, and never over a preprinted name
+    assert not find(parse(tile_svg(get_tile("9"), name="X")), "text", "location-name")
+    own = t57.with_location_name("Kouchi")
+    assert [n.text for n in find(parse(tile_svg(own, name="X")), "text", "location-name")] == [
+        "Kouchi"
+    ]
+
+
+def test_text_is_escaped() -> None:
+    t = code_tile("city=revenue:20;path=a:0,b:_0", name='A<&>"').with_location_name("Q&A <x>")
+    svg = tile_svg(t)
+    root = parse(svg)  # would fail on bad escaping
+    assert find(root, "g", "tile")[0].get("data-tile") == 'A<&>"'
+    assert find(root, "text", "location-name")[0].text == "Q&A <x>"
+
+
+def test_stripes_frames_icons_and_grid() -> None:
+    t = code_tile("frame=color:red,color2:blue;icon=image:port", "greenbrown")
+    root = parse(tile_svg(t, grid=True))
+    assert find(root, "polygon", "stripe")
+    assert find(root, "polygon", "frame") and find(root, "polygon", "frame2")
+    (icon,) = find(root, "g", "icon")
+    assert icon.get("data-image") == "port"
+    assert len(find(root, "text", "region-number")) == 24
+
+
+# ------------------------------------------------------------------- documents
+
+
+def test_size_and_fragment() -> None:
+    t = get_tile("57")
+    root = parse(tile_svg(t, size=50))
+    assert float(root.get("width") or 0) == pytest.approx(100)
+    assert float(root.get("height") or 0) == pytest.approx(100 * APOTHEM, abs=0.01)
+    proot = parse(tile_svg(t, layout=Layout.POINTY, size=50))
+    assert float(proot.get("height") or 0) == pytest.approx(100)
+    frag = tile_svg(t, size=50, standalone=False)
+    assert frag.startswith('<g transform="scale(0.5)">')
+    assert tile_svg(t, size=100, standalone=False).startswith('<g class="tile"')
+
+
+def test_output_is_byte_stable() -> None:
+    t = get_tile("54")
+    a = tile_svg(t, size=77.7)
+    from tilelay import svg as mod
+
+    mod._fragment.cache_clear()
+    assert tile_svg(t, size=77.7) == a
+    assert not re.search(r"\d\.\d{3}", a)
+
+
+def test_sheet_has_one_cell_and_caption_per_tile() -> None:
+    tiles = [get_tile("57"), get_tile("9", rotation=2), get_tile("59")]
+    root = parse(tiles_svg(tiles, columns=2, size=60))
+    assert len(find(root, "g", "tile")) == 3
+    assert [c.text for c in find(root, "text", "caption")] == ["57", "9 r2", "59"]
+    cells = [translate(c) for c in find(root, "g", "sheet-cell")]
+    assert cells[0][1] == cells[1][1] < cells[2][1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(tile_names()), st.integers(0, 5), st.sampled_from(list(Layout)))
+def test_every_track_leaves_by_its_edges(name: str, rotation: int, layout: Layout) -> None:
+    tile = get_tile(name, rotation=rotation)
+    svg = tile_svg(tile, layout=layout)
+    root = parse(svg)
+    for el in root.iter():
+        if "track" not in (el.get("class") or "").split() or el.tag != NS + "path":
+            continue
+        pts = nums(el.get("d") or "")
+        start, end = (pts[0], pts[1]), (pts[-2], pts[-1])
+        for attr, pt in (("data-a", start), ("data-b", end)):
+            v = el.get(attr) or ""
+            if v.isdigit():  # an edge: the point lies on that edge's line
+                mx, my = scaled_mid(int(v), layout)
+                dist = (pt[0] * mx + pt[1] * my) / math.hypot(mx, my)
+                assert dist == pytest.approx(APOTHEM * UNIT, abs=0.05)
+
+
+# ------------------------------------------------------------------------- maps
+
+
+def test_map_places_every_hex_with_coordinates() -> None:
+    games = pytest.importorskip("tilelay.games")
+    game = games.load_game("1889")
+    root = parse(map_svg(game, size=40))
+    hexes = find(root, "g", "hex")
+    assert len(hexes) == len(game.hexes)
+    from tilelay.hexgeo import hex_center
+
+    for h in hexes[:20]:
+        coord = h.get("data-coord") or ""
+        col, row = game.coord_xy(coord)
+        assert close(translate(h), hex_center(col, row, game.layout, 40))
+    coords = {c.text for c in find(root, "text", "coord")}
+    assert {"A", "L", "1", "14"} <= coords
+    names = {n.text for n in find(root, "text", "location-name")}
+    assert "Tokushima" in names
+
+
+def test_map_with_board_draws_laid_tiles() -> None:
+    games = pytest.importorskip("tilelay.games")
+    board_mod = pytest.importorskip("tilelay.board")
+    game = games.load_game("1889")
+    board = board_mod.Board(game).lay("K8", get_tile("57"), rotation=1)
+    root = parse(map_svg(game, board=board, size=30))
+    (k8,) = [h for h in find(root, "g", "hex") if h.get("data-coord") == "K8"]
+    (tile_g,) = find(k8, "g", "tile")
+    assert tile_g.get("data-tile") == "57" and tile_g.get("data-rotation") == "1"
+    assert [n.text for n in find(k8, "text", "location-name")] == ["Tokushima"]
