@@ -100,15 +100,28 @@ class TrackGraph:
 
     def connected_nodes(self, start: Iterable[int]) -> set[int]:
         """Every node reachable along track from ``start`` (through any stops)."""
-        todo = list(start)
-        seen = set(todo)
+        end_node, links, node_ends = self.end_node, self.links, self.node_ends
+        seen_ends = bytearray(len(end_node))
+        nodes = set(start)
+        todo = list(nodes)
+        stack: list[int] = []
+        push = stack.append
         while todo:
-            n = todo.pop()
-            for m in self.neighbours(n):
-                if m not in seen:
-                    seen.add(m)
-                    todo.append(m)
-        return seen
+            for e in node_ends[todo.pop()]:
+                push(e ^ 1)
+            while stack:
+                end = stack.pop()
+                if seen_ends[end]:
+                    continue
+                seen_ends[end] = 1
+                target = end_node[end]
+                if target < 0:
+                    for f in links[end]:
+                        push(f ^ 1)
+                elif target not in nodes:
+                    nodes.add(target)
+                    todo.append(target)
+        return nodes
 
 
 class Board:
@@ -178,8 +191,9 @@ class Board:
 
         Tokens on the replaced tile move to the city of the new tile that keeps their track
         (a city whose exits include the old city's exits — the same index when it qualifies,
-        else the first free one; the only city when there is one). Raises :class:`NotFoundError` off the map and :class:`BoardError` when the
-        tokens cannot be kept.
+        else the first free one; the only city when there is one). Raises
+        :class:`NotFoundError` off the map and :class:`BoardError` when the tokens cannot be
+        kept. No game rule is checked here (see the upgrade rules for that).
         """
         hex_tile = self.game.hex_tile(coord)
         coord = hex_tile.name
