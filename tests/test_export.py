@@ -220,3 +220,21 @@ def test_sheet_must_be_pdf(tmp_path: Path) -> None:
     with pytest.raises(TilelayError, match=r"\.pdf"):
         tile_sheet_pdf(load_game("1889"), tmp_path / "sheet.png")
     assert not (tmp_path / "sheet.png").exists()
+
+
+@pytest.mark.parametrize(("game_name", "size"), [("1889", 38.1), ("1830", 30.0)])
+def test_sheet_hexes_have_the_asked_size(game_name: str, size: float) -> None:
+    game = load_game(game_name)
+    page = tile_sheet_pages(game, hex_size_mm=size)[0]
+    m = re.search(r'<svg x="[^"]+" y="[^"]+" width="([\d.]+)"[^>]*viewBox="([^"]+)"', page)
+    assert m is not None
+    width_mm = float(m.group(1))
+    vb_w = float(m.group(2).split()[2])
+    mm_per_unit = width_mm / vb_w
+    poly = re.search(r'<polygon class="hex-fill" points="([^"]+)"', page)
+    assert poly is not None
+    pts = [tuple(float(v) for v in p.split(",")) for p in poly.group(1).split()]
+    # across the flats: y-extent of a flat hex, x-extent of a pointy one
+    axis = 1 if game.layout is Layout.FLAT else 0
+    across = max(p[axis] for p in pts) - min(p[axis] for p in pts)
+    assert across * mm_per_unit == pytest.approx(size, abs=0.05)

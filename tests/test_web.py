@@ -363,3 +363,9 @@ def test_internal_error_page_has_no_traceback(monkeypatch: pytest.MonkeyPatch) -
     assert "internal error" in r.text
     assert "secret detail" not in r.text
     assert "Traceback" not in r.text
+
+
+def test_carcassonne_is_mounted(client: TestClient) -> None:
+    r = client.get("/carcassonne")
+    assert r.status_code == 200
+    assert "<html" in r.text.lower()

@@ -60,6 +60,8 @@ GAP_MM = 4.0
 UNLIMITED_COPIES = 6
 
 _PT_PER_MM = 72.0 / 25.4
+#: Circumradius of the tiles drawn for a sheet, in SVG units (scaled to millimetres on the page).
+_UNIT = 100.0
 
 
 def output_format(path: str | Path) -> str:
@@ -202,17 +204,20 @@ _ROOT = re.compile(r"<svg\b[^>]*>", re.S)
 _VIEWBOX = re.compile(r'viewBox="([^"]+)"')
 
 
-def _nested(drawing: str, x: float, y: float, w: float, h: float) -> str:
-    """``drawing`` (a standalone SVG) placed as a nested <svg> filling the box (mm)."""
+def _nested(drawing: str, cx: float, cy: float, mm_per_unit: float) -> str:
+    """``drawing`` (a standalone SVG centred on its origin) as a nested <svg> centred on
+    (``cx``, ``cy``) mm, one of its units being ``mm_per_unit`` mm."""
     body = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", drawing)
     m = _ROOT.search(body)
-    if m is None:
-        raise TilelayError("the tile drawing has no <svg> root")
-    vb = _VIEWBOX.search(m.group(0))
-    view = f' viewBox="{vb.group(1)}"' if vb else ""
+    vb = _VIEWBOX.search(m.group(0)) if m else None
+    if m is None or vb is None:
+        raise TilelayError("the tile drawing has no <svg> root with a viewBox")
+    vx, vy, vw, vh = (float(v) for v in vb.group(1).replace(",", " ").split())
+    k = mm_per_unit
+    attrs = re.sub(r'\s(?:width|height|x|y)="[^"]*"', "", m.group(0)[len("<svg") : -1])
     opening = (
-        f'<svg x="{x:.3f}" y="{y:.3f}" width="{w:.3f}" height="{h:.3f}"{view} '
-        'preserveAspectRatio="xMidYMid meet" overflow="visible">'
+        f'<svg x="{cx + vx * k:.3f}" y="{cy + vy * k:.3f}" '
+        f'width="{vw * k:.3f}" height="{vh * k:.3f}"{attrs}>'
     )
     return opening + body[m.end() :]
 
@@ -235,10 +240,11 @@ def tile_sheet_pages(
         page, cx, cy = grid.position(i)
         if tile.name not in drawn:
             drawn[tile.name] = svg.tile_svg(
-                tile, layout=layout, size=100, grid=False, show_number=True, standalone=True
+                tile, layout=layout, size=_UNIT, grid=False, show_number=True, standalone=True
             )
-        w, h = grid.cell_w, grid.cell_h
-        bodies[page].append(_nested(drawn[tile.name], cx - w / 2, cy - h / 2, w, h))
+        # the hex (circumradius _UNIT) is hex_size_mm across the flats: sqrt(3) * _UNIT units
+        mm_per_unit = hex_size_mm / (math.sqrt(3) * _UNIT)
+        bodies[page].append(_nested(drawn[tile.name], cx, cy, mm_per_unit))
     pages: list[str] = []
     pw, ph = grid.page_w, grid.page_h
     for n, body in enumerate(bodies, start=1):

@@ -127,10 +127,6 @@ def _with_name(tile: Tile, name: str | None) -> Tile:
     return tile.with_location_name(name)
 
 
-def _rotation_caption(r: int) -> str:
-    return f"rotation {r}"
-
-
 def _tile_figures(
     tile: Tile,
     spec_rotation: int | None,
@@ -150,7 +146,7 @@ def _tile_figures(
             Figure(
                 _draw(t, layout, size, opts.grid),
                 label or tile.name,
-                _rotation_caption(r) + f" · {tile.color.value}",
+                f"r{r}" if size == SMALL_SIZE else f"rotation {r} · {tile.color.value}",
                 href,
             )
         )
@@ -209,6 +205,7 @@ def _tiles_page(
     opts: Options,
     *,
     large: bool,
+    generic: bool = True,
     ignored: Iterable[str] = (),
 ) -> Response:
     return render(
@@ -219,6 +216,7 @@ def _tiles_page(
             "groups": groups,
             "opts": opts,
             "large": large,
+            "generic": generic,
             "ignored": list(ignored),
             "count": sum(len(g.figures) for g in groups),
         },
@@ -334,7 +332,12 @@ async def game_tiles(request: Request) -> Response:
         )
         _check_count(len(group.figures))
     return _tiles_page(
-        request, f"{game.title}: {items.replace('+', ' + ')}", [group], opts, large=True
+        request,
+        f"{game.title}: {items.replace('+', ' + ')}",
+        [group],
+        opts,
+        large=True,
+        generic=False,
     )
 
 
@@ -354,9 +357,8 @@ def _games_all(request: Request, spec: str, opts: Options) -> Response:
                 SMALL_SIZE,
                 href=base + quote(name, safe="") + opts.query(),
             )
-            group.figures.extend(
-                Figure(f.svg, f.caption, f"{_count_text(count)} · {f.detail}", f.href) for f in figs
-            )
+            counted = f"{_count_text(count)} · "
+            group.figures.extend(Figure(f.svg, f.caption, counted + f.detail, f.href) for f in figs)
         for coord in sorted(game.hexes, key=_coord_key):
             tile = game.hex_tile(coord)
             group.figures.append(
@@ -371,7 +373,7 @@ def _games_all(request: Request, spec: str, opts: Options) -> Response:
         _check_count(total)
         groups.append(group)
     title = " + ".join(g.title for g in _games(spec)) + ": all tiles"
-    return _tiles_page(request, title, groups, opts, large=False)
+    return _tiles_page(request, title, groups, opts, large=False, generic=False)
 
 
 def _coord_key(coord: str) -> tuple[str, int, str]:
