@@ -260,7 +260,8 @@ def read_rails_tileset(
 
     Tiles and upgrades inside ``<IfOption>`` carry the option as their ``condition``; a tile
     listed more than once (under different options) gathers every upgrade, and keeps the first
-    quantity given.
+    quantity given; a quantity given only per option (``<IfOption><Attributes quantity>``)
+    is the first option's.
     """
     if isinstance(data, FilePath):
         source = source or str(data)
@@ -294,6 +295,10 @@ def read_rails_tileset(
                 for g in child:
                     if isinstance(g.tag, str) and g.tag == "Upgrade":
                         ups.append(_upgrade(g, cond(child)))
+                    elif isinstance(g.tag, str) and g.tag == "Attributes" and quantity is None:
+                        q = g.get("quantity")
+                        if q is not None and q.strip().lstrip("-").isdigit():
+                            quantity = int(q)
         old = out.get(tid)
         if old is not None:
             out[tid] = RailsTileSetEntry(

@@ -1,0 +1,59 @@
+"""Conversion: DSL -> XML -> DSL over the catalogue, losses reported, the CLI."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tilelay import catalogue, dsl
+from tilelay.cli import main
+from tilelay.convert import conflicts, read, to_dsl, write
+
+
+def test_catalogue_round_trip_dsl_xml_dsl() -> None:
+    equal, listed = 0, 0
+    for t in catalogue.tiles():
+        out = write([t], "xml")
+        back = read(out.text, "xml")[0]
+        again = dsl.parse(dsl.write(to_dsl(back)), name=t.name, color=t.color)
+        again = replace(again, stripe=t.stripe)
+        if again == t:
+            equal += 1
+        else:
+            assert out.losses, f"tile {t.name} changed without a reported loss"
+            listed += 1
+    assert equal + listed == 476
+    assert equal >= 420
+
+
+def test_seed_9992_to_dsl() -> None:
+    xml = """<Tile number="9992" type="Red Off Board">
+      <Track enter="2" exit="99" gauge="NORMAL"/><Track enter="3" exit="99" gauge="NORMAL"/>
+      <RevenueCenter id="-1" location="99" name="" number="0" type="Dead-End Only City">
+        <Revenue location="50" phase="1" value="30" layout="vertical"/>
+        <Revenue location="50" phase="4" value="40" layout="vertical"/>
+      </RevenueCenter></Tile>"""
+    out = write(read(xml, "xml"), "dsl")
+    mapping = json.loads(out.text)
+    assert mapping == {"9992": "offboard=revenue:1_30|4_40;path=a:5,b:_0;path=a:0,b:_0"}
+    assert any("layout" in str(loss) for loss in out.losses)
+
+
+def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "t.xml"
+    src.write_text('<Tile number="8" type="Yellow"><Track enter="1" exit="3"/></Tile>')
+    assert main(["convert", str(src), "--to", "dsl"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"8": "path=a:4,b:0"}
+    dst = tmp_path / "out.json"
+    assert main(["convert", str(src), "-o", str(dst)]) == 0
+    assert json.loads(dst.read_text())[0]["name"] == "8"
+    assert main(["convert", str(tmp_path / "nope.xml"), "--to", "dsl"]) == 2
+
+
+def test_conflicts_lists_differing_numbers() -> None:
+    xml = '<Tile number="9" type="Yellow"><Track enter="0" exit="1"/></Tile>'
+    found = conflicts([("f.xml", read(xml, "xml"))])
+    assert "9" in {c.name for c in found}
