@@ -334,8 +334,12 @@ def _search(
                 return None, f"old track {a}-{b} (tile-language edges) is not kept"
             if not _gauge_ok(t, got):
                 return None, f"old {t.value} track {a}-{b} has no compatible gauge"
-    # a stop with no track and no token slots is a marker (e.g. a destination): nothing to keep
-    old_stops = [i for i in old.stops if old.node_exits[i] or old.slots[i] or _linked(old, i)]
+    # a city with no track and no token slots is a marker (e.g. a destination): nothing to keep
+    old_stops = [
+        i
+        for i in old.stops
+        if old.kinds[i] is not NodeKind.CITY or old.node_exits[i] or old.slots[i] or _linked(old, i)
+    ]
     new_stops = list(new.stops)
     n_old_cities = sum(1 for i in old.stops if old.kinds[i] is NodeKind.CITY)
     n_new_cities = sum(1 for j in new.stops if new.kinds[j] is NodeKind.CITY)
