@@ -95,7 +95,7 @@ RAILS_EXCEPTIONS: dict[str, tuple[str, list[str]]] = {
         ["-25009>33", "1>14", "2>15", "3>12", "3>14", "3>15", "4>14", "4>15", "55>14", "56>15"],
     ),
     "1835": (
-        "1835: preprinted and special city tiles (200s) with their own upgrade paths; not yet analysed one by one",
+        "1835: preprinted and special city tiles (200s) with their own upgrades; not yet analysed",
         [
             "-803>221",
             "-806>209",
@@ -113,7 +113,7 @@ RAILS_EXCEPTIONS: dict[str, tuple[str, list[str]]] = {
         ["-23>511"],
     ),
     "1856": (
-        "1856: tile 122 (two cities) -> 124 (one city): Rails has no label on 122 to allow the merge",
+        "1856: 122 (two cities) -> 124 (one city): no label on 122 allows the merge",
         ["122>124"],
     ),
     "1862": (
@@ -121,7 +121,7 @@ RAILS_EXCEPTIONS: dict[str, tuple[str, list[str]]] = {
         ["122>124"],
     ),
     "1880": (
-        "1880: preprinted and special tiles (8850s-8880s) with their own upgrade paths; not yet analysed",
+        "1880: preprinted and special tiles (8850-8887) with their own upgrades; not yet analysed",
         [
             "-80001>8850",
             "-80001>8851",
