@@ -105,7 +105,7 @@ def test_single_tile_root() -> None:
     ("xml", "needle"),
     [
         (
-            b'<T><Tile number="1" type="Yellow"><Track enter="0" exit="3" gauge="WIDE"/></Tile></T>',
+            b'<T><Tile number="1" type="Yellow"><Track enter="0" exit="3" gauge="X"/></Tile></T>',
             "unknown gauge",
         ),
         (
