@@ -155,6 +155,7 @@ def test_rotation_really_turns_the_tile(client: TestClient) -> None:
         ("/tiles/9-9", "out of range"),
         ("/tiles/57?layout=diagonal", "bad layout"),
         ("/tiles/1889/439?r=6", "out of range"),
+        ("/tiles/57?n=" + "x" * 61, "too long"),
     ],
 )
 def test_bad_parameters_answer_400(client: TestClient, url: str, needle: str) -> None:
@@ -170,6 +171,11 @@ def test_unknown_tile_404_with_suggestions(client: TestClient) -> None:
     assert r.status_code == 404
     assert "57x" in r.text
     assert 'href="/tiles/57"' in r.text
+
+
+def test_empty_lists_are_404(client: TestClient) -> None:
+    assert client.get("/tiles/+").status_code == 404
+    assert client.get("/tiles/1889/+").status_code == 404
 
 
 def test_unknown_tile_in_a_list(client: TestClient) -> None:
@@ -300,6 +306,9 @@ def test_tile_form_redirects_names(client: TestClient) -> None:
     assert r.headers["location"] == "/tiles/9-1"
     r = client.get("/tile", params={"code": "1889:439"}, follow_redirects=False)
     assert r.headers["location"] == "/tiles/1889/439"
+    r = client.get("/tile", params={"code": "57", "r": "0+3", "grid": "1"}, follow_redirects=False)
+    assert r.headers["location"] == "/tiles/57?r=0%2B3&grid=1"
+    assert tiles_on(client.get(r.headers["location"]).text) == [("57", 0), ("57", 3)]
 
 
 def test_api(client: TestClient) -> None:

@@ -57,6 +57,8 @@ SMALL_SIZE = 56
 LARGE_SIZE = 180
 #: At most this many tiles on one page (``r=all`` on a long list).
 MAX_FIGURES = 3000
+#: Longest location name ``n=`` may give.
+MAX_NAME = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,8 @@ class Options:
     def from_query(cls, q: QueryParams) -> Options:
         """Read ``r``, ``n``, ``grid`` and ``layout``; a bad value is a :class:`BadRequest`."""
         n = q.get("n")
+        if n is not None and len(n) > MAX_NAME:
+            raise BadRequest(f"n= is too long ({len(n)} characters): at most {MAX_NAME}")
         return cls(
             rotations=parse_rotations(q.get("r")),
             location_name=n.strip() if n and n.strip() else None,
@@ -308,6 +312,8 @@ async def game_tiles(request: Request) -> Response:
     hexes = set(game.hexes)
     manifest = {name for name, _ in _manifest_counts(game)}
     group = Group(game.title)
+    if not split_plus(items):
+        raise NotFoundError(f"no hex or tile of {game.title} named in the URL")
     for item in split_plus(items):
         if not safe_name(item):
             raise NotFoundError(f"{game.title} has no hex or tile {item!r}")
@@ -415,7 +421,8 @@ async def tile_code(request: Request) -> Response:
             url = f"/tiles/{quote(game, safe='')}/{quote(name, safe='+')}"
         else:
             url = "/tiles/" + quote(target, safe="+")
-        return RedirectResponse(url + opts.query(), status_code=303)
+        keep = [(k, v) for k, v in request.query_params.multi_items() if k not in ("code", "color")]
+        return RedirectResponse(url + ("?" + urlencode(keep) if keep else ""), status_code=303)
     try:
         tile = dsl.parse(code, name="", color=color, source="tile string")
     except TilelayError as err:
