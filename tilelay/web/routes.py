@@ -13,6 +13,8 @@ Routes (seeds 001/002):
 - ``/map/<game>`` — the game's map.
 - ``/tile?code=…`` — a tile written in the tile language (a plain name redirects to
   ``/tiles/<name>``); a string that does not parse answers 400 showing the column.
+- ``/api/games`` and ``/api/tiles/<name>`` — JSON: the built-in games; a catalogue tile's
+  colour, rotation and tile string.
 
 Parameters: ``r=`` (``2``, ``0+3`` or ``all``), ``n=`` (a location name on tiles with stops that
 have none printed), ``grid`` (present: draw the region grid) and ``layout=flat|pointy`` (the
