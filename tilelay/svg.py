@@ -945,12 +945,13 @@ def _body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_number:
         layout, samples, [(nodes[i].pos, nodes[i].extent) for i in range(len(tile.nodes))]
     )
     number = tile.name if show_number and tile.name else None
-    if number:
-        nx, ny = 36.0, 66.0
-        placer.take(nx, ny, _text_width(number, 12.0) / 2, 7.0)
+    spot = (36.0, 66.0)
+    if number:  # the lower right, unless track runs there
+        hw = _text_width(number, 12.0) / 2
+        spot = placer.place(spot, hw, 7.0, [spot, (-36.0, 66.0), (0.0, 70.0)], weight=1.0)
     _draw_marks(tile, layout, nodes, placer, name, out)
     if number:
-        out.append(_text(36.0, 66.0, number, 12.0, cls="tile-number"))
+        out.append(_text(spot[0], spot[1], number, 12.0, cls="tile-number"))
     for b in tile.borders:
         out.append(_border(b.edge, b.type, b.cost, fill, layout))
     out.append(
