@@ -15,7 +15,16 @@ from collections.abc import Sequence
 from tilelay.errors import TilelayError
 
 #: Modules of this package that define sub-commands, each with ``register(subparsers)``.
-COMMAND_MODULES: tuple[str, ...] = ("tile", "trains", "carcassonne", "upgrades", "render", "serve", "convert", "tiles")
+COMMAND_MODULES: tuple[str, ...] = (
+    "tile",
+    "render",
+    "serve",
+    "convert",
+    "tiles",
+    "upgrades",
+    "trains",
+    "carcassonne",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -81,5 +81,5 @@ def parse_xml(data: bytes | str | Path, *, source: str | None = None) -> etree._
 
 def element_line(element: etree._Element) -> int | None:
     """The 1-based source line of an element, if known."""
-    line = element.sourceline
-    return int(line) if line is not None else None
+    line: object = element.sourceline
+    return line if isinstance(line, int) else None
