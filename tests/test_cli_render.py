@@ -131,3 +131,37 @@ def test_serve_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "serve", "--port", "70000")
     assert status == 2
     assert "--port" in err
+
+
+SEED_XML = """<Tiles>
+  <Tile number="8" type="Yellow"><Track enter="1" exit="3" gauge="NORMAL"/></Tile>
+  <Tile number="16" type="Green">
+    <Track enter="1" exit="3" gauge="NORMAL"/>
+    <Track enter="2" exit="4" gauge="OVERPASS"/>
+    <Track enter="2" exit="4" gauge="NORMAL"/>
+  </Tile>
+</Tiles>
+"""
+
+
+def test_render_tile_from_an_xml_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "tiles.xml"
+    src.write_text(SEED_XML)
+    out = tmp_path / "all.svg"
+    assert main(["render", "tile", str(src), "-o", str(out)]) == 0
+    drawing = out.read_text()
+    assert drawing.count('class="tile"') == 2  # every tile of the file, as a sheet
+    one = tmp_path / "16.svg"
+    assert main(["render", "tile", str(src), "--tile", "16", "-o", str(one)]) == 0
+    sixteen = one.read_text()
+    assert 'data-tile="16"' in sixteen and 'data-tile="8"' not in sixteen
+    assert 'class="gap"' in sixteen  # the overpass is drawn with a gap
+    capsys.readouterr()
+    assert main(["render", "tile", str(src), "--tile", "17", "-o", str(one)]) == 2
+    err = capsys.readouterr().err
+    assert "no tile named '17'" in err and "16" in err and "Traceback" not in err
+
+
+def test_tile_option_needs_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", "tile", "57", "--tile", "57", "-o", str(tmp_path / "x.svg")]) == 2
+    assert "--tile picks a tile from a tile file" in capsys.readouterr().err

@@ -7,11 +7,12 @@ always a PDF). The file named with ``-o`` is the only file written.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
-from tilelay import dsl, svg
-from tilelay.catalogue import get_tile
-from tilelay.errors import TilelayError
+from tilelay import convert, dsl, svg
+from tilelay.catalogue import get_tile, suggest
+from tilelay.errors import NotFoundError, TilelayError
 from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
 from tilelay.games import load_game
 from tilelay.hexgeo import Layout
@@ -26,9 +27,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     tile = rsub.add_parser("tile", help="draw one tile")
     tile.add_argument(
         "tile",
-        metavar="NAME|CODE",
-        help="a catalogue tile (57), a game's tile (1889:439) or a tile string (with '=')",
+        metavar="NAME|CODE|FILE",
+        help="a catalogue tile (57), a game's tile (1889:439), a tile string (with '=') or a "
+        "tile file (seed-000 or Rails XML, JSON, tile strings); all its tiles unless --tile",
     )
+    tile.add_argument("--tile", dest="pick", metavar="NAME", help="the tile to draw from FILE")
     tile.add_argument("--rotation", type=int, default=0, help="turn the tile clockwise (0-5)")
     tile.add_argument(
         "--layout",
@@ -83,11 +86,47 @@ def resolve_tile(spec: str, *, color: str = "yellow") -> tuple[Tile, Layout | No
     return get_tile(spec), None
 
 
+def tiles_from_file(path: Path, *, layout: Layout, pick: str | None = None) -> list[Tile]:
+    """The tiles of a tile file (format by extension, XML dialect sniffed); with ``pick``, the
+    one tile of that name (:class:`~tilelay.errors.NotFoundError` with close names if absent).
+    """
+    fmt = convert.format_of(path)
+    if fmt is None:
+        raise TilelayError(
+            f"{path}: cannot tell the format from the extension; expected .xml, .json, .txt or .dsl"
+        )
+    tiles = convert.read(path.read_bytes(), fmt, source=str(path), layout=layout)
+    if not tiles:
+        raise TilelayError(f"{path}: holds no tiles")
+    if pick is None:
+        return tiles
+    for t in tiles:
+        if t.name == pick:
+            return [t]
+    names = [t.name for t in tiles]
+    raise NotFoundError(f"{path}: no tile named {pick!r}", suggestions=suggest(pick, names))
+
+
 def _tile(args: argparse.Namespace) -> int:
     output_format(args.output)
     if not 0 <= args.rotation <= 5:
         raise TilelayError(f"--rotation must be 0-5, got {args.rotation}")
     _check_size(args.size)
+    path = Path(args.tile)
+    if "=" not in args.tile and path.suffix and path.is_file():
+        layout = Layout(args.layout) if args.layout else Layout.FLAT
+        tiles = [
+            t.rotated(args.rotation) for t in tiles_from_file(path, layout=layout, pick=args.pick)
+        ]
+        if len(tiles) == 1:
+            drawing = svg.tile_svg(tiles[0], layout=layout, size=args.size, grid=args.grid)
+        else:
+            drawing = svg.tiles_svg(tiles, layout=layout, size=args.size, grid=args.grid)
+        write_drawing(drawing, args.output)
+        print(f"wrote {args.output} ({len(tiles)} tile{'s' if len(tiles) != 1 else ''})")
+        return 0
+    if args.pick is not None:
+        raise TilelayError("--tile picks a tile from a tile file; give a file to draw from")
     tile, game_layout = resolve_tile(args.tile, color=args.color)
     layout = Layout(args.layout) if args.layout else (game_layout or Layout.FLAT)
     drawing = svg.tile_svg(
