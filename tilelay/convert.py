@@ -256,6 +256,9 @@ class Conflict:
 
     name: str
     definitions: tuple[tuple[str, str], ...]
+    #: Why the definitions differ where tilelay can tell, e.g. the same connections drawn
+    #: differently; empty when the tracks really differ.
+    note: str = ""
 
 
 def conflicts(
@@ -285,5 +288,11 @@ def conflicts(
         defs = by_name[name]
         first = defs[0][1]
         if any(not first.same_topology_up_to_rotation(t) for _, t in defs[1:]):
-            out.append(Conflict(name, tuple((lab, dsl.write(to_dsl(t))) for lab, t in defs)))
+            note = ""
+            if all(same_connections_up_to_rotation(first, t) for _, t in defs[1:]):
+                note = (
+                    "same connections between edges and stops, drawn differently "
+                    "(e.g. a junction as side-to-side track)"
+                )
+            out.append(Conflict(name, tuple((lab, dsl.write(to_dsl(t))) for lab, t in defs), note))
     return out

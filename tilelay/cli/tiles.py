@@ -31,7 +31,7 @@ def _conflicts(args: argparse.Namespace) -> int:
     sources = [(f, load_tiles(f)) for f in args.files]
     found = conflicts(sources, include_catalogue=not args.no_catalogue)
     for c in found:
-        print(f"{c.name}:")
+        print(f"{c.name}:" + (f" ({c.note})" if c.note else ""))
         for label, code in c.definitions:
             print(f"  {label}: {code}")
     print(f"{len(found)} tile number(s) with differing definitions")
