@@ -64,3 +64,18 @@ def test_text_is_escaped() -> None:
     board = Board()
     assert "<title>a &amp; b</title>" in board_svg(board, title="a & b")
     assert tile.kinds(Kind.MONASTERY)
+
+
+def test_board_tiles_fill_their_cells_exactly_at_any_size() -> None:
+    import re
+
+    game = new_game(2, seed=5)
+    while game.step() is not None:
+        pass
+    for size in (48, 60, 37):
+        drawing = board_svg(game.board, size=size)
+        width = int(re.search(r'width="(\d+)"', drawing).group(1))  # type: ignore[union-attr]
+        scales = set(re.findall(r"scale\(([0-9.]+)\)", drawing))
+        assert scales == {f"{size / 100:.4f}".rstrip("0").rstrip(".")}
+        xs = [int(x) for x in re.findall(r"translate\((\d+) ", drawing)]
+        assert max(xs) + size == width  # the rightmost tile ends at the picture's edge

@@ -166,7 +166,7 @@ def board_svg(board: Board, size: int = 60, *, title: str = "") -> str:
     on_tile: dict[int, list[tuple[int, int]]] = {}
     for player, number, feature in board.followers_on_board():
         on_tile.setdefault(number, []).append((player, feature))
-    scale = _n(size / 100)
+    scale = f"{size / 100:.4f}".rstrip("0").rstrip(".")  # exact: tiles must fill their cells
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">'

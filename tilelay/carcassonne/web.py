@@ -117,20 +117,29 @@ def _bad(err: CarcassonneError) -> PlainTextResponse:
 
 
 _STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;background:#fbfaf6}
-nav a,button{margin-right:.6em}
-.board{overflow:auto;border:1px solid #ccc;background:#f7f5ef;padding:4px;max-width:100%}
-table.scores td{padding:.1em .8em}
-.swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;border:1px solid #000}
-pre{background:#f0eee6;padding:.5em;max-height:14em;overflow:auto}
-.tiles svg{margin:2px}
+.carcassonne nav a,.carcassonne button{margin-right:.6em}
+.carcassonne .board{overflow:auto;border:1px solid #ccc;background:#f7f5ef;padding:4px;
+max-width:100%}
+.carcassonne table.scores td{padding:.1em .8em}
+.carcassonne .swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;
+border:1px solid #000}
+.carcassonne pre{background:#f0eee6;padding:.5em;max-height:14em;overflow:auto}
+.carcassonne .tiles svg{margin:2px}
 """.strip()
 
 
-def _page(title: str, body: str) -> HTMLResponse:
-    return HTMLResponse(
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}'
-        f"</title><style>{_STYLE}</style></head><body>{body}</body></html>"
+def _page(request: Request, title: str, body: str) -> HTMLResponse:
+    """The page in the web app's frame (header, navigation, footer)."""
+    # imported here: tilelay.web mounts these routes, so importing it at the top would be
+    # circular
+    from markupsafe import Markup
+
+    from tilelay.web.templating import render
+
+    return render(
+        request,
+        "carcassonne.html",
+        {"title": title, "style": Markup(_STYLE), "body": Markup(body)},
     )
 
 
@@ -155,7 +164,7 @@ async def index(request: Request) -> Response:
         '<button type="submit">Show game</button></form>'
         f'<h2>The tiles ({ts.total})</h2><div class="tiles">{tiles}</div>'
     )
-    return _page("Carcassonne", body)
+    return _page(request, "Carcassonne", body)
 
 
 async def game_page(request: Request) -> Response:
@@ -223,7 +232,7 @@ async def game_page(request: Request) -> Response:
         f'<div class="board">{board_svg(game.board, 48, title=f"after move {shown}")}</div>'
         f"<pre>{escape(log)}</pre>{script}"
     )
-    return _page(f"Carcassonne seed {query.seed}, move {shown}", body)
+    return _page(request, f"Carcassonne seed {query.seed}, move {shown}", body)
 
 
 def _js(text: str) -> str:
