@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from tilelay.upgrades import rules_for, upgrade_table
-from tilelay.xml.tileset import check_tileset, manifest_layout, place_labels, read_tileset
+from tilelay.xml.tileset import (
+    CheckReport,
+    check_tileset,
+    manifest_layout,
+    place_labels,
+    read_tileset,
+)
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 GE = REFERENCE / "ge18xx"
@@ -18,12 +24,71 @@ RAILS = REFERENCE / "rails"
 
 # ----------------------------------------------------------------------------- ge18xx
 
-#: Agreement measured per game (share of hand-written upgrades whose rotations agree after
-#: folding symmetric rotations); every disagreement is listed with its reason by the check.
-#: Below the 95 % aimed for in 1853, 1856 and 1870: the hand-written lists of those files give
-#: rotations that drop old track (e.g. 6 -> 14 "1,4" in 1853 and 1870, where 1835 and 1856
-#: write "0,3"; "0,1,2,3,4,5" for 14/15 -> 125 and 64-68 -> 123 in 1856).
-GE_FLOOR = {"1835": 0.96, "1853": 0.93, "1856": 0.88, "1870": 0.91}
+ISSUE_TARGET = 0.95
+
+#: Every hand-written upgrade whose rotations disagree with the computed ones, per game, with
+#: its reason. Sides are seed 000's (the file's own). All are mistakes in the hand-written
+#: lists: each names a rotation that drops old track, or omits a legal one, given the same
+#: tile definitions (Yellow/Green/Brown/Grey/Other-Tile-Definitions.xml) for every game.
+#: No disagreement comes from a game rule tilelay lacks: the ones a game needs (towns merging,
+#: 1856's town replacement, labelled/named hexes) are in GAME_RULES and agree. Where a hand list
+#: leaves out a rotation because its ``<RevenueCenter from to>`` city map cannot hold there
+#: (1835 9972 -> 221, 1856 9995 -> 120) the check counts it as agreeing and says so
+#: (category "city-map").
+GE_MISTAKES: dict[str, dict[tuple[str, str], str]] = {
+    "1835": {
+        ("18", "43"): "'4' drops 18's track to sides 0 and 5; 1856 and 1870 write '0' (right)",
+        ("28", "43"): "'3' breaks 28's track 2-3 (43 then joins 2 only to 1); the legal one is 4",
+        ("210", "217"): "'5' drops the track to side 3; the legal one is 0",
+    },
+    "1853": {
+        ("5", "94"): "94's broad gauge runs to sides 3 and 5 only: no rotation keeps 5's "
+        "sharp broad curve; '0,1' drop sides 2 / 2,3",
+        ("5", "95"): "95 (Green-Tile-Definitions.xml) has broad gauge to sides 0 and 4 only; "
+        "'1,2' are right for the other 95 in Tile-Definitions.xml (broad to 0,1,2,4): the list "
+        "was written for that definition",
+        ("6", "14"): "'1,4' drops the track to side 3; 1835 and 1856 write '0,3' (right) for the "
+        "same tiles (1870 copies the mistake)",
+        ("6", "15"): "'1,2,3': 1 and 2 drop side 3, 4 is omitted; 1835 and 1856 write '3,4' "
+        "(right)",
+        ("6", "94"): "'2,5' drop sides 3 / 1; the only rotation keeping broad track is 4",
+        ("6", "95"): "'2,5' drop sides 3 / 1; the only rotation keeping broad track is 3",
+        ("105", "111"): "111 has 105's exits (3,4,5): only rotation 0 keeps them; '2,5' drop "
+        "sides 3,4 / 5",
+        ("106", "112"): "'1' drops side 1 (112 lacks side 0 before turning); '2' is omitted",
+    },
+    "1856": {
+        ("14", "125"): "all six rotations listed; 0, 2, 3, 5 drop sides 4, 0, 1, 3",
+        ("15", "125"): "all six rotations listed; 0, 1, 2, 5 drop sides 4, 5, 0, 3",
+        ("20", "47"): "'0,3' drop sides 1 and 4; 1835 and 1870 write '1,4' (right)",
+        ("121", "127"): "'0' only: 121 (three-fold symmetric) also takes 127 in 2 and 4; its "
+        "single city maps 50 -> 50 in every rotation",
+        ("64", "123"): "all six rotations listed; 0, 2, 4, 5 drop sides 1, 3, 5, 0",
+        ("65", "123"): "all six rotations listed; 0, 1, 2, 4 drop sides 1, 2, 3, 5",
+        ("66", "123"): "all six rotations listed; 2, 3, 4, 5 drop sides 3, 4, 5, 0",
+        ("67", "123"): "all six rotations listed; 1, 2, 3, 5 drop sides 2, 3, 4, 0",
+        ("68", "123"): "all six rotations listed; 1, 2, 4, 5 drop sides 2, 3, 5, 0",
+    },
+    "1870": {
+        ("4", "142"): "'1,4' drop sides 3 / 0; the legal ones are 0 and 3",
+        ("6", "14"): "'1,4' as in 1853 (drops side 3); 1835 and 1856 write '0,3' (right)",
+        ("6", "15"): "'1,2,3' as in 1853; 1835 and 1856 write '3,4' (right)",
+        ("58", "141"): "'0' drops side 4; the legal one is 3",
+        ("58", "143"): "'4,5' drop side 4; the legal one is 3",
+        ("14", "170"): "all six rotations listed; 1, 2, 4, 5 drop sides 3, 4, 0, 1",
+        ("15", "170"): "all six rotations listed; 1, 2, 3, 4 drop sides 3, 4, 5, 0",
+    },
+}
+
+#: Games whose hand lists hold too many mistakes for the issue's 95 %: the target stays, as an
+#: expected failure naming the mistakes (see GE_MISTAKES).
+GE_BELOW_TARGET = {
+    "1853": "8 of 131 hand-written upgrades are mistakes (93.9 %): 5/6 -> 14, 15, 94, 95, "
+    "105 -> 111, 106 -> 112",
+    "1856": "9 of 87 are mistakes (89.7 %): 14/15 -> 125 and 64-68 -> 123 list all six "
+    "rotations, 20 -> 47, 121 -> 127",
+    "1870": "7 of 80 are mistakes (91.2 %): 4 -> 142, 6 -> 14/15, 58 -> 141/143, 14/15 -> 170",
+}
 
 
 def _ge_tiles(layout_manifest: Path) -> tuple[object, dict[str, object]]:
@@ -38,30 +103,83 @@ def _ge_tiles(layout_manifest: Path) -> tuple[object, dict[str, object]]:
     return manifest, tiles
 
 
-@pytest.mark.parametrize("game", sorted(GE_FLOOR))
-def test_ge18xx_hand_written_rotations(game: str) -> None:
+def _ge_report(game: str) -> CheckReport:
     path = GE / game / f"{game}-TileSet.xml"
     if not path.exists():
         pytest.skip(f"reference data absent: {path}")
     manifest, tiles = _ge_tiles(path)
-    report = check_tileset(manifest, tiles, rules_for(game))  # type: ignore[arg-type]
+    return check_tileset(manifest, tiles, rules_for(game))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game", sorted(GE_MISTAKES))
+def test_ge18xx_every_disagreement_explained(game: str) -> None:
+    report = _ge_report(game)
     print(
         f"\n{game}: {report.agreeing}/{report.listed} hand-written upgrades agree "
         f"({100 * report.agreement:.1f} %)"
     )
     for f in report.findings:
-        if f.kind in ("rotations", "only-hand"):
+        if f.kind in ("rotations", "only-hand", "city-map"):
             print("   ", f)
     assert report.listed > 50
-    assert report.agreement >= GE_FLOOR[game]
+    got = {(f.old, f.new) for f in report.disagreements}
+    assert got == set(GE_MISTAKES[game]), got ^ set(GE_MISTAKES[game])
+    for f in report.disagreements:
+        assert f.category == "hand-mistake", str(f)
+        assert "mistake in the hand-written list" in f.reason, str(f)
     for f in report.findings:
         assert f.reason
-        if f.kind in ("rotations", "only-hand"):
-            # each disagreement names its cause
-            assert any(
-                key in f.reason
-                for key in ("mistake in the hand-written list", "no definition", "hex named")
-            ), str(f)
+    assert report.agreeing == report.listed - len(GE_MISTAKES[game])
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param(g, marks=pytest.mark.xfail(strict=True, reason=GE_BELOW_TARGET[g]))
+        if g in GE_BELOW_TARGET
+        else g
+        for g in sorted(GE_MISTAKES)
+    ],
+)
+def test_ge18xx_agreement_reaches_issue_target(game: str) -> None:
+    report = _ge_report(game)
+    assert report.agreement >= ISSUE_TARGET, f"{game}: {100 * report.agreement:.1f} %"
+
+
+def test_ge18xx_city_map_explains_left_out_rotations() -> None:
+    """1835 9972 -> 221 and 1856 9995 -> 120: one rotation left out, its city map differs."""
+    for game, pair, left_out in (("1835", ("9972", "221"), 3), ("1856", ("9995", "120"), 3)):
+        report = _ge_report(game)
+        found = [f for f in report.findings if (f.old, f.new) == pair]
+        assert len(found) == 1 and found[0].kind == "city-map", found
+        assert found[0].category == "city-map"
+        assert left_out in found[0].computed and left_out not in found[0].hand
+
+
+def test_ge18xx_towns_merge_needed_by_1835_and_1853() -> None:
+    """The double-town tiles 1, 2, 55, 56 -> 87/88 agree only with towns merging on.
+
+    1853's tile set writes these four upgrades exactly as 1835's (same rotations, same
+    ``<RevenueCenter>`` maps 29/26 -> 50 etc.): the rule is switched on for 1853 because its
+    hand list needs it; 1853's own rule book was not available to confirm it.
+    """
+    from dataclasses import replace
+
+    for game in ("1835", "1853"):
+        with_rule = _ge_report(game)
+        path = GE / game / f"{game}-TileSet.xml"
+        manifest, tiles = _ge_tiles(path)
+        without = check_tileset(
+            manifest,  # type: ignore[arg-type]
+            tiles,  # type: ignore[arg-type]
+            replace(rules_for(game), towns_merge=False),
+        )
+        lost = {(f.old, f.new) for f in without.disagreements} - {
+            (f.old, f.new) for f in with_rule.disagreements
+        }
+        double_towns = {("1", "88"), ("2", "87"), ("55", "88"), ("56", "87")}
+        # 1835 also lists 69 (two towns) -> 204 (one town)
+        assert lost == double_towns | ({("69", "204")} if game == "1835" else set())
 
 
 def test_ge18xx_seed_example_tile_8() -> None:

@@ -322,8 +322,12 @@ def _search(
     town_rule: bool,
     want_reason: bool,
     special: bool = False,
+    fixed: Mapping[int, int | None] | None = None,
 ) -> tuple[tuple[tuple[int, int | None], ...] | None, str]:
-    """Find a node map for rotation ``r``; returns (map or None, reason when None)."""
+    """Find a node map for rotation ``r``; returns (map or None, reason when None).
+
+    ``fixed`` pins old stops (by node index) to the new stop they must become.
+    """
     new_links = _rot_links(new.links, r)
     new_exits = [_rot_mask(m, r) for m in new.node_exits]
     # edge-edge links of the old tile must be edge-edge links of the new (or via vanished town)
@@ -361,6 +365,15 @@ def _search(
 
     # order old nodes by fewest candidates for a fast search
     cands = {i: candidates(i) for i in old_stops}
+    if fixed:
+        for i, j in fixed.items():
+            if i in cands:
+                if j not in cands[i]:
+                    return None, (
+                        f"old {old.kinds[i].value} {i} cannot become new stop {j} "
+                        "(the required city map)"
+                    )
+                cands[i] = [j]
     for i in old_stops:
         if not cands[i]:
             kind = old.kinds[i].value
@@ -490,6 +503,7 @@ def _placements(
     rules: UpgradeRules,
     hex_label: str | None,
     hex_name: str | None = None,
+    fixed: Mapping[int, int | None] | None = None,
 ) -> tuple[Placement, ...]:
     if _label_reason(old, new, hex_label, hex_name) is not None:
         return ()
@@ -505,14 +519,14 @@ def _placements(
         node_map = None
         if std_colour:
             node_map, _ = _search(
-                old, new, r, rules, town_rule=False, want_reason=False, special=special
+                old, new, r, rules, town_rule=False, want_reason=False, special=special, fixed=fixed
             )
             if node_map is not None:
                 out.append(Placement(r, node_map))
                 continue
         if town_ok:
             node_map, _ = _search(
-                old, new, r, rules, town_rule=True, want_reason=False, special=special
+                old, new, r, rules, town_rule=True, want_reason=False, special=special, fixed=fixed
             )
             if node_map is not None:
                 out.append(Placement(r, node_map, rule=f"{rules.name} town replacement"))
@@ -526,14 +540,17 @@ def placements(
     *,
     hex_label: str | None = None,
     hex_name: str | None = None,
+    city_map: Mapping[int, int | None] | None = None,
 ) -> tuple[Placement, ...]:
     """Every rotation in which ``new`` may replace ``old`` (as it lies), with node maps.
 
     ``hex_label`` is the label of the hex when the old tile carries none (e.g. a map hex
     labelled ``OO`` still holding an unlabelled tile); ``hex_name`` the hex's place name when
-    the old tile has none (a tile made for a named place goes only there).
+    the old tile has none (a tile made for a named place goes only there). ``city_map`` pins
+    old nodes (by index) to the new node each must become (where their tokens go, e.g. a
+    tile set's ``<RevenueCenter from to>``): rotations needing another map are left out.
     """
-    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label, hex_name)
+    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label, hex_name, fixed=city_map)
 
 
 def legal_rotations(
@@ -557,8 +574,12 @@ def explain(
     *,
     hex_label: str | None = None,
     hex_name: str | None = None,
+    city_map: Mapping[int, int | None] | None = None,
 ) -> str | None:
-    """Why ``new`` in ``rotation`` may not replace ``old``; ``None`` when it may."""
+    """Why ``new`` in ``rotation`` may not replace ``old``; ``None`` when it may.
+
+    ``city_map`` as for :func:`placements`.
+    """
     o, n = _CACHE.get(old), _CACHE.get(new)
     r = rotation % 6
     label_why = _label_reason(o, n, hex_label, hex_name)
@@ -577,11 +598,15 @@ def explain(
     why = ""
     special = _special(o, hex_label, hex_name)
     if colour_why is None:
-        node_map, why = _search(o, n, r, rules, town_rule=False, want_reason=True, special=special)
+        node_map, why = _search(
+            o, n, r, rules, town_rule=False, want_reason=True, special=special, fixed=city_map
+        )
         if node_map is not None:
             return None
     if town_ok:
-        node_map, why2 = _search(o, n, r, rules, town_rule=True, want_reason=True, special=special)
+        node_map, why2 = _search(
+            o, n, r, rules, town_rule=True, want_reason=True, special=special, fixed=city_map
+        )
         if node_map is not None:
             return None
         why = why or why2

@@ -31,7 +31,7 @@ from xml.sax.saxutils import quoteattr
 from lxml import etree
 
 from tilelay.errors import XMLFormatError
-from tilelay.hexgeo import Layout
+from tilelay.hexgeo import Layout, edge_to_xml_side
 from tilelay.tile import NodeKind, Tile
 from tilelay.upgrades import (
     Placement,
@@ -55,6 +55,7 @@ __all__ = [
     "apply_upgrades",
     "check_tileset",
     "city_maps",
+    "hand_city_map",
     "manifest_layout",
     "place_labels",
     "read_tileset",
@@ -483,8 +484,13 @@ class Finding:
     """One difference between a hand-written upgrade list and the computed one.
 
     ``kind`` is ``"rotations"`` (both list the upgrade, the rotations differ after folding the
-    new tile's symmetry), ``"only-hand"`` (the hand list has an upgrade tilelay finds illegal)
-    or ``"only-computed"`` (tilelay finds an upgrade the hand list lacks). ``reason`` says why.
+    new tile's symmetry), ``"only-hand"`` (the hand list has an upgrade tilelay finds illegal),
+    ``"only-computed"`` (tilelay finds an upgrade the hand list lacks), ``"not-in-manifest"``
+    (the hand list upgrades to a tile it does not list) or ``"city-map"`` (the rotations agree
+    once the hand list's ``<RevenueCenter>`` city map is held: the other rotations the track
+    allows would send an old city's tokens elsewhere). ``category`` sorts the reason:
+    ``"hand-mistake"``, ``"city-map"``, ``"no-definition"``, ``"not-in-manifest"`` or
+    ``"computed-only"``. ``reason`` says why in words.
     """
 
     old: str
@@ -494,6 +500,7 @@ class Finding:
     computed: tuple[int, ...]
     reason: str
     line: int | None = None
+    category: str = ""
 
     def __str__(self) -> str:
         where = f"line {self.line}: " if self.line is not None else ""
@@ -516,12 +523,92 @@ class CheckReport:
         """The share of hand-listed upgrades whose rotations agree (1.0 when none listed)."""
         return self.agreeing / self.listed if self.listed else 1.0
 
+    @property
+    def disagreements(self) -> tuple[Finding, ...]:
+        """The hand-listed upgrades whose rotations do not agree."""
+        return tuple(f for f in self.findings if f.kind in ("rotations", "only-hand"))
+
 
 def _classes(tile: Tile, rotations: Iterable[int]) -> dict[object, int]:
     out: dict[object, int] = {}
     for r in sorted(set(rotations)):
         out.setdefault(tile.rotated(r).topology(), r)
     return out
+
+
+def _node_at(tile: Tile, location: int, layout: Layout) -> int | None:
+    for i, node in enumerate(tile.nodes):
+        if node.kind in (NodeKind.CITY, NodeKind.TOWN) and _location(tile, i, layout) == location:
+            return i
+    return None
+
+
+def hand_city_map(
+    old: Tile, new: Tile, cities: Iterable[CityMap], rotation: int, layout: Layout = Layout.FLAT
+) -> dict[int, int | None] | None:
+    """The ``<RevenueCenter from to>`` records that apply in ``rotation`` as node indices.
+
+    Returns old node index → new node index, or ``None`` when there are no records for the
+    rotation or one names a location where the tile has no city or town.
+    """
+    out: dict[int, int | None] = {}
+    for c in cities:
+        if c.rotation is not None and c.rotation != rotation:
+            continue
+        i, j = _node_at(old, c.from_loc, layout), _node_at(new, c.to_loc, layout)
+        if i is None or j is None:
+            return None
+        out[i] = j
+    return out or None
+
+
+def _map_misfits(
+    old: Tile,
+    new: Tile,
+    hand: TileSetUpgrade,
+    rotations: Iterable[int],
+    rules: UpgradeRules,
+    computed: Upgrade,
+    layout: Layout,
+) -> list[tuple[int, str]]:
+    """The ``rotations`` in which the hand-written city map cannot hold, with why."""
+    out: list[tuple[int, str]] = []
+    for r in rotations:
+        fixed = hand_city_map(old, new, hand.cities, r, layout)
+        if fixed is None:
+            continue
+        why = explain(
+            old,
+            new,
+            r,
+            rules,
+            hex_label=computed.hex_label,
+            hex_name=computed.hex_name,
+            city_map=fixed,
+        )
+        if why is not None:
+            out.append((r, why))
+    return out
+
+
+def _sides(edges: Iterable[int], layout: Layout) -> list[int]:
+    return sorted(edge_to_xml_side(e, layout) for e in edges)
+
+
+def _illegal_why(
+    old: Tile,
+    new: Tile,
+    r: int,
+    rules: UpgradeRules,
+    label: str | None,
+    name: str | None,
+    layout: Layout,
+) -> str:
+    lost = old.exits() - new.rotated(r).exits()
+    if lost:
+        return f"it drops the old track to side(s) {_sides(lost, layout)}"
+    why = explain(old, new, r, rules, hex_label=label, hex_name=name)
+    return why or "legal on its own"
 
 
 def check_tileset(
@@ -533,8 +620,12 @@ def check_tileset(
     """Compare the hand-written upgrades of ``manifest`` with the computed ones.
 
     ``tiles`` maps tile numbers to tile definitions. Rotations are folded by the new tile's
-    symmetry before comparing. Every difference is returned with its reason.
+    symmetry before comparing. Where the hand list maps cities (``<RevenueCenter from to>``),
+    a computed rotation that needs another map (the tokens of an old city would go to another
+    new city) is not counted against it: the finding says so (``"city-map"``). Every
+    difference is returned with its reason; sides in reasons are the file's own (seed 000).
     """
+    layout = manifest_layout(manifest)
     numbers = [t.number for t in manifest.entries()]
     have = [tiles[n] for n in numbers if n in tiles]
     table = list(computed) if computed is not None else upgrade_table(have, rules)
@@ -559,6 +650,7 @@ def check_tileset(
                         (),
                         f"tile {missing} has no definition",
                         hu.line,
+                        "no-definition",
                     )
                 )
                 continue
@@ -566,9 +658,10 @@ def check_tileset(
             label = hu.base_tile_name
             if label is None and old.label is None and new.label is not None:
                 label = new.label  # the map hex carries the label
+            name = hu.base_city_name
             if cu is None and hu.to not in listed_numbers:
                 # an upgrade to a tile the manifest lacks: compare rotations all the same
-                found = placements(old, new, rules, hex_label=label, hex_name=hu.base_city_name)
+                found = placements(old, new, rules, hex_label=label, hex_name=name)
                 cu = _as_upgrade(entry.number, hu.to, found) if found else None
                 findings.append(
                     Finding(
@@ -580,20 +673,58 @@ def check_tileset(
                         f"tile {hu.to} is not in the manifest (a mistake in the hand-written "
                         "tile set: the upgrade or the manifest entry)",
                         hu.line,
+                        "not-in-manifest",
                     )
                 )
             comp = cu.rotations if cu is not None else ()
-            hand_c, comp_c = _classes(new, hu.rotations), _classes(new, comp)
+            hand_c = _classes(new, hu.rotations)
+            if cu is not None and set(hand_c) == set(_classes(new, comp)):
+                agreeing += 1
+                bad = _map_misfits(old, new, hu, hu.rotations, rules, cu, layout)
+                if bad:
+                    findings.append(
+                        Finding(
+                            entry.number,
+                            hu.to,
+                            "city-map",
+                            hu.rotations,
+                            comp,
+                            "mistake in the hand-written city map (the rotations agree): "
+                            + "; ".join(f"rotation {r}: {why}" for r, why in bad),
+                            hu.line,
+                            "hand-mistake",
+                        )
+                    )
+                continue
+            # rotations the hand list leaves out because its city map does not fit them
+            extra = [r for r in comp if new.rotated(r).topology() not in hand_c]
+            moved = _map_misfits(old, new, hu, extra, rules, cu, layout) if cu else []
+            moved_rots = {r for r, _ in moved}
+            comp_c = _classes(new, [r for r in comp if r not in moved_rots])
+            moved_text = "; ".join(
+                f"rotation {r} keeps the track but not the hand-written city map "
+                f"({', '.join(f'{c.from_loc}->{c.to_loc}' for c in hu.cities)}): {why}"
+                for r, why in moved
+            )
             if set(hand_c) == set(comp_c) and cu is not None:
                 agreeing += 1
+                findings.append(
+                    Finding(
+                        entry.number,
+                        hu.to,
+                        "city-map",
+                        hu.rotations,
+                        comp,
+                        "city positions kept for tokens: " + moved_text,
+                        hu.line,
+                        "city-map",
+                    )
+                )
                 continue
             reasons: list[str] = []
             for key, r in sorted(hand_c.items(), key=lambda kv: kv[1]):
                 if key not in comp_c:
-                    why = (
-                        explain(old, new, r, rules, hex_label=label, hex_name=hu.base_city_name)
-                        or "legal on its own"
-                    )
+                    why = _illegal_why(old, new, r, rules, label, name, layout)
                     reasons.append(
                         f"mistake in the hand-written list: rotation {r} is illegal ({why})"
                     )
@@ -603,8 +734,10 @@ def check_tileset(
                         f"mistake in the hand-written list: it omits rotation {r}, which keeps "
                         "every path and maps each old city onto a new one with its exits"
                     )
-            if hu.base_city_name is not None:
-                reasons.append(f"the hand list restricts it to the hex named {hu.base_city_name}")
+            if moved_text:
+                reasons.append(moved_text)
+            if name is not None:
+                reasons.append(f"the hand list restricts it to the hex named {name}")
             findings.append(
                 Finding(
                     entry.number,
@@ -614,6 +747,7 @@ def check_tileset(
                     comp,
                     "; ".join(reasons) or "differs",
                     hu.line,
+                    "hand-mistake",
                 )
             )
     for u in table:
@@ -626,7 +760,17 @@ def check_tileset(
             bits.append(f"only on the hex named {u.hex_name}")
         if u.rule is not None:
             bits.append(f"by the game rule '{u.rule}'")
-        findings.append(Finding(u.old, u.new, "only-computed", (), u.rotations, "; ".join(bits)))
+        findings.append(
+            Finding(
+                u.old,
+                u.new,
+                "only-computed",
+                (),
+                u.rotations,
+                "; ".join(bits),
+                category="computed-only",
+            )
+        )
     return CheckReport(listed=listed, agreeing=agreeing, findings=tuple(findings))
 
 
