@@ -20,7 +20,7 @@ the most copies of each tile on the board at once and the copies laid a second t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,15 +28,18 @@ from typing import Any
 from tilelay.board import Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
 from tilelay.games import UNLIMITED, Game, load_game
+from tilelay.trains import Phase
 
 __all__ = [
     "ReplayResult",
+    "ReplayStep",
     "TileLay",
     "TokenPlacement",
     "actions_in_force",
     "load_record",
     "over_manifest",
     "replay",
+    "replay_steps",
     "split_tile_id",
 ]
 
@@ -154,53 +157,124 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
     return name, int(copy)
 
 
-def replay(
-    record: Mapping[str, Any], game: Game | None = None, *, home_tokens: bool = True
-) -> ReplayResult:
-    """Apply a record's tile lays and token placements (those in force) to a new board.
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """The game after one action in force: the ``board``, the current ``phase``, and each
+    corporation's trains as ``{corporation: {train id: train type name}}`` (ids as the record
+    names them, ``"3-0"``; the type is the card side bought, e.g. a variant).
 
-    ``game`` defaults to the game named by the record's ``title``. Raises
-    :class:`GameDataError` naming the action when a tile or city does not exist or a move is
-    impossible on the board.
+    Phases change when the first train of a type is bought (the game's PHASES ``on``); trains
+    rust as the train data says, leave with ``discard_train`` and with ``exchange`` (traded in),
+    and move between corporations when one buys a train from another (the same id).
     """
-    if game is None:
-        game = load_game(str(record.get("title", "")))
-    source = f"record {record.get('id', '?')} ({game.name})"
-    board = Board(game)
-    lays: list[TileLay] = []
-    placements: list[TokenPlacement] = []
-    where: dict[str, str] = {}  # tile id on the board -> coord
-    at: dict[str, str] = {}  # coord -> tile id laid there
-    on_board: dict[str, int] = {}
-    max_on_board: dict[str, int] = {}
-    ever_laid: set[str] = set()
-    relaid: list[str] = []
-    started: set[str] = set()
-    skipped: list[str] = []
-    corp_syms = {c.sym for c in game.corporations}
 
-    def fail(action: Mapping[str, Any], message: str) -> GameDataError:
-        return GameDataError(f"action {action.get('id')}: {message}", source=source)
+    action: Mapping[str, Any]
+    board: Board
+    phase: Phase
+    trains: Mapping[str, Mapping[str, str]]
 
-    for action in actions_in_force(record.get("actions", [])):
+    def train_names(self, corporation: str) -> list[str]:
+        """The train type names ``corporation`` holds, in id order."""
+        held = self.trains.get(corporation, {})
+        return [held[k] for k in sorted(held)]
+
+
+class _Replayer:
+    """Replay state: the board, the bookkeeping of :class:`ReplayResult`, phase and trains."""
+
+    def __init__(self, record: Mapping[str, Any], game: Game | None, home_tokens: bool) -> None:
+        if game is None:
+            game = load_game(str(record.get("title", "")))
+        self.game = game
+        self.home_tokens = home_tokens
+        self.source = f"record {record.get('id', '?')} ({game.name})"
+        self.board = Board(game)
+        self.lays: list[TileLay] = []
+        self.placements: list[TokenPlacement] = []
+        self.where: dict[str, str] = {}  # tile id on the board -> coord
+        self.at: dict[str, str] = {}  # coord -> tile id laid there
+        self.on_board: dict[str, int] = {}
+        self.max_on_board: dict[str, int] = {}
+        self.ever_laid: set[str] = set()
+        self.relaid: list[str] = []
+        self.started: set[str] = set()
+        self.skipped: list[str] = []
+        self.corp_syms = {c.sym for c in game.corporations}
+        phases = game.trains.phases
+        self.phase: Phase = phases[0] if phases else Phase("1")
+        self.trains: dict[str, dict[str, str]] = {}
+        self.bought_types: set[str] = set()
+
+    def fail(self, action: Mapping[str, Any], message: str) -> GameDataError:
+        return GameDataError(f"action {action.get('id')}: {message}", source=self.source)
+
+    def result(self) -> ReplayResult:
+        return ReplayResult(
+            self.game,
+            self.board,
+            tuple(self.lays),
+            tuple(self.placements),
+            self.max_on_board,
+            tuple(self.relaid),
+            tuple(self.skipped),
+        )
+
+    def step(self, action: Mapping[str, Any]) -> ReplayStep:
+        return ReplayStep(
+            action, self.board, self.phase, {k: dict(v) for k, v in self.trains.items()}
+        )
+
+    def buy_train(self, action: Mapping[str, Any]) -> None:
+        manager = self.game.trains
+        train_id = str(action.get("train"))
+        buyer = str(action.get("entity"))
+        name = str(action.get("variant") or train_id.rpartition("-")[0] or train_id)
+        try:
+            card = manager.card_type_of(name)
+        except TilelayError as err:
+            raise self.fail(action, str(err)) from None
+        for held in self.trains.values():
+            held.pop(train_id, None)
+        exchange = action.get("exchange")
+        if exchange:
+            self.trains.get(buyer, {}).pop(str(exchange), None)
+        if card.name not in self.bought_types:
+            self.bought_types.add(card.name)
+            rusted = set(card.rusts)
+            started = manager.phase_started_by(card.name)
+            if started is not None:
+                self.phase = manager.phase(started)
+                rusted |= set(self.phase.rusts)
+            if rusted:
+                for held in self.trains.values():
+                    for tid in [
+                        t for t, n in held.items() if manager.card_type_of(n).name in rusted
+                    ]:
+                        del held[tid]
+        self.trains.setdefault(buyer, {})[train_id] = name
+
+    def apply(self, action: Mapping[str, Any]) -> None:
+        game = self.game
+        board = self.board
+        fail = self.fail
         entity = action.get("entity")
         if (
-            home_tokens
+            self.home_tokens
             and isinstance(entity, str)
-            and entity in corp_syms
-            and entity not in started
+            and entity in self.corp_syms
+            and entity not in self.started
         ):
-            started.add(entity)
+            self.started.add(entity)
             city = game.home_city(entity)
             home = game.corporation(entity).home
             if home is None or city is None:
-                skipped.append(entity)
+                self.skipped.append(entity)
             else:
                 try:
                     board = board.place_token(home, city, entity)
                 except BoardError as err:
                     raise fail(action, f"home token of {entity}: {err.message}") from None
-                placements.append(TokenPlacement(None, entity, home, city, home=True))
+                self.placements.append(TokenPlacement(None, entity, home, city, home=True))
         kind = action.get("type")
         if kind == "lay_tile":
             coord = str(action.get("hex"))
@@ -219,7 +293,7 @@ def replay(
                 raise fail(action, err.message) from None
             new = board.tile_at(coord)
             blocked = frozenset(e for e in new.exits() if not before.exit_allowed(coord, e))
-            lays.append(
+            self.lays.append(
                 TileLay(
                     int(action.get("id", 0)),
                     coord,
@@ -232,30 +306,32 @@ def replay(
                     blocked,
                 )
             )
-            previous = at.pop(coord, None)
+            previous = self.at.pop(coord, None)
             if previous is not None:
-                where.pop(previous, None)
+                self.where.pop(previous, None)
                 prev_name = split_tile_id(previous)[0]
-                on_board[prev_name] -= 1
-            if tile_id in where:
-                raise fail(action, f"tile {tile_id} is already on the board at {where[tile_id]}")
-            if tile_id in ever_laid:
-                relaid.append(tile_id)
-            ever_laid.add(tile_id)
-            where[tile_id] = coord
-            at[coord] = tile_id
-            on_board[name] = on_board.get(name, 0) + 1
-            max_on_board[name] = max(max_on_board.get(name, 0), on_board[name])
+                self.on_board[prev_name] -= 1
+            if tile_id in self.where:
+                raise fail(
+                    action, f"tile {tile_id} is already on the board at {self.where[tile_id]}"
+                )
+            if tile_id in self.ever_laid:
+                self.relaid.append(tile_id)
+            self.ever_laid.add(tile_id)
+            self.where[tile_id] = coord
+            self.at[coord] = tile_id
+            self.on_board[name] = self.on_board.get(name, 0) + 1
+            self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
         elif kind == "place_token":
             city_ref = str(action.get("city"))
             corp = str(entity)
             tile_id, _, index = city_ref.rpartition("-")
             if not index.isdigit():
                 raise fail(action, f"bad city {city_ref!r}: expected TILE-COPY-CITY")
-            coord_or_none = where.get(tile_id)
+            coord_or_none = self.where.get(tile_id)
             if coord_or_none is None:
                 hex_name = tile_id.rpartition("-")[0]
-                if hex_name in game.hexes and hex_name not in at:
+                if hex_name in game.hexes and hex_name not in self.at:
                     coord_or_none = hex_name
             if coord_or_none is None:
                 raise fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
@@ -263,18 +339,41 @@ def replay(
                 board = board.place_token(coord_or_none, int(index), corp)
             except BoardError as err:
                 raise fail(action, err.message) from None
-            placements.append(
+            self.placements.append(
                 TokenPlacement(int(action.get("id", 0)), corp, coord_or_none, int(index))
             )
-    return ReplayResult(
-        game,
-        board,
-        tuple(lays),
-        tuple(placements),
-        max_on_board,
-        tuple(relaid),
-        tuple(skipped),
-    )
+        elif kind == "buy_train":
+            self.buy_train(action)
+        elif kind == "discard_train":
+            self.trains.get(str(entity), {}).pop(str(action.get("train")), None)
+        self.board = board
+
+
+def replay(
+    record: Mapping[str, Any], game: Game | None = None, *, home_tokens: bool = True
+) -> ReplayResult:
+    """Apply a record's tile lays and token placements (those in force) to a new board.
+
+    ``game`` defaults to the game named by the record's ``title``. Raises
+    :class:`GameDataError` naming the action when a tile or city does not exist or a move is
+    impossible on the board.
+    """
+    replayer = _Replayer(record, game, home_tokens)
+    for action in actions_in_force(record.get("actions", [])):
+        replayer.apply(action)
+    return replayer.result()
+
+
+def replay_steps(
+    record: Mapping[str, Any], game: Game | None = None, *, home_tokens: bool = True
+) -> Iterator[ReplayStep]:
+    """Replay a record action by action (those in force), yielding a :class:`ReplayStep`
+    after each: the board, the phase and the corporations' trains. Errors as :func:`replay`.
+    """
+    replayer = _Replayer(record, game, home_tokens)
+    for action in actions_in_force(record.get("actions", [])):
+        replayer.apply(action)
+        yield replayer.step(action)
 
 
 def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:
