@@ -331,3 +331,29 @@ def test_cli_tileset_game(tmp_path: Path) -> None:
 def test_cli_tileset_needs_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tileset"]) == 2
     assert "needs GAME" in capsys.readouterr().err
+
+
+def test_city_map_pins_where_tokens_go() -> None:
+    """A required city map (a tile set's <RevenueCenter from to>) leaves out the rotation
+    that would send each old city's tokens to the other new city."""
+    from tilelay.upgrades import explain, placements
+
+    parse = dsl.parse
+    old = parse(
+        "city=revenue:20,loc:0;city=revenue:20,loc:3;path=a:0,b:_0;path=a:3,b:_1", color="yellow"
+    )
+    new = parse(
+        "city=revenue:30;city=revenue:30;path=a:0,b:_0;path=a:1,b:_0;path=a:3,b:_1;path=a:4,b:_1",
+        color="green",
+    )
+    free = {p.rotation: p.node_map for p in placements(old, new)}
+    assert free == {
+        0: ((0, 0), (1, 1)),
+        2: ((0, 1), (1, 0)),
+        3: ((0, 1), (1, 0)),
+        5: ((0, 0), (1, 1)),
+    }
+    pinned = placements(old, new, city_map={0: 0, 1: 1})
+    assert [p.rotation for p in pinned] == [0, 5]
+    assert explain(old, new, 3, city_map={0: 0, 1: 1}) is not None
+    assert explain(old, new, 0, city_map={0: 0, 1: 1}) is None
