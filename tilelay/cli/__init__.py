@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "upgrades",
     "trains",
     "carcassonne",
+    "routes",
 )
 
 

@@ -1,0 +1,238 @@
+"""``tilelay routes``: the best routes of a corporation's trains.
+
+Two ways to say the position:
+
+* a recorded 18xx.games game: ``tilelay routes RECORD.json --action ID`` (the corporation that
+  ran routes in that action, its trains and the phase then) or ``--corporation SYM`` (its
+  latest ``run_routes``); the recorded revenue is printed beside ours;
+* a built-in game and a hand-built board: ``tilelay routes GAME --lay COORD=TILE[-ROT] ...
+  --token COORD=SYM[@CITY] ... --corporation SYM --trains 2,3 [--phase 3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tilelay.board import Board
+from tilelay.errors import TilelayError
+from tilelay.games import Game, load_game
+from tilelay.games.replay import ReplayStep, load_record, replay_steps
+from tilelay.routes import Route, RoutePlanner, RunResult
+from tilelay.trains import Phase
+
+
+def register(sub: Any) -> None:
+    """Add the ``routes`` command."""
+    p = sub.add_parser(
+        "routes",
+        help="the best routes of a corporation's trains (recorded game or hand-built board)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("target", help="a recorded game (JSON file) or a built-in game name")
+    p.add_argument("--action", type=int, help="record: the run_routes action id to replay to")
+    p.add_argument("--corporation", help="the corporation symbol")
+    p.add_argument(
+        "--lay",
+        action="append",
+        default=[],
+        metavar="COORD=TILE[-ROT]",
+        help="game: lay a tile (repeatable), e.g. K4=57-1",
+    )
+    p.add_argument(
+        "--token",
+        action="append",
+        default=[],
+        metavar="COORD=SYM[@CITY]",
+        help="game: place a station token (repeatable), e.g. K4=KO",
+    )
+    p.add_argument("--trains", help="game: the trains, comma separated, e.g. 2,3")
+    p.add_argument("--phase", help="game: the phase name (default: the phase the trains bring)")
+    p.set_defaults(func=cmd_routes)
+
+
+def cmd_routes(args: argparse.Namespace) -> int:
+    """Run ``tilelay routes``."""
+    path = Path(args.target)
+    if path.suffix.lower() == ".json" or path.is_file():
+        return _from_record(args, path)
+    return _from_game(args)
+
+
+# ------------------------------------------------------------------------------ records
+
+
+def _from_record(args: argparse.Namespace, path: Path) -> int:
+    if args.lay or args.token or args.trains or args.phase:
+        raise TilelayError("--lay, --token, --trains and --phase apply to a game, not a record")
+    if args.action is None and args.corporation is None:
+        raise TilelayError("a record needs --action ID or --corporation SYM")
+    record = load_record(path)
+    chosen: ReplayStep | None = None
+    for step in replay_steps(record):
+        action = step.action
+        if args.action is not None:
+            if action.get("id") == args.action:
+                chosen = step
+                break
+        elif action.get("type") == "run_routes" and action.get("entity") == args.corporation:
+            chosen = step
+    if chosen is None:
+        if args.action is not None:
+            raise TilelayError(f"{path}: no action {args.action} in force in the record")
+        raise TilelayError(f"{path}: corporation {args.corporation!r} never ran routes")
+    action = chosen.action
+    corp = args.corporation or str(action.get("entity", ""))
+    game = chosen.board.game
+    game.corporation(corp)
+    trains = chosen.train_names(corp)
+    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    t0 = time.perf_counter()
+    result = planner.best(trains)
+    seconds = time.perf_counter() - t0
+    recorded = (
+        _recorded(planner, action, chosen.trains.get(corp, {}))
+        if corp == str(action.get("entity")) and action.get("type") == "run_routes"
+        else None
+    )
+    head = f"{game.name} action {action.get('id')} ({action.get('type')}): {corp}"
+    _print(head, result, trains, seconds, recorded)
+    return 0
+
+
+def _recorded(
+    planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
+) -> tuple[int, bool]:
+    """The recorded total, and whether every route's revenue was in the record."""
+    total = 0
+    complete = True
+    for r in action.get("routes", []):
+        if "revenue" in r:
+            total += int(r["revenue"])
+            continue
+        complete = False
+        train = held.get(str(r.get("train")))
+        if train is None:
+            continue
+        hexes = _chain(r)
+        found = planner.find(train, hexes)
+        if found:
+            total += found[0].revenue
+    return total, complete
+
+
+def _chain(route: Mapping[str, Any]) -> list[str]:
+    conns = route.get("connections") or []
+    if not conns:
+        return [str(h) for h in route.get("hexes", [])]
+    seq = [str(h) for h in conns[0]]
+    joins = (str(conns[1][0]), str(conns[1][-1])) if len(conns) > 1 else ()
+    if seq[0] in joins and seq[-1] not in joins:
+        seq.reverse()
+    for c in conns[1:]:
+        c = [str(h) for h in c]
+        seq += c[1:] if c[0] == seq[-1] else list(reversed(c))[1:]
+    out: list[str] = []
+    for h in seq:
+        if not out or out[-1] != h:
+            out.append(h)
+    return out
+
+
+# ------------------------------------------------------------------------------ games
+
+
+def _from_game(args: argparse.Namespace) -> int:
+    if args.action is not None:
+        raise TilelayError("--action applies to a recorded game (a JSON file)")
+    game = load_game(args.target)
+    if not args.corporation:
+        raise TilelayError("--corporation SYM is required")
+    game.corporation(args.corporation)
+    if not args.trains:
+        raise TilelayError("--trains is required, e.g. --trains 2,3")
+    trains = [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    for t in trains:
+        game.trains.train_type(t)
+    board = Board(game)
+    for text in args.lay:
+        coord, tile, rotation = _parse_lay(text)
+        board = board.lay(coord, game.tile(tile), rotation)
+    for text in args.token:
+        coord, sym, city = _parse_token(text)
+        game.corporation(sym)
+        board = board.place_token(coord, city, sym)
+    phase = _phase(game, args.phase, trains)
+    planner = RoutePlanner(board, args.corporation, phase)
+    t0 = time.perf_counter()
+    result = planner.best(trains)
+    seconds = time.perf_counter() - t0
+    _print(f"{game.name}: {args.corporation}", result, trains, seconds, None)
+    return 0
+
+
+def _parse_lay(text: str) -> tuple[str, str, int]:
+    coord, sep, tile = text.partition("=")
+    if not sep or not coord or not tile:
+        raise TilelayError(f"--lay: expected COORD=TILE[-ROTATION], e.g. K4=57-1, not {text!r}")
+    rotation = 0
+    name, dash, rot = tile.rpartition("-")
+    if dash and name and rot.isdigit():
+        if not 0 <= int(rot) <= 5:
+            raise TilelayError(f"--lay {text}: rotation must be 0-5, not {rot}")
+        tile, rotation = name, int(rot)
+    return coord.strip().upper(), tile.strip(), rotation
+
+
+def _parse_token(text: str) -> tuple[str, str, int]:
+    coord, sep, rest = text.partition("=")
+    sym, at, city = rest.partition("@")
+    if not sep or not coord or not sym or (at and not city.isdigit()):
+        raise TilelayError(f"--token: expected COORD=SYM[@CITY], e.g. K4=KO, not {text!r}")
+    return coord.strip().upper(), sym.strip(), int(city) if at else 0
+
+
+def _phase(game: Game, name: str | None, trains: list[str]) -> Phase:
+    manager = game.trains
+    if name is not None:
+        return manager.phase(name)
+    phases = manager.phases
+    if not phases:
+        raise TilelayError(f"game {game.name} has no phases: give --phase")
+    index = 0
+    names = [p.name for p in phases]
+    for t in trains:
+        started = manager.phase_started_by(manager.card_type_of(t).name)
+        if started is not None:
+            index = max(index, names.index(started))
+    return phases[index]
+
+
+# ------------------------------------------------------------------------------ output
+
+
+def _route_line(route: Route) -> str:
+    stops = " ".join(c if i == 0 else f"{c}.{i}" for c, i in route.stops)
+    return f"  {route.train:>4}  {route.revenue:>5}  {'-'.join(route.hexes)}  (stops {stops})"
+
+
+def _print(
+    head: str,
+    result: RunResult,
+    trains: list[str],
+    seconds: float,
+    recorded: tuple[int, bool] | None,
+) -> None:
+    print(f"{head} in phase {result.phase}, trains {', '.join(trains) or 'none'}")
+    for route in result.routes:
+        print(_route_line(route))
+    line = f"total {result.revenue}"
+    if recorded is not None:
+        total, complete = recorded
+        line += f" (recorded {total}{'' if complete else ', revenues evaluated here'})"
+    line += f"; {result.candidates} routes enumerated, {seconds * 1000:.1f} ms"
+    print(line)
