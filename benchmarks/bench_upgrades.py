@@ -94,7 +94,17 @@ def main() -> None:
         n = len(table)
         naive = naive_table(tiles, rules.steps)
         same = sum(1 for u in table if naive.get((u.old, u.new)) == u.rotations)
-        print(f"{name}: {same}/{n} upgrades with the same rotations in both")
+        by_name = {t.name: t for t in tiles}
+        merges = sum(
+            1
+            for u in table
+            if naive.get((u.old, u.new)) != u.rotations
+            and len(by_name[u.new].cities) < len(by_name[u.old].cities)
+        )
+        print(
+            f"{name}: {same}/{n} upgrades with the same rotations in both; {merges} differ "
+            "because the labelled cities merge (a rule the naive peer lacks)"
+        )
         rows.append((name, len(tiles), n, ours, peer))
     print("Whole-game upgrade table (best of 5)")
     print("peer: naive = every pair x 6 rotations, Tile.rotated + path scan, no caching")
