@@ -35,8 +35,7 @@ NS = "http://www.w3.org/2000/svg"
 
 
 def clear_caches() -> None:
-    svg._fragment.cache_clear()
-    svg._regions_hit.cache_clear()
+    svg._clear_caches()
 
 
 def draw_tilelay(all_tiles: list[Tile]) -> int:

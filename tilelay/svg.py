@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -62,7 +63,7 @@ from tilelay.tile import (
     Track,
 )
 
-__all__ = ["COLORS", "UNIT", "map_svg", "tile_svg", "tiles_svg"]
+__all__ = ["COLORS", "UNIT", "map_svg", "routes_svg", "tile_svg", "tiles_svg"]
 
 Point = tuple[float, float]
 
@@ -617,7 +618,16 @@ def _turn(p: Point, deg: float) -> Point:
 class _Placer:
     """Finds free spots for revenues, labels and marks, avoiding track, nodes and each other."""
 
-    __slots__ = ("boxes", "circles", "free_regions", "layout", "samples")
+    __slots__ = (
+        "boxes",
+        "circles",
+        "free_regions",
+        "layout",
+        "region_cands",
+        "samples",
+        "sorted_samples",
+        "sorted_xs",
+    )
 
     def __init__(
         self,
@@ -633,6 +643,11 @@ class _Placer:
         for s in samples:
             used |= _regions_hit(s, layout)
         self.free_regions = frozenset(range(24)) - used
+        centres = _region_centres(layout)
+        self.region_cands = [centres[r] for r in sorted(self.free_regions)]
+        # the samples sorted by x, for the quick estimate of a box's cost (see place)
+        self.sorted_samples = sorted((p[0], p[1], k) for k, p in enumerate(self.samples))
+        self.sorted_xs = [p[0] for p in self.sorted_samples]
 
     def take(self, cx: float, cy: float, hw: float, hh: float) -> None:
         """Mark a box as used."""
@@ -641,31 +656,47 @@ class _Placer:
     def cost(self, c: Point, hw: float, hh: float, limit: float = math.inf) -> float:
         """How badly a box of half-size (hw, hh) centred at ``c`` overlaps things.
 
-        Stops counting once the cost exceeds ``limit``.
+        The sum of: how far the box's corners stick out of the hex (less a margin), the track
+        samples within a margin of the box, the nodes it touches and the boxes already placed
+        it overlaps. Once the hex part, or the hex and track parts, exceed ``limit`` the
+        counting stops and a number above ``limit`` is returned.
         """
+        table = _hex_cost_table(self.layout, hw, hh)
+        bad = table.get(c)
+        if bad is None:
+            bad = table[c] = _hex_cost(self.layout, c, hw, hh)
+        if bad > limit:
+            return bad
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
-        bad = 0.0
-        # inside the hex (with a margin)
-        lim = APOTHEM * UNIT - 3.0
-        for nx, ny in _normals(self.layout):
-            for qx, qy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
-                e = qx * nx + qy * ny - lim
-                if e > 0:
-                    bad += e * 3.0
-        if bad > limit:
-            return bad
+        # track: only the samples whose x is within the margin of the box can count. They are
+        # summed in their drawing order, so the result does not depend on this search order.
         m = _TRACK_W / 2 + 3.0
-        ax0, ay0, ax1, ay1 = x0 - m, y0 - m, x1 + m, y1 + m
-        for px, py in self.samples:
-            if px < ax0 or px > ax1 or py < ay0 or py > ay1:
-                continue
-            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
-            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
-            dist = math.hypot(dx, dy)
-            if dist < m:
-                bad += m - dist + 4.0
-        if bad > limit:
-            return bad
+        ay0, ay1 = y0 - m, y1 + m
+        xs = self.sorted_xs
+        i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
+        if i < j:
+            # far over the limit: stop early (any order of summing is then clearly over it)
+            stop = limit + 1e-7 * (1.0 + abs(limit))
+            rough = bad
+            terms: list[tuple[int, float]] = []
+            for px, py, k in self.sorted_samples[i:j]:
+                if py < ay0 or py > ay1:
+                    continue
+                dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+                dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+                dist = math.hypot(dx, dy)
+                if dist < m:
+                    t = m - dist + 4.0
+                    rough += t
+                    if rough > stop:
+                        return rough
+                    terms.append((k, t))
+            if terms:
+                terms.sort()
+                for _, t in terms:
+                    bad += t
+                if bad > limit:
+                    return bad
         for (px, py), r in self.circles:
             dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
             dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
@@ -691,22 +722,56 @@ class _Placer:
 
         Candidates are the given ``extra`` spots, the centres of the regions no track passes
         through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
+        The first candidate with the lowest score wins.
         """
         cands: list[Point] = list(extra)
-        cands += [_scaled(region_centroid(r, self.layout)) for r in sorted(self.free_regions)]
-        cands += _grid_points()
+        cands += self.region_cands
+        cands += _GRID_POINTS
         best: Point = anchor
         best_score = math.inf
         ax, ay = anchor
+        cost = self.cost
         for c in cands:
             near = math.hypot(c[0] - ax, c[1] - ay) * weight
             if near >= best_score:
                 continue
-            score = self.cost(c, hw, hh, (best_score - near) / 10.0) * 10.0 + near
+            score = cost(c, hw, hh, (best_score - near) / 10.0) * 10.0 + near
             if score < best_score:
                 best, best_score = c, score
         self.take(best[0], best[1], hw, hh)
         return best
+
+
+_HEX_COST_TABLES: dict[tuple[Layout, float, float], dict[Point, float]] = {}
+
+
+def _hex_cost_table(layout: Layout, hw: float, hh: float) -> dict[Point, float]:
+    """The memo of :func:`_hex_cost` for boxes of one size (filled as candidates are met)."""
+    key = (layout, hw, hh)
+    table = _HEX_COST_TABLES.get(key)
+    if table is None:
+        if len(_HEX_COST_TABLES) > 512:
+            _HEX_COST_TABLES.clear()
+        table = _HEX_COST_TABLES[key] = {}
+    return table
+
+
+def _hex_cost(layout: Layout, c: Point, hw: float, hh: float) -> float:
+    """The hex-edge part of :meth:`_Placer.cost`: how far the box's corners stick out."""
+    x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
+    bad = 0.0
+    lim = APOTHEM * UNIT - 3.0
+    for nx, ny in _normals(layout):
+        for qx, qy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            e = qx * nx + qy * ny - lim
+            if e > 0:
+                bad += e * 3.0
+    return bad
+
+
+@lru_cache(maxsize=2)
+def _region_centres(layout: Layout) -> tuple[Point, ...]:
+    return tuple(_scaled(region_centroid(r, layout)) for r in range(24))
 
 
 @lru_cache(maxsize=4096)
@@ -725,9 +790,9 @@ def _normals(layout: Layout) -> tuple[Point, ...]:
     return tuple(polar(edge_angle(e, layout), 1.0) for e in range(6))
 
 
-@lru_cache(maxsize=1)
-def _grid_points() -> list[Point]:
-    return [(float(x), float(y)) for y in range(-64, 65, 16) for x in range(-64, 65, 16)]
+_GRID_POINTS: tuple[Point, ...] = tuple(
+    (float(x), float(y)) for y in range(-64, 65, 16) for x in range(-64, 65, 16)
+)
 
 
 # ---------------------------------------------------------------------- widgets
@@ -1130,6 +1195,13 @@ def _fragment(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
     return head + _body(tile, layout, grid, name, show_number) + "</g>"
 
 
+def _clear_caches() -> None:
+    """Empty every cache of this module (for cold-start measurements)."""
+    _fragment.cache_clear()
+    _regions_hit.cache_clear()
+    _HEX_COST_TABLES.clear()
+
+
 def _dims(layout: Layout, size: float) -> tuple[float, float]:
     """Width and height in px of a hex of circumradius ``size``."""
     if layout is Layout.FLAT:
@@ -1344,3 +1416,12 @@ def _coord_labels(
                     out.append(_text(xx, y, text, fs, cls="coord", bold=True))
     out.append("</g>")
     return "".join(out)
+
+
+def routes_svg(game: Any, board: Any, routes: Sequence[Any], *, size: float = 50.0) -> str:
+    """The map of ``game`` with ``board``'s tiles and ``routes`` (:class:`tilelay.routes.Route`)
+    drawn over it: one semi-transparent colour per train following its track, and a legend
+    (train, revenue, hexes) with the total under the map. See :mod:`tilelay.svg_routes`."""
+    from tilelay.svg_routes import routes_svg as draw
+
+    return draw(game, board, routes, size=size)
