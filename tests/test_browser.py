@@ -197,3 +197,44 @@ def test_not_found_page_in_the_browser(server: str, page: Any) -> None:
     page.click('ul.suggestions a >> text="57"')
     page.wait_for_url("**/tiles/57")
     assert page.locator("g.tile").count() == 1
+
+
+def test_routes_page_in_the_browser(server: str, page: Any, tmp_path: Path) -> None:
+    fixture = (
+        Path(__file__).resolve().parents[1].parent
+        / "shared"
+        / "reference"
+        / "18xxgames"
+        / "fixtures"
+        / "1889_314.json"
+    )
+    if not fixture.exists():
+        print(f"skipping the routes page test: reference fixture absent: {fixture}")
+        pytest.skip(f"reference fixture absent: {fixture}")
+    page.goto(server + "/", wait_until="load")
+    page.click('a[href="/routes/1889"]')
+    page.wait_for_url("**/routes/1889")
+    page.fill("#record", fixture.read_text(encoding="utf-8"))
+    page.click("#record-show")
+    page.wait_for_selector("g.route")
+    last = page.get_attribute(".summary", "data-action")
+    # choose the first run: KO's two 2-trains for 100
+    page.click("nav.actions button:has-text('first')")
+    page.wait_for_function(
+        "last => document.querySelector('.summary').dataset.action !== last", arg=last
+    )
+    routes = page.locator("g.route")
+    assert routes.count() == 2
+    assert sorted(int(routes.nth(i).get_attribute("data-revenue")) for i in range(2)) == [50, 50]
+    assert page.inner_text("#total-ours") == "100"
+    for i in range(2):
+        box = routes.nth(i).bounding_box()
+        assert box is not None and box["width"] > 10 and box["height"] > 10
+    # the select picks another action
+    page.select_option("#action-pick", index=3)
+    page.wait_for_function("() => document.querySelector('#action-pick').selectedIndex === 3")
+    assert page.locator("g.route").count() >= 1
+    shot = tmp_path / "routes_1889.png"
+    page.screenshot(path=str(shot), full_page=True)
+    _check_png(shot, 1280, 900)
+    assert page.console_errors == []

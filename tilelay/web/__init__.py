@@ -27,6 +27,7 @@ from tilelay.carcassonne.web import routes as carcassonne_routes
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.web.params import BadRequest
 from tilelay.web.routes import routes as tile_routes
+from tilelay.web.routes_page import routes as best_routes_pages
 from tilelay.web.templating import render
 
 __all__ = ["create_app"]
@@ -110,6 +111,7 @@ def create_app() -> Starlette:
     app_routes = [
         *tile_routes(),
         *carcassonne_routes(),
+        *best_routes_pages(),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     return Starlette(

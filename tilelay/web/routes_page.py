@@ -1,0 +1,369 @@
+"""The best-routes page: a recorded game's board after a chosen action, with the best routes of
+the corporation that ran, drawn on the map beside the routes the record says were run.
+
+The server keeps nothing: the record (an 18xx.games JSON export) stays in the page, which sends
+it with each request.
+
+* ``GET /routes/<game>`` – the page: a text area (or a file) for the record;
+* ``POST /routes/<game>`` – the same page, server-rendered, for a form posted without script
+  (``record=…&action=ID``);
+* ``POST /api/routes/<game>?action=ID`` – the record as the body; answers JSON
+  ``{svg, routes, recorded, actions, …, panel}`` (``panel`` is the result as HTML, which the
+  page's script swaps in).
+
+Without ``action`` the last ``run_routes`` action is shown. Bodies above :data:`MAX_BODY`
+answer 413, malformed JSON or a record of another game 400 saying why, an unknown game 404.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from markupsafe import Markup
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tilelay.errors import NotFoundError, TilelayError
+from tilelay.games import Game, game_names, load_game
+from tilelay.games.replay import ReplayStep, actions_in_force, replay_steps
+from tilelay.routes import Route as TrainRoute
+from tilelay.routes import RoutePlanner
+from tilelay.svg import routes_svg
+from tilelay.svg_routes import ROUTE_COLORS
+from tilelay.web.params import safe_name
+from tilelay.web.templating import environment, render
+
+__all__ = ["MAX_BODY", "RoutesError", "RoutesView", "analyse", "routes"]
+
+#: The largest request body accepted (bytes); recorded games are far smaller (50–80 kB).
+MAX_BODY = 5 * 1024 * 1024
+
+#: Hex circumradius (px) of the drawn map.
+MAP_SIZE = 52
+
+
+class RoutesError(TilelayError):
+    """A request the routes page cannot answer; ``status`` is the HTTP status (400 or 413)."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclass(frozen=True, slots=True)
+class RoutesView:
+    """Everything the page shows for one action: ours and the recorded routes, and navigation
+    among the record's ``run_routes`` actions (``actions`` as ``(id, corporation)``)."""
+
+    game: Game
+    action: int
+    corporation: str
+    phase: str
+    trains: tuple[str, ...]
+    routes: tuple[TrainRoute, ...]
+    revenue: int
+    recorded: tuple[dict[str, Any], ...]
+    recorded_total: int
+    svg: str
+    actions: tuple[tuple[int, str], ...]
+
+    def nav(self) -> dict[str, int | None]:
+        """Ids of the first, previous, next and last ``run_routes`` actions (None: none)."""
+        ids = [a for a, _ in self.actions]
+        i = ids.index(self.action) if self.action in ids else -1
+        return {
+            "first": ids[0] if ids else None,
+            "prev": ids[i - 1] if i > 0 else None,
+            "next": ids[i + 1] if 0 <= i < len(ids) - 1 else None,
+            "last": ids[-1] if ids else None,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON answer of the API (without the HTML panel)."""
+        return {
+            "game": self.game.name,
+            "action": self.action,
+            "corporation": self.corporation,
+            "phase": self.phase,
+            "trains": list(self.trains),
+            "routes": [_route_json(r) for r in self.routes],
+            "revenue": self.revenue,
+            "recorded": list(self.recorded),
+            "recorded_total": self.recorded_total,
+            "actions": [{"id": a, "corporation": c} for a, c in self.actions],
+            "nav": self.nav(),
+            "svg": self.svg,
+        }
+
+
+def _route_json(route: TrainRoute) -> dict[str, Any]:
+    return {
+        "train": route.train,
+        "revenue": route.revenue,
+        "hexes": list(route.hexes),
+        "stops": [[c, n] for c, n in route.stops],
+    }
+
+
+# ------------------------------------------------------------------------------ analysis
+
+
+def parse_record(body: bytes, game: Game) -> dict[str, Any]:
+    """The record in ``body`` (JSON text); :class:`RoutesError` when it is not a record of
+    ``game``."""
+    try:
+        data = json.loads(body.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise RoutesError("the record is not UTF-8 text") from None
+    except json.JSONDecodeError as err:
+        raise RoutesError(
+            f"malformed JSON at line {err.lineno}, column {err.colno}: {err.msg}"
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
+        raise RoutesError("not a recorded game: expected a JSON object with a list 'actions'")
+    if not all(isinstance(a, dict) for a in data["actions"]):
+        raise RoutesError("not a recorded game: every action must be a JSON object")
+    title = str(data.get("title", ""))
+    try:
+        other = load_game(title).name if safe_name(title) else None
+    except NotFoundError:
+        other = None
+    if other != game.name:
+        raise RoutesError(f"this is a record of {title or 'an unnamed game'!r}, not {game.name}")
+    return data
+
+
+def _hex_chain(route: Mapping[str, Any]) -> list[str]:
+    """The hexes a recorded route passes, from ``hexes`` or joined from ``connections``."""
+    conns = [[str(h) for h in c] for c in route.get("connections") or [] if c]
+    if not conns:
+        return [str(h) for h in route.get("hexes") or []]
+    seq = conns[0]
+    if len(conns) > 1 and seq[0] in (conns[1][0], conns[1][-1]):
+        seq = seq[::-1]
+    for c in conns[1:]:
+        seq = seq + (c[1:] if c[0] == seq[-1] else c[::-1][1:])
+    out: list[str] = []
+    for h in seq:
+        if not out or out[-1] != h:
+            out.append(h)
+    return out
+
+
+def _recorded(
+    planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for r in action.get("routes") or []:
+        if not isinstance(r, dict):
+            continue
+        train = str(r.get("train", ""))
+        hexes = _hex_chain(r)
+        revenue: int | None = None
+        evaluated = False
+        if isinstance(r.get("revenue"), int):
+            revenue = int(r["revenue"])
+        elif train in held:
+            try:
+                found = planner.find(held[train], hexes)
+            except TilelayError:
+                found = []
+            if found:
+                revenue, evaluated = found[0].revenue, True
+        out.append({"train": train, "hexes": hexes, "revenue": revenue, "evaluated": evaluated})
+    return out
+
+
+def _with_train_ids(
+    routes: Sequence[TrainRoute], held: Mapping[str, str], recorded: Sequence[Mapping[str, Any]]
+) -> list[TrainRoute]:
+    """The routes with ``train`` set to the id of a held train of that type (``"3-0"``): the
+    id of the recorded route over the same hexes when there is one, so rows line up; in id
+    order."""
+    free = sorted(held)
+    ran = {
+        str(r["train"]): (tuple(r["hexes"]), tuple(reversed(r["hexes"])))
+        for r in recorded
+        if r.get("train") in held
+    }
+    ids: list[str | None] = [None] * len(routes)
+    for i, r in enumerate(routes):
+        tid = next((t for t in free if held[t] == r.train and r.hexes in ran.get(t, ())), None)
+        if tid is not None:
+            ids[i] = tid
+            free.remove(tid)
+    for i, r in enumerate(routes):
+        if ids[i] is None:
+            ids[i] = next((t for t in free if held[t] == r.train), None)
+            if ids[i] is not None:
+                free.remove(str(ids[i]))
+    out = [r if t is None else replace(r, train=t) for r, t in zip(routes, ids, strict=True)]
+    return sorted(out, key=lambda r: r.train)
+
+
+def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> RoutesView:
+    """Replay ``record`` to ``action`` (default: its last ``run_routes``) and find the best
+    routes of the corporation that acted there."""
+    in_force = actions_in_force(record.get("actions", []))
+    runs = tuple(
+        (int(a["id"]), str(a.get("entity", "")))
+        for a in in_force
+        if a.get("type") == "run_routes" and isinstance(a.get("id"), int)
+    )
+    if action is None:
+        if not runs:
+            raise RoutesError("the record has no run_routes action")
+        action = runs[-1][0]
+    chosen: ReplayStep | None = None
+    for step in replay_steps(record, game):
+        if step.action.get("id") == action:
+            chosen = step
+            break
+    if chosen is None:
+        raise RoutesError(f"no action {action} in force in the record")
+    corp = str(chosen.action.get("entity", ""))
+    if chosen.action.get("entity_type") not in (None, "corporation") or corp not in {
+        c.sym for c in game.corporations
+    }:
+        raise RoutesError(
+            f"action {action} is not a corporation's ({corp or 'no entity'}): choose a"
+            " run_routes action"
+        )
+    held = chosen.trains.get(corp, {})
+    trains = chosen.train_names(corp)
+    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    result = planner.best(trains)
+    recorded = (
+        _recorded(planner, chosen.action, held) if chosen.action.get("type") == "run_routes" else []
+    )
+    recorded.sort(key=lambda r: str(r["train"]))
+    ours = _with_train_ids(result.routes, held, recorded)
+    drawing = routes_svg(game, chosen.board, ours, size=MAP_SIZE)
+    return RoutesView(
+        game=game,
+        action=action,
+        corporation=corp,
+        phase=chosen.phase.name,
+        trains=tuple(f"{t} ({held[t]})" for t in sorted(held)),
+        routes=tuple(ours),
+        revenue=result.revenue,
+        recorded=tuple(recorded),
+        recorded_total=sum(r["revenue"] or 0 for r in recorded),
+        svg=drawing,
+        actions=runs,
+    )
+
+
+# ------------------------------------------------------------------------------ HTTP
+
+
+async def _read_body(request: Request) -> bytes:
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise RoutesError(f"the request is too large: at most {MAX_BODY // 2**20} MB", 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise RoutesError(f"the request is too large: at most {MAX_BODY // 2**20} MB", 413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _game(request: Request) -> Game:
+    name = str(request.path_params["game"])
+    request.state.suggest = "/routes/{}"
+    if not safe_name(name):
+        raise NotFoundError(f"no game named {name!r}", suggestions=game_names())
+    return load_game(name)
+
+
+def _action_param(text: str | None) -> int | None:
+    if text is None or text.strip() == "":
+        return None
+    if not text.strip().isdigit():
+        raise RoutesError(f"action must be an action id (a number), not {text!r}")
+    return int(text)
+
+
+def _panel(view: RoutesView | None, error: str | None) -> str:
+    template = environment().get_template("routes_panel.html")
+    return template.render(
+        view=view,
+        nav=view.nav() if view else {},
+        error=error,
+        svg=Markup(view.svg if view else ""),
+        colors=ROUTE_COLORS,
+    )
+
+
+async def routes_page(request: Request) -> Response:
+    """``GET``/``POST /routes/<game>``: the page (posted: with the result, server-rendered)."""
+    game = _game(request)
+    record_text = ""
+    view: RoutesView | None = None
+    error: str | None = None
+    status = 200
+    if request.method == "POST":
+        try:
+            body = await _read_body(request)
+            form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+            record_text = form.get("record", [""])[-1]
+            key = "pick" if "go" in form else "action"
+            action = _action_param(form.get(key, [""])[-1])
+            record = parse_record(record_text.encode("utf-8"), game)
+            view = analyse(game, record, action)
+        except RoutesError as err:
+            error, status = err.message, err.status
+            if status == 413:
+                record_text = ""
+        except TilelayError as err:
+            error, status = str(err), 400
+    q = quote(game.name, safe="")
+    return render(
+        request,
+        "routes.html",
+        {
+            "title": f"{game.title}: best routes",
+            "game": game,
+            "q": q,
+            "record": record_text,
+            "panel": Markup(_panel(view, error)),
+            "max_mb": MAX_BODY // 2**20,
+        },
+        status_code=status,
+    )
+
+
+async def routes_api(request: Request) -> Response:
+    """``POST /api/routes/<game>?action=ID``: the record as the body; the result as JSON."""
+    try:
+        game = _game(request)
+    except NotFoundError as err:
+        return JSONResponse({"error": err.message, "suggestions": err.suggestions}, 404)
+    try:
+        action = _action_param(request.query_params.get("action"))
+        body = await _read_body(request)
+        record = parse_record(body, game)
+        view = analyse(game, record, action)
+    except RoutesError as err:
+        return JSONResponse({"error": err.message}, err.status)
+    except TilelayError as err:
+        return JSONResponse({"error": str(err)}, 400)
+    data = view.as_json()
+    data["panel"] = _panel(view, None)
+    return JSONResponse(data)
+
+
+def routes() -> list[BaseRoute]:
+    """The routes of the best-routes page and its API."""
+    return [
+        Route("/routes/{game}", routes_page, methods=["GET", "POST"], name="routes_page"),
+        Route("/api/routes/{game}", routes_api, methods=["POST"], name="routes_api"),
+    ]
