@@ -220,8 +220,17 @@ class _Geom:
         )
 
     def samples(self, n: int = 10) -> tuple[Point, ...]:
-        """``n + 1`` points along the path, ends included."""
-        return tuple(self.point(i / n) for i in range(n + 1))
+        """``n + 1`` points along the path, ends included (memoised per curve)."""
+        key = (self, n)
+        pts = _SAMPLES.get(key)
+        if pts is None:
+            if len(_SAMPLES) > 8192:
+                _SAMPLES.clear()
+            pts = _SAMPLES[key] = tuple(self.point(i / n) for i in range(n + 1))
+        return pts
+
+
+_SAMPLES: dict[tuple[_Geom, int], tuple[Point, ...]] = {}
 
 
 def _arc(p0: Point, p1: Point, c: Point) -> _Geom:
@@ -615,19 +624,47 @@ def _turn(p: Point, deg: float) -> Point:
 # -------------------------------------------------------------------- placement
 
 
+class _Track:
+    """The track samples of one drawing, with what placement derives from them.
+
+    Shared by every tile drawn with the same track (see :func:`_track`): the regions no track
+    crosses, the samples sorted by x (with their drawing order) and the spots already chosen
+    by :meth:`_Placer.place`, by everything else they depend on.
+    """
+
+    __slots__ = ("places", "region_cands", "sorted_samples", "sorted_xs")
+
+    def __init__(self, layout: Layout, samples: tuple[tuple[Point, ...], ...]) -> None:
+        used: set[int] = set()
+        for s in samples:
+            used |= _regions_hit(s, layout)
+        centres = _region_centres(layout)
+        self.region_cands = [centres[r] for r in range(24) if r not in used]
+        flat = [p for s in samples for p in s]
+        self.sorted_samples = sorted((p[0], p[1], k) for k, p in enumerate(flat))
+        self.sorted_xs = [p[0] for p in self.sorted_samples]
+        # place() results by everything else they depend on
+        self.places: dict[tuple[Any, ...], Point] = {}
+
+
+_TRACKS: dict[tuple[Layout, tuple[tuple[Point, ...], ...]], _Track] = {}
+
+
+def _track(layout: Layout, samples: list[tuple[Point, ...]]) -> _Track:
+    """The shared :class:`_Track` of these samples."""
+    key = (layout, tuple(samples))
+    t = _TRACKS.get(key)
+    if t is None:
+        if len(_TRACKS) > 2048:
+            _TRACKS.clear()
+        t = _TRACKS[key] = _Track(layout, key[1])
+    return t
+
+
 class _Placer:
     """Finds free spots for revenues, labels and marks, avoiding track, nodes and each other."""
 
-    __slots__ = (
-        "boxes",
-        "circles",
-        "free_regions",
-        "layout",
-        "region_cands",
-        "samples",
-        "sorted_samples",
-        "sorted_xs",
-    )
+    __slots__ = ("boxes", "circles", "layout", "track")
 
     def __init__(
         self,
@@ -636,18 +673,9 @@ class _Placer:
         circles: list[tuple[Point, float]],
     ) -> None:
         self.layout = layout
-        self.samples = [p for s in samples for p in s]
+        self.track = _track(layout, samples)
         self.circles = [c for c in circles if c[1] > 0]
         self.boxes: list[tuple[float, float, float, float]] = []
-        used: set[int] = set()
-        for s in samples:
-            used |= _regions_hit(s, layout)
-        self.free_regions = frozenset(range(24)) - used
-        centres = _region_centres(layout)
-        self.region_cands = [centres[r] for r in sorted(self.free_regions)]
-        # the samples sorted by x, for the quick estimate of a box's cost (see place)
-        self.sorted_samples = sorted((p[0], p[1], k) for k, p in enumerate(self.samples))
-        self.sorted_xs = [p[0] for p in self.sorted_samples]
 
     def take(self, cx: float, cy: float, hw: float, hh: float) -> None:
         """Mark a box as used."""
@@ -656,10 +684,10 @@ class _Placer:
     def cost(self, c: Point, hw: float, hh: float, limit: float = math.inf) -> float:
         """How badly a box of half-size (hw, hh) centred at ``c`` overlaps things.
 
-        The sum of: how far the box's corners stick out of the hex (less a margin), the track
-        samples within a margin of the box, the nodes it touches and the boxes already placed
-        it overlaps. Once the hex part, or the hex and track parts, exceed ``limit`` the
-        counting stops and a number above ``limit`` is returned.
+        The sum, in this order, of: how far the box's corners stick out of the hex (less a
+        margin), the track samples within a margin of the box (in drawing order), the nodes it
+        touches and the boxes already placed it overlaps. Once the hex part, or the hex and
+        track parts, exceed ``limit`` the counting stops and that sum is returned.
         """
         table = _hex_cost_table(self.layout, hw, hh)
         bad = table.get(c)
@@ -672,14 +700,15 @@ class _Placer:
         # summed in their drawing order, so the result does not depend on this search order.
         m = _TRACK_W / 2 + 3.0
         ay0, ay1 = y0 - m, y1 + m
-        xs = self.sorted_xs
+        track = self.track
+        xs = track.sorted_xs
         i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
         if i < j:
             # far over the limit: stop early (any order of summing is then clearly over it)
             stop = limit + 1e-7 * (1.0 + abs(limit))
             rough = bad
             terms: list[tuple[int, float]] = []
-            for px, py, k in self.sorted_samples[i:j]:
+            for px, py, k in track.sorted_samples[i:j]:
                 if py < ay0 or py > ay1:
                     continue
                 dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
@@ -724,8 +753,14 @@ class _Placer:
         through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
         The first candidate with the lowest score wins.
         """
+        memo = self.track.places
+        key = (tuple(self.circles), tuple(self.boxes), anchor, hw, hh, tuple(extra), weight)
+        found = memo.get(key)
+        if found is not None:
+            self.take(found[0], found[1], hw, hh)
+            return found
         cands: list[Point] = list(extra)
-        cands += self.region_cands
+        cands += self.track.region_cands
         cands += _GRID_POINTS
         best: Point = anchor
         best_score = math.inf
@@ -738,6 +773,7 @@ class _Placer:
             score = cost(c, hw, hh, (best_score - near) / 10.0) * 10.0 + near
             if score < best_score:
                 best, best_score = c, score
+        memo[key] = best
         self.take(best[0], best[1], hw, hh)
         return best
 
@@ -1200,6 +1236,8 @@ def _clear_caches() -> None:
     _fragment.cache_clear()
     _regions_hit.cache_clear()
     _HEX_COST_TABLES.clear()
+    _TRACKS.clear()
+    _SAMPLES.clear()
 
 
 def _dims(layout: Layout, size: float) -> tuple[float, float]:
