@@ -46,7 +46,6 @@ from tilelay.hexgeo import (
     hex_center,
     loc_point,
     polar,
-    region_at,
     region_centroid,
     region_polygons,
 )
@@ -696,17 +695,39 @@ class _Placer:
         if bad > limit:
             return bad
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
-        # track: only the samples whose x is within the margin of the box can count. They are
-        # summed in their drawing order, so the result does not depend on this search order.
+        # Each part is a sum of positive terms. Any of them taking the total clearly over the
+        # limit means the exact sum is over it too, so the cheap parts (nodes, placed boxes) are
+        # counted first and the counting stops there. Otherwise the exact sum is formed in the
+        # order above, so the result does not depend on the order things were looked at.
+        stop = limit + 1e-7 * (1.0 + abs(limit))
+        rough = bad
+        late: list[float] = []
+        for (px, py), r in self.circles:
+            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+            dist = math.hypot(dx, dy)
+            if dist < r + 2.0:
+                t = (r + 2.0 - dist) * 2.0 + 10.0
+                rough += t
+                if rough > stop:
+                    return rough
+                late.append(t)
+        for bx0, by0, bx1, by1 in self.boxes:
+            ox = min(x1, bx1) - max(x0, bx0) + 2.0
+            oy = min(y1, by1) - max(y0, by0) + 2.0
+            if ox > 0 and oy > 0:
+                t = min(ox, oy) * 3.0 + 30.0
+                rough += t
+                if rough > stop:
+                    return rough
+                late.append(t)
+        # track: only the samples whose x is within the margin of the box can count
         m = _TRACK_W / 2 + 3.0
         ay0, ay1 = y0 - m, y1 + m
         track = self.track
         xs = track.sorted_xs
         i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
         if i < j:
-            # far over the limit: stop early (any order of summing is then clearly over it)
-            stop = limit + 1e-7 * (1.0 + abs(limit))
-            rough = bad
             terms: list[tuple[int, float]] = []
             for px, py, k in track.sorted_samples[i:j]:
                 if py < ay0 or py > ay1:
@@ -726,17 +747,8 @@ class _Placer:
                     bad += t
                 if bad > limit:
                     return bad
-        for (px, py), r in self.circles:
-            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
-            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
-            dist = math.hypot(dx, dy)
-            if dist < r + 2.0:
-                bad += (r + 2.0 - dist) * 2.0 + 10.0
-        for bx0, by0, bx1, by1 in self.boxes:
-            ox = min(x1, bx1) - max(x0, bx0) + 2.0
-            oy = min(y1, by1) - max(y0, by0) + 2.0
-            if ox > 0 and oy > 0:
-                bad += min(ox, oy) * 3.0 + 30.0
+        for t in late:
+            bad += t
         return bad
 
     def place(
@@ -814,11 +826,37 @@ def _region_centres(layout: Layout) -> tuple[Point, ...]:
 def _regions_hit(points: tuple[Point, ...], layout: Layout) -> frozenset[int]:
     """The regions (see :func:`tilelay.hexgeo.region_at`) that track through ``points`` crosses."""
     out: set[int] = set()
-    for p in points[::2]:
-        r = region_at((p[0] / UNIT, p[1] / UNIT), layout)
-        if r is not None:
-            out.add(r)
+    tris = _region_boxes(layout)
+    for px, py in points[::2]:
+        x, y = px / UNIT, py / UNIT
+        # region_at: the first triangle containing the point (edges included, within 1e-9);
+        # a triangle whose box is more than 1e-6 away cannot contain it
+        for i, bx0, by0, bx1, by1, (ax, ay), (bx, by), (cx, cy) in tris:
+            if x < bx0 or x > bx1 or y < by0 or y > by1:
+                continue
+            d1 = (ax - x) * (by - y) - (ay - y) * (bx - x)
+            d2 = (bx - x) * (cy - y) - (by - y) * (cx - x)
+            d3 = (cx - x) * (ay - y) - (cy - y) * (ax - x)
+            neg = d1 < -1e-9 or d2 < -1e-9 or d3 < -1e-9
+            pos = d1 > 1e-9 or d2 > 1e-9 or d3 > 1e-9
+            if not (neg and pos):
+                out.add(i)
+                break
     return frozenset(out)
+
+
+_RegionBox = tuple[int, float, float, float, float, Point, Point, Point]
+
+
+@lru_cache(maxsize=2)
+def _region_boxes(layout: Layout) -> tuple[_RegionBox, ...]:
+    """Each region's number, bounding box (widened by 1e-6) and corners."""
+    out: list[_RegionBox] = []
+    for i, (a, b, c) in enumerate(region_polygons(layout)):
+        xs, ys = (a[0], b[0], c[0]), (a[1], b[1], c[1])
+        e = 1e-6
+        out.append((i, min(xs) - e, min(ys) - e, max(xs) + e, max(ys) + e, a, b, c))
+    return tuple(out)
 
 
 @lru_cache(maxsize=2)
