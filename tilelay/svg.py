@@ -101,11 +101,21 @@ _WHITE = "#ffffff"
 
 
 def _f(x: float) -> str:
-    """A number with at most two decimals, no trailing zeros, never ``-0``."""
-    s = f"{x:.2f}"
-    if s[-1] == "0":
-        s = s.rstrip("0").rstrip(".")
-    return "0" if s == "-0" else s
+    """A number with at most two decimals, no trailing zeros, never ``-0`` (memoised)."""
+    s = _F_MEMO.get(x)
+    if s is None:
+        s = f"{x:.2f}"
+        if s[-1] == "0":
+            s = s.rstrip("0").rstrip(".")
+        if s == "-0":
+            s = "0"
+        if len(_F_MEMO) > 65536:
+            _F_MEMO.clear()
+        _F_MEMO[x] = s
+    return s
+
+
+_F_MEMO: dict[float, str] = {}
 
 
 def _pt(p: Point) -> str:
@@ -190,7 +200,15 @@ class _Geom:
     sweep: int = 0
 
     def d(self) -> str:
-        """The SVG path data."""
+        """The SVG path data (memoised per curve)."""
+        d = _PATH_D.get(self)
+        if d is None:
+            if len(_PATH_D) > 8192:
+                _PATH_D.clear()
+            d = _PATH_D[self] = self._d()
+        return d
+
+    def _d(self) -> str:
         if self.kind == "line":
             return f"M{_pt(self.p0)}L{_pt(self.p1)}"
         if self.kind == "arc":
@@ -230,6 +248,7 @@ class _Geom:
 
 
 _SAMPLES: dict[tuple[_Geom, int], tuple[Point, ...]] = {}
+_PATH_D: dict[_Geom, str] = {}
 
 
 def _arc(p0: Point, p1: Point, c: Point) -> _Geom:
@@ -245,12 +264,14 @@ def _line_intersection(p: Point, d: Point, q: Point, e: Point) -> Point | None:
     return _add(p, _mul(d, t))
 
 
+@lru_cache(maxsize=4096)
 def _edge_tangent(edge: int, layout: Layout) -> Point:
     """Unit vector along ``edge`` in the clockwise direction."""
     a, b = edge_endpoints(edge, layout)
     return _unit(_sub(b, a))
 
 
+@lru_cache(maxsize=4096)
 def _edge_point(edge: int, lane: tuple[int, int], layout: Layout) -> Point:
     """Where a track leaves ``edge`` in lane (width, index); index 0 is the most clockwise."""
     m = _scaled(edge_midpoint(edge, layout))
@@ -261,10 +282,12 @@ def _edge_point(edge: int, lane: tuple[int, int], layout: Layout) -> Point:
     return _add(m, _mul(_edge_tangent(edge, layout), off))
 
 
+@lru_cache(maxsize=4096)
 def _inward(edge: int, layout: Layout) -> Point:
     return _unit(_mul(edge_midpoint(edge, layout), -1.0))
 
 
+@lru_cache(maxsize=4096)
 def _edge_edge(a: int, b: int, pa: Point, pb: Point, layout: Layout) -> _Geom:
     na, nb = _inward(a, layout), _inward(b, layout)
     if (a - b) % 3 == 0:  # opposite edges: parallel normals
@@ -328,7 +351,7 @@ def _layout_nodes(tile: Tile, layout: Layout) -> list[_NodeGeo]:
             if g.extent:
                 placed.append((g.pos, g.extent))
     unconnected = [
-        i for i in range(n) if tile.nodes[i].loc is None and not tile.node_exits(i) and multi
+        i for i in range(n) if multi and tile.nodes[i].loc is None and not tile.node_exits(i)
     ]
     for i, node in enumerate(tile.nodes):
         if out[i] is not None:
@@ -686,7 +709,7 @@ class _Placer:
         The sum, in this order, of: how far the box's corners stick out of the hex (less a
         margin), the track samples within a margin of the box (in drawing order), the nodes it
         touches and the boxes already placed it overlaps. Once the hex part, or the hex and
-        track parts, exceed ``limit`` the counting stops and that sum is returned.
+        track parts, exceed ``limit`` the counting stops and a sum above ``limit`` is returned.
         """
         table = _hex_cost_table(self.layout, hw, hh)
         bad = table.get(c)
@@ -694,6 +717,10 @@ class _Placer:
             bad = table[c] = _hex_cost(self.layout, c, hw, hh)
         if bad > limit:
             return bad
+        return self._cost_rest(c, hw, hh, limit, bad)
+
+    def _cost_rest(self, c: Point, hw: float, hh: float, limit: float, bad: float) -> float:
+        """:meth:`cost` given its hex part ``bad`` (not above ``limit``)."""
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
         # Each part is a sum of positive terms. Any of them taking the total clearly over the
         # limit means the exact sum is over it too, so the cheap parts (nodes, placed boxes) are
@@ -777,12 +804,22 @@ class _Placer:
         best: Point = anchor
         best_score = math.inf
         ax, ay = anchor
-        cost = self.cost
+        rest = self._cost_rest
+        table = _hex_cost_table(self.layout, hw, hh)
         for c in cands:
+            if best_score <= 0.0:  # nothing scores below 0
+                break
             near = math.hypot(c[0] - ax, c[1] - ay) * weight
             if near >= best_score:
                 continue
-            score = cost(c, hw, hh, (best_score - near) / 10.0) * 10.0 + near
+            # score = cost(c, hw, hh, limit) * 10 + near, with cost() inlined
+            limit = (best_score - near) / 10.0
+            bad = table.get(c)
+            if bad is None:
+                bad = table[c] = _hex_cost(self.layout, c, hw, hh)
+            if bad <= limit:
+                bad = rest(c, hw, hh, limit, bad)
+            score = bad * 10.0 + near
             if score < best_score:
                 best, best_score = c, score
         memo[key] = best
@@ -1276,6 +1313,14 @@ def _clear_caches() -> None:
     _HEX_COST_TABLES.clear()
     _TRACKS.clear()
     _SAMPLES.clear()
+    _PATH_D.clear()
+    _F_MEMO.clear()
+    for fn in (_edge_tangent, _edge_point, _inward, _edge_edge):
+        fn.cache_clear()
+    _PATH_D.clear()
+    _F_MEMO.clear()
+    for fn in (_edge_tangent, _edge_point, _inward, _edge_edge):
+        fn.cache_clear()
 
 
 def _dims(layout: Layout, size: float) -> tuple[float, float]:
