@@ -2,8 +2,10 @@
 
 Measures, best of a few runs on this machine:
 
-* ``tilelay.svg`` drawing all generic tiles (cold: its caches cleared before every run, so every
-  tile's geometry and placement is computed; and warm: the fragment cache filled);
+* ``tilelay.svg`` drawing all generic tiles (cold: every cache and memo of the module cleared
+  before every run — fragments, curve samples and path data, shared track geometry and
+  placements, number formatting — so each run computes everything once; and warm: the fragment
+  cache filled). Drawings sharing track within one run still share its geometry;
 * the peer, measured in the same run: **a minimal ElementTree renderer** written here that draws
   the same shapes the usual way — hex polygon, track (lines and arcs from ``tilelay.hexgeo``),
   city slot circles, town bars, revenue and label text — by building an
