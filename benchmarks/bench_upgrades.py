@@ -11,9 +11,9 @@ Run: ``.venv/bin/python benchmarks/bench_upgrades.py``
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from _table import best_of
 
 from tilelay.games import load_game
 from tilelay.tile import Edge, NodeKind, Tile
@@ -71,15 +71,6 @@ def _naive_ok(old: Tile, new: Tile) -> bool:
         return False
 
     return place(0)
-
-
-def best_of(fn: Callable[[], object], repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def main() -> None:

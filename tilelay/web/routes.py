@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from markupsafe import Markup
@@ -229,21 +230,29 @@ def _tiles_page(
     )
 
 
+def _builtin_games() -> list[Game]:
+    """The built-in games, in the order of :func:`game_names`."""
+    return [load_game(name) for name in game_names()]
+
+
+def _game_summary(g: Game) -> dict[str, Any]:
+    """What the index page and ``/api/games`` say of a game."""
+    return {
+        "name": g.name,
+        "title": g.title,
+        "layout": Layout(g.layout).value,
+        "hexes": len(g.hexes),
+    }
+
+
 async def index(request: Request) -> Response:
     """The index page: built-in games, the catalogue, Carcassonne, a tile form."""
     games = []
-    for name in game_names():
-        g = load_game(name)
-        games.append(
-            {
-                "name": g.name,
-                "title": g.title,
-                "layout": g.layout.value if isinstance(g.layout, Layout) else str(g.layout),
-                "hexes": len(g.hexes),
-                "tiles": sum(max(c, 0) for _, c in _manifest_counts(g)),
-                "q": quote(g.name, safe=""),
-            }
-        )
+    for g in _builtin_games():
+        summary = _game_summary(g)
+        summary["tiles"] = sum(max(c, 0) for _, c in _manifest_counts(g))
+        summary["q"] = quote(g.name, safe="")
+        games.append(summary)
     return render(
         request,
         "index.html",
@@ -471,17 +480,10 @@ async def api_games(request: Request) -> Response:
     from starlette.responses import JSONResponse
 
     out = []
-    for name in game_names():
-        g = load_game(name)
-        out.append(
-            {
-                "name": g.name,
-                "title": g.title,
-                "layout": str(Layout(g.layout).value),
-                "hexes": len(g.hexes),
-                "manifest": dict(_manifest_counts(g)),
-            }
-        )
+    for g in _builtin_games():
+        summary = _game_summary(g)
+        summary["manifest"] = dict(_manifest_counts(g))
+        out.append(summary)
     return JSONResponse(out)
 
 
