@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import REFERENCE
 from tilelay import dsl
 from tilelay.catalogue import get_tile
 from tilelay.errors import GameDataError, NotFoundError
@@ -23,7 +24,6 @@ from tilelay.games import (
 from tilelay.hexgeo import Layout
 from tilelay.tile import Color, NodeKind
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 GAMES = REFERENCE / "18xxgames" / "games"
 REF_FILES = {"1889": "1889", "1830": "1830", "18Chesapeake": "18_chesapeake"}
 DATA = Path(__file__).resolve().parents[1] / "tilelay" / "games" / "data"

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import REFERENCE
 from tilelay.errors import GameDataError
 from tilelay.games import UNLIMITED, load_game
 from tilelay.games.replay import (
@@ -26,7 +27,6 @@ from tilelay.games.replay import (
 )
 from tilelay.hexgeo import neighbour_edge
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 RECORDS = {
     "1889_314": ("1889", 40, 13, ("6-0", "206-0")),

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import REFERENCE
 from tilelay.board import Board
 from tilelay.cli import main
 from tilelay.errors import NotFoundError
@@ -26,7 +27,6 @@ from tilelay.routes import (
 from tilelay.tile import Revenue
 from tilelay.trains import Phase, Reach, TownCounting, TrainType
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 
 # A column of hexes on a flat map (edge 0 bottom, 3 top): A1 an offboard at the top, then

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REFERENCE
 from tilelay.tile import Tile
 from tilelay.upgrades import rules_for, upgrade_table
 from tilelay.xml.tileset import (
@@ -20,7 +21,6 @@ from tilelay.xml.tileset import (
     read_tileset,
 )
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 GE = REFERENCE / "ge18xx"
 RAILS = REFERENCE / "rails"
 

@@ -8,7 +8,6 @@ import math
 import re
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,6 +17,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.conftest import REFERENCE
 from tilelay.board import Board
 from tilelay.catalogue import get_tile
 from tilelay.games import load_game
@@ -29,7 +29,6 @@ from tilelay.svg_routes import route_polyline
 from tilelay.web import create_app
 from tilelay.web.routes_page import MAX_BODY
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 RECORDS = {
     "1889": "1889_314.json",

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.conftest import REFERENCE
 from tilelay import catalogue
 from tilelay.convert import same_connections_up_to_rotation
 from tilelay.errors import XMLFormatError
@@ -14,7 +13,7 @@ from tilelay.tile import Edge, NodeKind
 from tilelay.xml import load_tiles
 from tilelay.xml.rails import read_rails_tiles, read_rails_tileset
 
-RAILS = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "rails"
+RAILS = REFERENCE / "rails"
 
 # tile numbers in both Rails and the catalogue whose track differs, and why
 EXPLAINED = {

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.conftest import REFERENCE
 from tilelay import catalogue
 from tilelay.errors import XMLFormatError
 from tilelay.hexgeo import Loc
@@ -13,7 +12,7 @@ from tilelay.tile import Edge, NodeKind, NodeRef, Track
 from tilelay.xml import load_tiles
 from tilelay.xml.tiledefs import read_tiledefs, write_tiledefs
 
-REF = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+REF = REFERENCE
 GE = REF / "ge18xx" / "Tiles"
 COLOURS = ("Yellow", "Green", "Brown", "Grey", "Other")
 

@@ -131,7 +131,7 @@ def _location_to_loc(n: int, layout: Layout) -> Loc:
     return Loc("location", n)
 
 
-def _loc_to_location(loc: Loc, layout: Layout) -> int:
+def loc_to_location(loc: Loc, layout: Layout) -> int:
     """The seed-000 location of a model loc (edge locs go to the near-side ring 6-11)."""
     if loc.kind == "center":
         return CENTER_LOCATION
@@ -700,13 +700,13 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
 def _placements(tile: Tile, layout: Layout) -> tuple[int, ...]:
     out: list[int] = []
     explicit = {
-        _loc_to_location(n.loc, layout)
+        loc_to_location(n.loc, layout)
         for n in tile.nodes
         if n.loc is not None and n.kind is not NodeKind.JUNCTION
     }
     for i, n in enumerate(tile.nodes):
         if n.loc is not None:
-            out.append(_loc_to_location(n.loc, layout))
+            out.append(loc_to_location(n.loc, layout))
             continue
         at = default_location(tile, i, layout)
         if n.kind is not NodeKind.JUNCTION and (at in out or at in explicit):
@@ -740,7 +740,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
     out.append(f"\t<Tile{_attrs(head)}")
     body: list[str] = []
     for lab in tile.labels:
-        loc = None if lab.loc is None else str(_loc_to_location(lab.loc, layout))
+        loc = None if lab.loc is None else str(loc_to_location(lab.loc, layout))
         body.append(f"\t\t<TileName{_attrs([('location', loc), ('name', lab.text)])}/>")
     for p in tile.paths:
         enter = str(_track_location(tile, p.a, p.b, layout))
@@ -783,7 +783,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
         if n.hide:
             rloc = -1
         elif n.revenue_loc is not None:
-            rloc = _loc_to_location(n.revenue_loc, layout)
+            rloc = loc_to_location(n.revenue_loc, layout)
         else:
             rloc = default_revenue_location(tile, i, location, layout)
         for phase, value in revs:

@@ -42,7 +42,7 @@ from tilelay.upgrades import (
     upgrade_table,
 )
 from tilelay.xml.safe import element_line, parse_xml
-from tilelay.xml.tiledefs import _loc_to_location, default_location
+from tilelay.xml.tiledefs import default_location, loc_to_location
 
 __all__ = [
     "CheckReport",
@@ -386,7 +386,7 @@ def _location(tile: Tile, index: int | None, layout: Layout) -> int | None:
     loc = tile.nodes[index].loc
     if loc is None:
         return default_location(tile, index, layout)
-    return _loc_to_location(loc, layout)
+    return loc_to_location(loc, layout)
 
 
 def manifest_layout(manifest: TileManifest) -> Layout:
