@@ -80,9 +80,9 @@ def test_tile_number_conflicts_with_the_ge18xx_files() -> None:
 
 
 def test_game_tiles_keep_their_qualified_names() -> None:
-    from tilelay.catalogue import get_tile
     from tilelay.convert import conflicts
     from tilelay.dsl import parse
+    from tilelay.games import get_tile
 
     # a file defining 'X1' differently from 18Chesapeake's own X1 is a conflict reported under
     # the game-qualified label, and the game's tile stays reachable by that name

@@ -10,13 +10,13 @@ import pytest
 
 from tests.conftest import REFERENCE
 from tilelay import dsl
-from tilelay.catalogue import get_tile
 from tilelay.errors import GameDataError, NotFoundError
 from tilelay.games import (
     UNLIMITED,
     Game,
     find_games,
     game_names,
+    get_tile,
     load_game,
     load_game_file,
     parse_coord,

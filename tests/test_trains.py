@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tilelay.errors import GameDataError, NotFoundError, TilelayError, XMLFormatError
+from tilelay.train_data import trains_from_game_data
 from tilelay.trains import (
     IPO,
     POOL,
@@ -17,7 +18,6 @@ from tilelay.trains import (
     ReachBase,
     TownCounting,
     TrainManager,
-    trains_from_game_data,
 )
 from tilelay.xml.rails_game import read_rails_game, write_rails_trains
 

@@ -9,7 +9,7 @@ The core is the immutable tile model (:mod:`tilelay.tile`) on hex geometry
 'city=revenue:20;path=a:1,b:_0;path=a:_0,b:4'
 """
 
-from tilelay.catalogue import get_tile, tile_names
+from tilelay.catalogue import tile_names
 from tilelay.dsl import parse as parse_tile
 from tilelay.dsl import write as write_tile
 from tilelay.errors import (
@@ -20,6 +20,7 @@ from tilelay.errors import (
     TileSyntaxError,
     XMLFormatError,
 )
+from tilelay.games import get_tile
 from tilelay.hexgeo import Layout, Loc
 from tilelay.tile import (
     Border,

@@ -6,8 +6,8 @@ one canonical tile string per tile number. Load one with :func:`get_tile`:
 >>> get_tile("57").cities[0].revenue.value
 20
 
-A game may keep its own tile under a game-qualified name, ``GAME:NAME`` (e.g. ``18EU:80``);
-such names are looked up in the game's definition (see :mod:`tilelay.games`).
+A game's own tiles are not here: a game keeps them under game-qualified names, ``GAME:NAME``
+(e.g. ``18Chesapeake:X1``), which :func:`tilelay.games.get_tile` looks up.
 """
 
 from __future__ import annotations
@@ -76,14 +76,9 @@ def suggest(name: str, candidates: list[str], n: int = 5) -> list[str]:
 def get_tile(name: str, rotation: int = 0) -> Tile:
     """The catalogue tile ``name`` (e.g. ``"57"``), turned ``rotation`` steps clockwise.
 
-    A game-qualified name ``GAME:NAME`` takes the tile from that game's manifest. Raises
-    :class:`~tilelay.errors.NotFoundError` with close names when there is no such tile.
+    Raises :class:`~tilelay.errors.NotFoundError` with close names when there is no such tile.
+    (:func:`tilelay.get_tile` also finds a game's own tiles by ``GAME:NAME``.)
     """
-    if ":" in name:
-        from tilelay.games import load_game
-
-        game_name, _, tile_name = name.partition(":")
-        return load_game(game_name).tile(tile_name).rotated(rotation)
     if name not in tile_codes():
         raise NotFoundError(
             f"no tile named {name!r} in the catalogue", suggestions=suggest(name, tile_names())

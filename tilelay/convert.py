@@ -18,6 +18,7 @@ from pathlib import Path
 
 from tilelay import catalogue, dsl
 from tilelay.errors import TilelayError, TileSyntaxError
+from tilelay.games import game_names, load_game
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
 from tilelay.tile import Edge, NodeKind, NodeRef, Tile, tile_from_dict, tile_to_dict
 from tilelay.xml import rails, tiledefs
@@ -274,8 +275,6 @@ def conflicts(
     if include_catalogue:
         for t in catalogue.tiles():
             by_name.setdefault(t.name, []).append(("catalogue", t))
-        from tilelay.games import game_names, load_game
-
         for g in game_names():
             game = load_game(g)
             for name, t in sorted(game.game_tiles.items()):

@@ -7,6 +7,8 @@ print it as it is, with no traceback.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 class TilelayError(Exception):
     """Base class of every error tilelay raises on bad input.
@@ -86,3 +88,22 @@ class NotFoundError(TilelayError, LookupError):
         if self.suggestions:
             full += " (did you mean: " + ", ".join(self.suggestions) + "?)"
         super().__init__(full)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadWarning:
+    """Something in the input that was not understood or not used, with where it is.
+
+    Readers keep going past these (an unknown tag, attribute or key; a constant built by code;
+    a home on a hex that is not on the map) and list them next to what they read.
+    """
+
+    message: str
+    source: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = ":".join(
+            bit for bit in (self.source, None if self.line is None else str(self.line)) if bit
+        )
+        return f"{where}: {self.message}" if where else self.message

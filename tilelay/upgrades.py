@@ -28,16 +28,19 @@ off the map or across an impassable border, the phase's colours, a copy left).
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import Any
 
+from tilelay.errors import GameDataError
 from tilelay.hexgeo import Layout, loc_point
 from tilelay.tile import Color, Edge, NodeKind, Tile, Track
 
 __all__ = [
     "DEFAULT_RULES",
-    "GAME_RULES",
     "Placement",
     "Upgrade",
     "UpgradeRules",
@@ -48,6 +51,7 @@ __all__ = [
     "legal_rotations",
     "placements",
     "rules_for",
+    "rules_from_data",
     "upgrade_table",
 ]
 
@@ -92,19 +96,69 @@ class UpgradeRules:
 #: The rules most 18xx games follow.
 DEFAULT_RULES = UpgradeRules()
 
-#: Games whose upgrade rules differ from the default, by name.
-GAME_RULES: dict[str, UpgradeRules] = {
-    "1835": UpgradeRules(name="1835", towns_merge=True),
-    "1853": UpgradeRules(name="1853", towns_merge=True),
-    "1856": UpgradeRules(name="1856", town_replacement=True, town_replacement_phases=("5", "6")),
-}
+_RULE_KEYS = frozenset(
+    {"steps", "towns_merge", "town_replacement", "town_replacement_phases", "labelled_cities_merge"}
+)
+
+
+def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> UpgradeRules:
+    """Upgrade rules from a table of game data (the keys are :class:`UpgradeRules`' fields).
+
+    Raises :class:`~tilelay.errors.GameDataError` naming the key that is wrong.
+    """
+
+    def fail(message: str) -> GameDataError:
+        return GameDataError(f"upgrade rules of {name}: {message}", source=source)
+
+    unknown = sorted(set(data) - _RULE_KEYS)
+    if unknown:
+        raise fail(f"unknown key {unknown[0]!r} (expected one of {', '.join(sorted(_RULE_KEYS))})")
+    flags: dict[str, bool] = {}
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise fail(f"{key} must be true or false, not {data[key]!r}")
+            flags[key] = data[key]
+    phases = data.get("town_replacement_phases", [])
+    if not isinstance(phases, list) or not all(isinstance(p, str) for p in phases):
+        raise fail(f"town_replacement_phases must be a list of phase names, not {phases!r}")
+    steps = STANDARD_STEPS
+    if "steps" in data:
+        pairs: set[tuple[Color, Color]] = set()
+        for pair in data["steps"] if isinstance(data["steps"], list) else [None]:
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise fail(f"steps must be a list of [old colour, new colour], not {pair!r}")
+            try:
+                pairs.add((Color(str(pair[0])), Color(str(pair[1]))))
+            except ValueError as err:
+                raise fail(f"steps: {err}") from None
+        steps = frozenset(pairs)
+    return UpgradeRules(name=name, steps=steps, town_replacement_phases=tuple(phases), **flags)
+
+
+@cache
+def _rules_table() -> dict[str, UpgradeRules]:
+    source = "tilelay/data/upgrade_rules.toml"
+    text = (resources.files("tilelay") / "data" / "upgrade_rules.toml").read_text("utf-8")
+    table = tomllib.loads(text)
+    out: dict[str, UpgradeRules] = {}
+    for name, data in table.items():
+        if not isinstance(data, dict):
+            raise GameDataError(f"{name} must be a table of rules", source=source)
+        out[name] = rules_from_data(name, data, source=source)
+    return out
 
 
 def rules_for(game: str | None) -> UpgradeRules:
-    """The upgrade rules of ``game`` (the default rules for a game not listed)."""
+    """The upgrade rules of the game titled ``game`` (``tilelay/data/upgrade_rules.toml``),
+    or the default rules for a game not listed there.
+
+    >>> rules_for("1856").town_replacement, rules_for("1889") is DEFAULT_RULES
+    (True, True)
+    """
     if game is None:
         return DEFAULT_RULES
-    return GAME_RULES.get(game, DEFAULT_RULES)
+    return _rules_table().get(game, DEFAULT_RULES)
 
 
 # --------------------------------------------------------------------------- tile structure
@@ -778,7 +832,7 @@ def board_rotations(
     """
     game = board.game
     if rules is None:
-        rules = rules_for(str(game.name))
+        rules = game.upgrade_rules
     if phase is not None:
         allowed = {c.strip().lower().replace("grey", "gray") for c in phase.tiles}
         if allowed and new.color.value not in allowed:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from tilelay import convert, dsl, svg
-from tilelay.catalogue import get_tile, suggest
+from tilelay.catalogue import suggest
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
-from tilelay.games import load_game
+from tilelay.games import get_tile, load_game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 

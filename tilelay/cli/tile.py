@@ -8,8 +8,8 @@ import sys
 from typing import Any
 
 from tilelay import dsl
-from tilelay.catalogue import get_tile
 from tilelay.errors import TilelayError
+from tilelay.games import get_tile
 from tilelay.tile import Tile, tile_to_dict
 
 

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from tilelay.errors import NotFoundError, TilelayError
-from tilelay.trains import TrainManager, manager_to_dict
+from tilelay.train_data import manager_to_dict
+from tilelay.trains import TrainManager
 from tilelay.xml.rails_game import read_rails_game
 
 

@@ -37,7 +37,7 @@ def game_table(name: str) -> tuple[Any, list[Upgrade], dict[str, Tile]]:
     """A built-in game, its computed upgrade table and its manifest tiles by name."""
     game = _load_game(name)
     tiles = {t.name: t for t, _ in game.manifest_tiles()}
-    table = upgrade_table(list(tiles.values()), rules_for(str(game.name)))
+    table = upgrade_table(list(tiles.values()), game.upgrade_rules)
     return game, table, tiles
 
 
@@ -112,7 +112,7 @@ def cmd_tileset(args: argparse.Namespace) -> int:
             raise TilelayError("give either GAME or --tiles and --manifest, not both")
         game, table, tiles = game_table(args.game)
         manifest = _game_manifest(game)
-        rules = rules_for(str(game.name))
+        rules = game.upgrade_rules
     else:
         if not args.tiles or args.manifest is None:
             raise TilelayError("tileset needs GAME, or --tiles FILE... and --manifest FILE")

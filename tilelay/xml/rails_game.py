@@ -21,7 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from tilelay.errors import XMLFormatError
+from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.trains import (
     IPO,
     POOL,
@@ -32,7 +32,6 @@ from tilelay.trains import (
     Phase,
     Reach,
     ReachBase,
-    ReadWarning,
     Score,
     TownCounting,
     TrainCardType,

@@ -1,0 +1,529 @@
+"""Game data: a game written as plain data (tables, lists, strings) becomes a :class:`Game`.
+
+The data is tilelay's own game format (the shape of the built-in games' TOML files, see
+``tilelay/games/data/1889.toml``): a title, the layout, location names, ``hexes`` as groups
+``{color, coords, code}`` (``code`` in the tile language), the ``manifest`` (tile name: count
+or ``"unlimited"``) with the game's own tiles under ``tiles``, ``corporations``,
+``companies``, ``trains`` and ``phases`` in the 18xx.games shape, and the ``market``. Every
+source of games (TOML files, the 18xx.games engine's sources, Rails and GE18XX directories)
+produces this data and reads it with :func:`game_from_data`, so they all give the same model.
+A reader that already holds tiles may give a hex group or a game tile as ``{"tile": Tile}``
+instead of a colour and a code.
+
+Strict reading (tilelay's own files) stops at the first error with a
+:class:`~tilelay.errors.GameDataError` naming the file, the line (when the text is given) and
+what was expected. Lenient reading (games imported from other engines) keeps going past what
+it cannot use (a home hex that is not on the map, a manifest tile that exists nowhere),
+records each as a :class:`~tilelay.errors.ReadWarning` in :attr:`Game.problems`, and fails
+only when there is no map at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from tilelay import dsl
+from tilelay.catalogue import suggest, tile_codes
+from tilelay.errors import GameDataError, ReadWarning, TilelayError
+from tilelay.games.model import UNLIMITED, Company, Corporation, Game, parse_coord
+from tilelay.hexgeo import Layout
+from tilelay.tile import Color, Tile
+from tilelay.train_data import trains_from_game_data
+from tilelay.upgrades import rules_for, rules_from_data
+
+__all__ = ["GAME_KEYS", "game_from_data", "game_to_data"]
+
+#: The top-level keys of game data.
+GAME_KEYS = frozenset(
+    {
+        "title",
+        "display_title",
+        "subtitle",
+        "aliases",
+        "designer",
+        "publisher",
+        "location",
+        "players",
+        "rules_url",
+        "layout",
+        "axes",
+        "location_names",
+        "hexes",
+        "manifest",
+        "tiles",
+        "corporations",
+        "companies",
+        "trains",
+        "phases",
+        "market",
+        "upgrade_rules",
+    }
+)
+_HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
+_TILE_KEYS = frozenset({"color", "code", "tile"})
+_CORP_KEYS = frozenset(
+    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent"}
+)
+_COMPANY_KEYS = frozenset(
+    {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
+)
+
+
+class _Reader:
+    """Reading state: the source name, its text (for line numbers) and the problems kept."""
+
+    def __init__(self, source: str, text: str | None, strict: bool) -> None:
+        self.source = source
+        self.lines = text.splitlines() if text else []
+        self.strict = strict
+        self.problems: list[ReadWarning] = []
+
+    def line_of(self, *needles: str) -> int | None:
+        """The first line holding every needle (to point errors at the right place)."""
+        for i, line in enumerate(self.lines, 1):
+            if all(n in line for n in needles):
+                return i
+        return None
+
+    def fail(self, message: str, *needles: str) -> GameDataError:
+        line = self.line_of(*needles) if needles else None
+        return GameDataError(message, source=self.source, line=line)
+
+    def problem(self, message: str, *needles: str) -> None:
+        """An item that cannot be used: an error when strict, else kept as a problem."""
+        if self.strict:
+            raise self.fail(message, *needles)
+        line = self.line_of(*needles) if needles else None
+        self.problems.append(ReadWarning(message, self.source, line))
+
+    def table(self, data: Mapping[str, Any], key: str) -> dict[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, Mapping):
+            raise self.fail(f"{key} must be a table", key)
+        return dict(value)
+
+    def array(self, data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+        value = data.get(key, [])
+        if not isinstance(value, Sequence) or not all(isinstance(v, Mapping) for v in value):
+            raise self.fail(f"{key} must be an array of tables ([[{key}]])", key)
+        return list(value)
+
+    def text(self, where: str, value: object, what: str, *, optional: bool = False) -> str:
+        if value is None and optional:
+            return ""
+        if not isinstance(value, str) or not value:
+            raise self.fail(f"{where}: {what} must be a non-empty string, not {value!r}")
+        return value
+
+    def integer(self, where: str, value: object, what: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"{where}: {what} must be an integer, not {value!r}")
+        return value
+
+    def strings(self, where: str, value: object, what: str) -> tuple[str, ...]:
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+        if not all(isinstance(v, str) for v in value):
+            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+        return tuple(value)
+
+    def unknown(self, where: str, entry: Mapping[str, Any], known: frozenset[str]) -> None:
+        extra = sorted(set(entry) - known)
+        if extra:
+            raise self.fail(
+                f"{where}: unknown key {extra[0]!r} (expected one of {', '.join(sorted(known))})",
+                f"{extra[0]} =",
+            )
+
+    def coord(self, where: str, coord: object) -> str:
+        if not isinstance(coord, str):
+            raise self.fail(f"{where}: coordinate must be a string, not {coord!r}")
+        try:
+            parse_coord(coord)
+        except ValueError as err:
+            raise self.fail(f"{where}: {err}", f'"{coord}"') from None
+        return coord
+
+    def color(self, where: str, value: object, *needles: str) -> tuple[Color, Color | None]:
+        try:
+            return Color.parse(self.text(where, value, "color"))
+        except ValueError as err:
+            raise self.fail(f"{where}: {err}", *needles) from None
+
+    def tile(self, where: str, entry: Mapping[str, Any], name: str, *needles: str) -> Tile:
+        """The tile of a hex group or game tile: a given ``tile``, or ``color`` and ``code``."""
+        given = entry.get("tile")
+        if given is not None:
+            if not isinstance(given, Tile):
+                raise self.fail(f"{where}: tile must be a tile, not {given!r}", *needles)
+            return given.with_name(name)
+        code = entry.get("code", "")
+        if not isinstance(code, str):
+            raise self.fail(f"{where}: code must be a tile string, not {code!r}", *needles)
+        tile_color, stripe = self.color(where, entry.get("color", "white"), *needles)
+        try:
+            tile = dsl.parse(code, name=name, color=tile_color)
+        except TilelayError as err:
+            col = f" (column {err.column})" if err.column is not None else ""
+            raise self.fail(f"{where}: bad tile string{col}: {err.message}", *needles) from None
+        if stripe is not None:
+            tile = replace(tile, stripe=stripe)
+        return tile
+
+
+def _toml_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _layout(r: _Reader, data: Mapping[str, Any]) -> tuple[Layout, bool]:
+    """The layout and whether the letter of a coordinate is the x axis."""
+    try:
+        layout = Layout(str(data.get("layout", "")))
+    except ValueError:
+        raise r.fail(
+            f"layout must be 'flat' or 'pointy', not {data.get('layout')!r}", "layout"
+        ) from None
+    axes = r.table(data, "axes") if data.get("axes") is not None else {}
+    default_x = "letter" if layout is Layout.FLAT else "number"
+    x_axis = axes.get("x", default_x)
+    y_axis = axes.get("y", "number" if x_axis == "letter" else "letter")
+    if {x_axis, y_axis} != {"letter", "number"}:
+        raise r.fail("axes must be { x = 'letter', y = 'number' } or the other way", "axes")
+    return layout, x_axis == "letter"
+
+
+def _hexes(r: _Reader, data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Tile]:
+    hexes: dict[str, Tile] = {}
+    for i, entry in enumerate(r.array(data, "hexes")):
+        where = f"hexes[{i}]"
+        r.unknown(where, entry, _HEX_KEYS)
+        coords = r.strings(where, entry.get("coords"), "coords")
+        if not coords:
+            raise r.fail(f"{where}: coords is empty")
+        code = entry.get("code", "")
+        needle = f"code = {_toml_str(code)}" if isinstance(code, str) else "code"
+        base = r.tile(f"{where} ({coords[0]})", entry, "", needle)
+        for coord in coords:
+            r.coord(where, coord)
+            if coord in hexes:
+                raise r.fail(f"{where}: hex {coord} is defined twice", f'"{coord}"')
+            hexes[coord] = replace(base, name=coord, location_name=names.get(coord))
+    if not hexes:
+        raise r.fail("the game has no hexes ([[hexes]] with coords)")
+    return hexes
+
+
+def _location_names(r: _Reader, data: Mapping[str, Any]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for coord, name in r.table(data, "location_names").items():
+        names[r.coord("location_names", coord)] = r.text(f"location_names.{coord}", name, "name")
+    return names
+
+
+def _game_tiles(r: _Reader, data: Mapping[str, Any]) -> dict[str, Tile]:
+    out: dict[str, Tile] = {}
+    for name, entry in r.table(data, "tiles").items():
+        where = f"tiles.{name}"
+        if not isinstance(entry, Mapping):
+            raise r.fail(f"{where} must be a table with color and code", f"[tiles.{name}]")
+        r.unknown(where, entry, _TILE_KEYS)
+        out[str(name)] = r.tile(where, entry, str(name), f"[tiles.{name}]")
+    return out
+
+
+def _manifest(
+    r: _Reader, data: Mapping[str, Any], game_tiles: Mapping[str, Tile]
+) -> dict[str, int]:
+    manifest: dict[str, int] = {}
+    generic = tile_codes()
+    for name, count in r.table(data, "manifest").items():
+        where = f"manifest: tile {name}"
+        if count == "unlimited":
+            value = UNLIMITED
+        elif isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            value = count
+        else:
+            raise r.fail(f"{where}: count must be >= 0 or 'unlimited', not {count!r}", str(name))
+        if name not in game_tiles and name not in generic:
+            close = suggest(str(name), [*generic, *game_tiles])
+            hint = f" (did you mean: {', '.join(close)}?)" if close else ""
+            r.problem(
+                f"{where}: no such tile in the game's [tiles] or the generic catalogue{hint}",
+                f"{name} =",
+            )
+            continue
+        manifest[str(name)] = value
+    return manifest
+
+
+def _corporations(
+    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile]
+) -> tuple[Corporation, ...]:
+    out: list[Corporation] = []
+    for i, entry in enumerate(r.array(data, "corporations")):
+        where = f"corporations[{i}]"
+        r.unknown(where, entry, _CORP_KEYS)
+        sym = r.text(where, entry.get("sym"), "sym")
+        where = f"corporation {sym}"
+        home = r.coord(where, entry["home"]) if entry.get("home") is not None else None
+        city = r.integer(where, entry["city"], "city") if entry.get("city") is not None else None
+        if home is not None:
+            n_cities = len(hexes[home].cities) if home in hexes else 0
+            if home not in hexes:
+                r.problem(f"{where}: home {home} is not a hex of the map", f'"{home}"')
+                home = city = None
+            elif n_cities == 0:
+                r.problem(f"{where}: home {home} has no city", f'"{home}"')
+                home = city = None
+            elif city is not None and not 0 <= city < n_cities:
+                r.problem(f"{where}: home {home} has no city {city}", "city =")
+                city = None
+        tokens = entry.get("tokens", [0])
+        if not isinstance(tokens, Sequence) or not all(
+            isinstance(t, int) and not isinstance(t, bool) for t in tokens
+        ):
+            raise r.fail(f"{where}: tokens must be a list of costs")
+        fp = entry.get("float_percent")
+        out.append(
+            Corporation(
+                sym,
+                r.text(where, entry.get("name"), "name"),
+                home,
+                city,
+                tuple(tokens),
+                r.text(where, entry.get("color", "black"), "color"),
+                r.text(where, entry.get("text_color"), "text_color", optional=True) or None,
+                None if fp is None else r.integer(where, fp, "float_percent"),
+            )
+        )
+    return tuple(out)
+
+
+def _companies(
+    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile]
+) -> tuple[Company, ...]:
+    out: list[Company] = []
+    for i, entry in enumerate(r.array(data, "companies")):
+        where = f"companies[{i}]"
+        r.unknown(where, entry, _COMPANY_KEYS)
+        sym = r.text(where, entry.get("sym"), "sym")
+        where = f"company {sym}"
+        blocks: list[str] = []
+        for coord in r.strings(where, entry.get("blocks", []), "blocks"):
+            if coord in hexes:
+                blocks.append(coord)
+            else:
+                r.problem(f"{where}: blocked hex {coord} is not on the map", f'"{coord}"')
+        mp = entry.get("min_players")
+        out.append(
+            Company(
+                sym,
+                r.text(where, entry.get("name"), "name"),
+                r.integer(where, entry.get("value"), "value"),
+                r.integer(where, entry.get("revenue"), "revenue"),
+                r.text(where, entry.get("description"), "description", optional=True) or None,
+                tuple(blocks),
+                None if mp is None else r.integer(where, mp, "min_players"),
+            )
+        )
+    return tuple(out)
+
+
+def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
+    rows = r.table(data, "market").get("rows", [])
+    if not isinstance(rows, Sequence) or not all(
+        isinstance(row, Sequence) and all(isinstance(c, str) for c in row) for row in rows
+    ):
+        raise r.fail("market.rows must be a list of rows of strings", "rows")
+    return tuple(tuple(row) for row in rows)
+
+
+def game_from_data(
+    data: Mapping[str, Any],
+    *,
+    source: str,
+    text: str | None = None,
+    strict: bool = True,
+    format: str = "tilelay",
+    problems: Sequence[ReadWarning] = (),
+    train_quantities: Mapping[str, int] | None = None,
+) -> Game:
+    """The :class:`Game` that ``data`` (tilelay's game format as plain data) describes.
+
+    ``source`` names where the data came from and ``text`` is its text, for line numbers in
+    errors. With ``strict`` the first item that cannot be used is an error; without, it is
+    left out and listed in :attr:`Game.problems` after ``problems`` (those of the reader that
+    produced the data). ``format`` names the source format; ``train_quantities`` gives the
+    number of trains whose data has none (see
+    :func:`~tilelay.train_data.trains_from_game_data`).
+    """
+    r = _Reader(source, text, strict)
+    r.unknown("game", data, GAME_KEYS)
+    title = r.text("game", data.get("title"), "title")
+    display = r.text("game", data.get("display_title", title), "display_title")
+    aliases = r.strings("game", data.get("aliases", []), "aliases")
+    layout, letter_is_x = _layout(r, data)
+    names = _location_names(r, data)
+    hexes = _hexes(r, data, names)
+    for coord in list(names):
+        if coord not in hexes:
+            r.problem(f"location_names: {coord} is not a hex of the map", f"{coord} =")
+            del names[coord]
+    game_tiles = _game_tiles(r, data)
+    manifest = _manifest(r, data, game_tiles)
+    corporations = _corporations(r, data, hexes)
+    companies = _companies(r, data, hexes)
+    train_data = tuple(dict(t) for t in r.array(data, "trains"))
+    phase_data = tuple(dict(p) for p in r.array(data, "phases"))
+    trains = trains_from_game_data(
+        train_data, phase_data, source=source, quantities=train_quantities
+    )
+    players = data.get("players")
+    if players is not None and not (
+        isinstance(players, Sequence)
+        and len(players) == 2
+        and all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+    ):
+        raise r.fail("players must be [minimum, maximum]", "players")
+    rules_data = data.get("upgrade_rules")
+    if rules_data is None:
+        rules = rules_for(title)
+    elif isinstance(rules_data, Mapping):
+        rules = rules_from_data(title, rules_data, source=source)
+    else:
+        raise r.fail("upgrade_rules must be a table", "upgrade_rules")
+
+    def optional(key: str) -> str | None:
+        return r.text("game", data.get(key), key, optional=True) or None
+
+    return Game(
+        name=title,
+        title=display,
+        layout=layout,
+        hexes=hexes,
+        location_names=names,
+        manifest=manifest,
+        game_tiles=game_tiles,
+        corporations=corporations,
+        companies=companies,
+        trains=trains,
+        train_data=train_data,
+        phase_data=phase_data,
+        aliases=aliases,
+        subtitle=optional("subtitle"),
+        designer=optional("designer"),
+        publisher=optional("publisher"),
+        location=optional("location"),
+        players=None if players is None else (players[0], players[1]),
+        market=_market(r, data),
+        source=source,
+        letter_is_x=letter_is_x,
+        format=format,
+        problems=(*problems, *r.problems),
+        upgrade_rules=rules,
+    )
+
+
+def _tile_color(tile: Tile) -> str:
+    return tile.color.value + (tile.stripe.value if tile.stripe is not None else "")
+
+
+def _rules_data(game: Game) -> dict[str, Any] | None:
+    rules = game.upgrade_rules
+    if rules == rules_for(game.name):
+        return None
+    out: dict[str, Any] = {}
+    default = rules_for(None)
+    if rules.steps != default.steps:
+        out["steps"] = sorted([a.value, b.value] for a, b in rules.steps)
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+        if getattr(rules, key) != getattr(default, key):
+            out[key] = getattr(rules, key)
+    if rules.town_replacement_phases:
+        out["town_replacement_phases"] = list(rules.town_replacement_phases)
+    return out
+
+
+def game_to_data(game: Game) -> dict[str, Any]:
+    """``game`` as game data (tilelay's format as plain data; :func:`game_from_data` reads it).
+
+    Hexes are grouped by colour and canonical tile string in map order; the game's own tiles
+    are written as tile strings. What the tile language cannot express is not kept.
+    """
+    out: dict[str, Any] = {"title": game.name}
+    if game.title != game.name:
+        out["display_title"] = game.title
+    for key in ("subtitle", "designer", "publisher", "location"):
+        value = getattr(game, key)
+        if value is not None:
+            out[key] = value
+    if game.aliases:
+        out["aliases"] = list(game.aliases)
+    if game.players is not None:
+        out["players"] = list(game.players)
+    out["layout"] = game.layout.value
+    if game.letter_is_x != (game.layout is Layout.FLAT):
+        out["axes"] = (
+            {"x": "letter", "y": "number"} if game.letter_is_x else {"x": "number", "y": "letter"}
+        )
+    if game.location_names:
+        out["location_names"] = dict(game.location_names)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for coord, tile in game.hexes.items():
+        groups.setdefault((_tile_color(tile), dsl.write(tile)), []).append(coord)
+    out["hexes"] = [
+        {"color": color, "coords": coords, "code": code} for (color, code), coords in groups.items()
+    ]
+    out["manifest"] = {
+        name: "unlimited" if count == UNLIMITED else count for name, count in game.manifest.items()
+    }
+    if game.game_tiles:
+        out["tiles"] = {
+            name: {"color": _tile_color(tile), "code": dsl.write(tile)}
+            for name, tile in game.game_tiles.items()
+        }
+    corporations: list[dict[str, Any]] = []
+    for corp in game.corporations:
+        c: dict[str, Any] = {"sym": corp.sym, "name": corp.name}
+        if corp.home is not None:
+            c["home"] = corp.home
+        if corp.city is not None:
+            c["city"] = corp.city
+        c["tokens"] = list(corp.tokens)
+        c["color"] = corp.color
+        if corp.text_color is not None:
+            c["text_color"] = corp.text_color
+        if corp.float_percent is not None:
+            c["float_percent"] = corp.float_percent
+        corporations.append(c)
+    if corporations:
+        out["corporations"] = corporations
+    companies: list[dict[str, Any]] = []
+    for comp in game.companies:
+        d: dict[str, Any] = {
+            "sym": comp.sym,
+            "name": comp.name,
+            "value": comp.value,
+            "revenue": comp.revenue,
+        }
+        if comp.description is not None:
+            d["description"] = comp.description
+        if comp.blocks:
+            d["blocks"] = list(comp.blocks)
+        if comp.min_players is not None:
+            d["min_players"] = comp.min_players
+        companies.append(d)
+    if companies:
+        out["companies"] = companies
+    if game.train_data:
+        out["trains"] = [dict(t) for t in game.train_data]
+    if game.phase_data:
+        out["phases"] = [dict(p) for p in game.phase_data]
+    if game.market:
+        out["market"] = {"rows": [list(row) for row in game.market]}
+    rules = _rules_data(game)
+    if rules is not None:
+        out["upgrade_rules"] = rules
+    return out

@@ -1,0 +1,285 @@
+"""The game model: a map of preprinted hexes, a tile manifest, corporations, companies, trains.
+
+A :class:`Game` is what every source of games becomes (tilelay's own TOML files, the
+18xx.games engine's sources, Rails and GE18XX game directories): drawing, upgrades, routes,
+replay and the web app all work on it. It is immutable and compared by identity.
+
+Coordinates are letter + number (``K8``). On a flat map the letter is the column and the number
+the row; on a pointy map the letter is the row and the number the column (a game may say
+otherwise with its axes). :meth:`Game.coord_xy` gives the doubled coordinates of
+:func:`tilelay.hexgeo.hex_center`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tilelay.catalogue import get_tile, natural_key, suggest
+from tilelay.errors import NotFoundError, ReadWarning
+from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
+from tilelay.tile import Tile
+from tilelay.trains import Phase, TrainManager
+from tilelay.upgrades import DEFAULT_RULES, UpgradeRules
+
+__all__ = [
+    "UNLIMITED",
+    "Company",
+    "Corporation",
+    "Game",
+    "coord_key",
+    "letters",
+    "normalise_name",
+    "parse_coord",
+    "tile_key",
+]
+
+#: Manifest count of a tile of which there is no limit.
+UNLIMITED = -1
+
+_COORD = re.compile(r"([A-Z]+)(-?\d+)")
+
+
+def parse_coord(coord: str) -> tuple[int, int]:
+    """A coordinate ``K8`` as (letter index, number): ``A`` is 0, ``Z`` 25, ``AA`` 26.
+
+    Raises :class:`ValueError` for anything that is not capital letters followed by a number.
+    """
+    m = _COORD.fullmatch(coord)
+    if m is None:
+        raise ValueError(f"bad coordinate {coord!r}: expected letters and a number, e.g. K8")
+    index = 0
+    for ch in m.group(1):
+        index = index * 26 + (ord(ch) - ord("A") + 1)
+    return index - 1, int(m.group(2))
+
+
+def letters(index: int) -> str:
+    """The letters of a coordinate column or row: 0 is ``A``, 25 ``Z``, 26 ``AA``."""
+    out = ""
+    n = index + 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(ord("A") + r) + out
+    return out
+
+
+def normalise_name(name: str) -> str:
+    """A game name for matching: lower case without ``_``, ``-``, spaces, ``:`` or ``&``."""
+    return re.sub(r"[\s_\-:&]+", "", name.lower())
+
+
+@dataclass(frozen=True, slots=True)
+class Corporation:
+    """A public company: symbol, name, home hex (and city on a multi-city hex), token costs."""
+
+    sym: str
+    name: str
+    home: str | None
+    city: int | None = None
+    tokens: tuple[int, ...] = (0,)
+    color: str = "black"
+    text_color: str | None = None
+    float_percent: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Company:
+    """A private company: value, revenue, a short description and the hexes it blocks."""
+
+    sym: str
+    name: str
+    value: int
+    revenue: int
+    description: str | None = None
+    blocks: tuple[str, ...] = ()
+    min_players: int | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Game:
+    """A game definition (immutable; compared by identity).
+
+    ``name`` is the short title (``"1889"``), ``title`` the display title (``"Shikoku 1889"``).
+    ``hexes`` maps every map coordinate to its preprinted tile (named by the coordinate, with
+    its colour and location name). ``manifest`` maps tile names to counts (-1: unlimited);
+    ``game_tiles`` holds the game's own tile definitions. ``trains`` is the
+    :class:`~tilelay.trains.TrainManager`; ``train_data`` / ``phase_data`` are the raw
+    18xx.games-shaped tables it was read from. ``market`` lists the stock market rows.
+
+    ``source`` names where the game was read from and ``format`` in which format (``tilelay``
+    for tilelay's own TOML); ``problems`` lists what the reader could not use (each naming its
+    file and line). ``upgrade_rules`` are the game's rules for laying tiles
+    (:class:`~tilelay.upgrades.UpgradeRules`).
+    """
+
+    name: str
+    title: str
+    layout: Layout
+    hexes: dict[str, Tile]
+    location_names: dict[str, str]
+    manifest: dict[str, int]
+    game_tiles: dict[str, Tile]
+    corporations: tuple[Corporation, ...]
+    companies: tuple[Company, ...]
+    trains: TrainManager
+    train_data: tuple[dict[str, Any], ...]
+    phase_data: tuple[dict[str, Any], ...]
+    aliases: tuple[str, ...] = ()
+    subtitle: str | None = None
+    designer: str | None = None
+    publisher: str | None = None
+    location: str | None = None
+    players: tuple[int, int] | None = None
+    market: tuple[tuple[str, ...], ...] = ()
+    source: str = ""
+    letter_is_x: bool = True
+    format: str = "tilelay"
+    problems: tuple[ReadWarning, ...] = ()
+    upgrade_rules: UpgradeRules = DEFAULT_RULES
+    _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
+    _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
+
+    def __repr__(self) -> str:
+        return f"Game(name={self.name!r}, title={self.title!r}, hexes={len(self.hexes)})"
+
+    def __post_init__(self) -> None:
+        for coord in self.hexes:
+            letter, number = parse_coord(coord)
+            xy = (letter, number) if self.letter_is_x else (number, letter)
+            self._xy[coord] = xy
+            self._by_xy[xy] = coord
+
+    # ------------------------------------------------------------------- tiles
+
+    @property
+    def phases(self) -> tuple[Phase, ...]:
+        """The phases, in order (from :attr:`trains`)."""
+        return self.trains.phases
+
+    def tile(self, name: str, rotation: int = 0) -> Tile:
+        """Manifest tile ``name``: the game's own definition first, else the generic catalogue.
+
+        Raises :class:`~tilelay.errors.NotFoundError` with close names when the game has no
+        such tile.
+        """
+        own = self.game_tiles.get(name)
+        if own is not None:
+            return own.rotated(rotation)
+        if name in self.manifest:
+            return get_tile(name, rotation)
+        raise NotFoundError(
+            f"game {self.name} has no tile {name!r}",
+            suggestions=suggest(name, [*self.manifest, *self.game_tiles]),
+        )
+
+    def manifest_tiles(self) -> list[tuple[Tile, int]]:
+        """Every manifest tile with its count (-1: unlimited), in natural name order."""
+        return [(self.tile(n), self.manifest[n]) for n in sorted(self.manifest, key=tile_key)]
+
+    def hex_tile(self, coord: str) -> Tile:
+        """The preprinted tile at ``coord``; :class:`NotFoundError` with close coordinates."""
+        tile = self.hexes.get(coord)
+        if tile is None:
+            tile = self.hexes.get(coord.strip().upper())
+        if tile is None:
+            raise NotFoundError(
+                f"game {self.name} has no hex {coord!r}",
+                suggestions=suggest(coord.upper(), list(self.hexes)),
+            )
+        return tile
+
+    # -------------------------------------------------------------- geometry
+
+    def coord_xy(self, coord: str) -> tuple[int, int]:
+        """The doubled coordinates (col, row) of ``coord`` as in :func:`hexgeo.hex_center`.
+
+        Works for any well-formed coordinate, on the map or not; raises :class:`ValueError`
+        for a malformed one.
+        """
+        xy = self._xy.get(coord)
+        if xy is not None:
+            return xy
+        letter, number = parse_coord(coord)
+        return (letter, number) if self.letter_is_x else (number, letter)
+
+    def xy_coord(self, xy: tuple[int, int]) -> str | None:
+        """The map coordinate at doubled coordinates ``xy``, or ``None`` off the map."""
+        return self._by_xy.get(xy)
+
+    def neighbour(self, coord: str, edge: int) -> str | None:
+        """The coordinate across ``edge`` of ``coord``, or ``None`` off the map."""
+        x, y = self.coord_xy(coord)
+        dx, dy = NEIGHBOUR_OFFSETS[self.layout][edge % 6]
+        return self._by_xy.get((x + dx, y + dy))
+
+    def neighbours(self, coord: str) -> dict[int, str]:
+        """Edge -> neighbouring map coordinate, for the edges that lead onto the map."""
+        out: dict[int, str] = {}
+        for edge in range(6):
+            n = self.neighbour(coord, edge)
+            if n is not None:
+                out[edge] = n
+        return out
+
+    def columns(self) -> list[tuple[str, int]]:
+        """Column labels with their doubled x coordinate, left to right (for map edges)."""
+        return self._labels(0)
+
+    def rows(self) -> list[tuple[str, int]]:
+        """Row labels with their doubled y coordinate, top to bottom (for map edges)."""
+        return self._labels(1)
+
+    def _labels(self, axis: int) -> list[tuple[str, int]]:
+        values = sorted({xy[axis] for xy in self._xy.values()})
+        lettered = (axis == 0) == self.letter_is_x
+        return [(letters(v) if lettered else str(v), v) for v in values]
+
+    def home_hexes(self) -> dict[str, list[str]]:
+        """Coordinate -> symbols of the corporations whose home is there."""
+        out: dict[str, list[str]] = {}
+        for corp in self.corporations:
+            if corp.home is not None:
+                out.setdefault(corp.home, []).append(corp.sym)
+        return out
+
+    def home_city(self, sym: str) -> int | None:
+        """The city index of corporation ``sym``'s home: given, or the hex's only city.
+
+        ``None`` when the corporation has no home or its home hex has several cities and the
+        definition does not say which (the owner chooses in play).
+        """
+        corp = self.corporation(sym)
+        if corp.home is None:
+            return None
+        if corp.city is not None:
+            return corp.city
+        return 0 if len(self.hexes[corp.home].cities) == 1 else None
+
+    def corporation(self, sym: str) -> Corporation:
+        """The corporation ``sym``; :class:`NotFoundError` with close symbols."""
+        for corp in self.corporations:
+            if corp.sym == sym:
+                return corp
+        raise NotFoundError(
+            f"game {self.name} has no corporation {sym!r}",
+            suggestions=suggest(sym, [c.sym for c in self.corporations]),
+        )
+
+
+def tile_key(name: str) -> tuple[object, ...]:
+    """Sort key of tile names: numbers in numeric order first, then names with their digits
+    compared as numbers (``X2`` before ``X10``)."""
+    return (0, *natural_key(name)) if name[:1].isdigit() else (1, *_mixed_key(name))
+
+
+def _mixed_key(name: str) -> list[tuple[int, int, str]]:
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", name)]
+
+
+def coord_key(coord: str) -> tuple[str, int, str]:
+    """Sort key of coordinates: by letters, then by number (``A2`` before ``A10``)."""
+    letters_part = "".join(c for c in coord if c.isalpha())
+    digits = "".join(c for c in coord if c.isdigit())
+    return (letters_part, int(digits) if digits else 0, coord)

@@ -1,0 +1,124 @@
+"""tilelay's own game files: game data (:mod:`tilelay.games.data`) written as TOML.
+
+The built-in games are such files (``tilelay/games/data/*.toml``; ``1889.toml`` is a
+commented example). :func:`read_game_toml` reads one with errors naming the file, line and
+column; :func:`game_to_toml` writes any loaded game in the same format, which reads back to
+the same game data.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tilelay.errors import GameDataError
+from tilelay.games.data import game_from_data, game_to_data
+from tilelay.games.model import Game
+
+__all__ = ["game_to_toml", "load_game_file", "read_game_toml"]
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def read_game_toml(text: str, source: str) -> Game:
+    """The game a TOML text of tilelay's game format describes (strict: see
+    :func:`~tilelay.games.data.game_from_data`)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err))
+        raise GameDataError(
+            f"malformed TOML: {message}",
+            source=source,
+            line=int(m.group(1)) if m else None,
+            column=int(m.group(2)) if m else None,
+        ) from None
+    return game_from_data(data, source=source, text=text)
+
+
+def load_game_file(path: str | Path) -> Game:
+    """Read a game definition from a TOML file of tilelay's game format."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise GameDataError("cannot read game file: it is a folder", source=str(p)) from None
+    except OSError as err:
+        raise GameDataError(f"cannot read game file: {err.strerror}", source=str(p)) from None
+    except UnicodeDecodeError as err:
+        raise GameDataError(f"not UTF-8 text: {err.reason}", source=str(p)) from None
+    return read_game_toml(text, str(p))
+
+
+# ------------------------------------------------------------------------------ writing
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _string(key)
+
+
+def _string(text: str) -> str:
+    # JSON string escapes are valid TOML basic-string escapes
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    raise GameDataError(f"cannot write {value!r} in TOML")
+
+
+def _table(lines: list[str], header: str, table: Mapping[str, Any]) -> None:
+    lines.append("")
+    lines.append(header)
+    for key, value in table.items():
+        lines.append(f"{_key(str(key))} = {_value(value)}")
+
+
+def game_to_toml(game: Game) -> str:
+    """``game`` in tilelay's own game format (TOML text; :func:`read_game_toml` reads it)."""
+    data = game_to_data(game)
+    lines = [
+        f"# {game.title} in tilelay's game format (tilelay/games/data/1889.toml explains it).",
+        f"# Read from {game.source or 'an unnamed source'} ({game.format}).",
+        "",
+    ]
+    sections = {
+        "location_names",
+        "hexes",
+        "manifest",
+        "tiles",
+        "corporations",
+        "companies",
+        "trains",
+        "phases",
+        "market",
+        "upgrade_rules",
+    }
+    for key, value in data.items():
+        if key not in sections:
+            lines.append(f"{key} = {_value(value)}")
+    for key in ("location_names", "manifest", "market", "upgrade_rules"):
+        if key in data:
+            _table(lines, f"[{key}]", data[key])
+    for entry in data.get("hexes", []):
+        _table(lines, "[[hexes]]", entry)
+    for name, entry in data.get("tiles", {}).items():
+        _table(lines, f"[tiles.{_key(name)}]", entry)
+    for key in ("corporations", "companies", "trains", "phases"):
+        for entry in data.get(key, []):
+            _table(lines, f"[[{key}]]", entry)
+    return "\n".join(lines) + "\n"
