@@ -31,6 +31,7 @@ from tilelay.games.model import UNLIMITED, Company, Corporation, Game, parse_coo
 from tilelay.hexgeo import Layout
 from tilelay.tile import Color, Tile
 from tilelay.train_data import trains_from_game_data
+from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
 __all__ = ["GAME_KEYS", "game_from_data", "game_to_data"]
@@ -349,6 +350,7 @@ def game_from_data(
     format: str = "tilelay",
     problems: Sequence[ReadWarning] = (),
     train_quantities: Mapping[str, int] | None = None,
+    trains: TrainManager | None = None,
 ) -> Game:
     """The :class:`Game` that ``data`` (tilelay's game format as plain data) describes.
 
@@ -357,7 +359,9 @@ def game_from_data(
     left out and listed in :attr:`Game.problems` after ``problems`` (those of the reader that
     produced the data). ``format`` names the source format; ``train_quantities`` gives the
     number of trains whose data has none (see
-    :func:`~tilelay.train_data.trains_from_game_data`).
+    :func:`~tilelay.train_data.trains_from_game_data`). A reader that has built the trains
+    and phases itself (Rails' ``Game.xml``) passes them as ``trains``; the data then has no
+    ``trains`` or ``phases``.
     """
     r = _Reader(source, text, strict)
     r.unknown("game", data, GAME_KEYS)
@@ -377,9 +381,12 @@ def game_from_data(
     companies = _companies(r, data, hexes)
     train_data = tuple(dict(t) for t in r.array(data, "trains"))
     phase_data = tuple(dict(p) for p in r.array(data, "phases"))
-    trains = trains_from_game_data(
-        train_data, phase_data, source=source, quantities=train_quantities
-    )
+    if trains is None:
+        trains = trains_from_game_data(
+            train_data, phase_data, source=source, quantities=train_quantities
+        )
+    elif train_data or phase_data:
+        raise r.fail("trains are given both as data and as a train manager")
     players = data.get("players")
     if players is not None and not (
         isinstance(players, Sequence)
