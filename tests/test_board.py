@@ -10,12 +10,32 @@ from tilelay import dsl
 from tilelay.board import Board, BoardError, TrackGraph
 from tilelay.catalogue import get_tile
 from tilelay.errors import NotFoundError
-from tilelay.games import load_game
+from tilelay.games import Game, game_from_data, load_game
+from tilelay.games.model import letters
+from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.tile import Color, NodeKind
 
 
 def board_1889() -> Board:
     return Board(load_game("1889"))
+
+
+def mini_game(neighbours: dict[int, tuple[str, str]], centre_code: str = "") -> Game:
+    """A flat map: a white hex C5 (tile string ``centre_code``) and, across the given edges,
+    hexes of the given (colour, tile string); edges not given lead off the map."""
+    hexes = [{"color": "white", "coords": ["C5"], "code": centre_code}]
+    for edge, (color, code) in neighbours.items():
+        dx, dy = NEIGHBOUR_OFFSETS[Layout.FLAT][edge]
+        coord = f"{letters(2 + dx)}{5 + dy}"
+        hexes.append({"color": color, "coords": [coord], "code": code})
+    data = {
+        "title": "Mini",
+        "layout": "flat",
+        "hexes": hexes,
+        "manifest": {"9": 1, "14": 1, "57": 2},
+        "phases": [{"name": "2", "tiles": ["yellow"]}, {"name": "3", "tiles": ["yellow", "green"]}],
+    }
+    return game_from_data(data, source="test")
 
 
 # ------------------------------------------------------------------- laying
@@ -230,3 +250,56 @@ def test_graph_links_are_symmetric(lays: list[tuple[str, str, int]]) -> None:
     for coord, name, rotation in lays:
         board = board.lay(coord, get_tile(name), rotation)
     _check_graph(board.track_graph())
+
+
+# --------------------------------------------------------------- legal lays
+
+
+def test_legal_rotations_respect_map_edges() -> None:
+    every = {e: ("white", "") for e in range(6)}
+    # off the map across edges 4 and 5: tile 9 (0-3) fits only where 0 and 3 lead onto the map
+    board = Board(mini_game({e: v for e, v in every.items() if e not in (4, 5)}))
+    assert board.legal_rotations("C5", "9") == (0, 3)
+    assert "off the map" in str(board.why_illegal("C5", "9", 1))
+    # a red hex across edge 3 with track on its edge 0, facing back: every rotation
+    red = ("red", "offboard=revenue:20;path=a:0,b:_0")
+    board = Board(mini_game({**every, 3: red}))
+    assert board.legal_rotations("C5", "9") == (0, 1, 2, 3, 4, 5)
+    # the same red hex across edge 1 has no track facing back: track may not run into it
+    board = Board(mini_game({**every, 1: red}))
+    assert board.legal_rotations("C5", "9") == (0, 2, 3, 5)
+    assert "red with no track facing back" in str(board.why_illegal("C5", "9", 1))
+    # an impassable border on edge 0 of the centre hex
+    board = Board(mini_game(every, "border=edge:0,type:impassable"))
+    assert board.legal_rotations("C5", "9") == (1, 2, 4, 5)
+    assert "impassable" in str(board.why_illegal("C5", "9", 0))
+
+
+def test_legal_rotations_phase_and_supply() -> None:
+    game = mini_game({e: ("white", "") for e in range(6)})
+    board = Board(game)
+    yellow_only, green = game.phases
+    assert board.legal_rotations("C5", "9", phase=yellow_only) == (0, 1, 2, 3, 4, 5)
+    assert board.legal_rotations("C5", "14", phase=yellow_only) == ()
+    assert "phase 2 allows yellow" in str(board.why_illegal("C5", "14", 0, phase=yellow_only))
+    assert board.available("9") == 1 and board.available("8") == 0
+    laid = board.lay("C5", game.tile("9"), 0)
+    assert laid.available("9") == 0
+    assert "no copy of tile 9 is left" in str(laid.why_illegal("C5", "9", 0))
+    # a city tile does not go on a plain hex; nothing is laid over a plain yellow with it
+    assert board.legal_rotations("C5", "57") == ()
+    assert "cannot replace" in str(board.why_illegal("C5", "57", 0))
+    assert board.why_illegal("C5", "9", 0) is None
+    assert set(board.legal_lays("C5", phase=green)) == {"9"}
+
+
+def test_legal_lays_on_1889_keep_inside_the_map() -> None:
+    game = load_game("1889")
+    board = Board(game)
+    plain = [c for c, tile in game.hexes.items() if tile.color is Color.WHITE and not tile.nodes]
+    for coord in plain:
+        allowed = board.allowed_exits(coord)
+        for name, rotations in board.legal_lays(coord, phase=game.phases[0]).items():
+            assert game.tile(name).color is Color.YELLOW
+            for r in rotations:
+                assert game.tile(name).rotated(r).exits() <= allowed

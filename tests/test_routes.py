@@ -21,11 +21,9 @@ from tilelay.routes import (
     RouteError,
     RoutePlanner,
     best_routes,
-    phase_revenue,
     route_revenue,
 )
-from tilelay.tile import Revenue
-from tilelay.trains import Phase, Reach, TownCounting, TrainType
+from tilelay.trains import Reach, TownCounting, TrainType
 
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 
@@ -130,20 +128,6 @@ def stops_of(result_route: Any) -> list[str]:
 
 
 # ------------------------------------------------------------------ revenue by phase
-
-
-def test_phase_revenue_takes_latest_colour_reached() -> None:
-    rev = Revenue(0, (("yellow", 30), ("brown", 50)))
-    green = Phase("3", tiles=("yellow", "green"))
-    brown = Phase("5", tiles=("yellow", "green", "brown"))
-    assert phase_revenue(rev, Phase("2", tiles=("yellow",))) == 30
-    assert phase_revenue(rev, green) == 30
-    assert phase_revenue(rev, brown) == 50
-    assert phase_revenue(Revenue(40), brown) == 40
-    assert phase_revenue(None, brown) == 0
-    diesel = Revenue(0, (("yellow", 20), ("brown", 40), ("diesel", 80)))
-    assert phase_revenue(diesel, brown, TrainType("D", 1100, 999)) == 80
-    assert phase_revenue(diesel, brown, TrainType("6", 630, 6)) == 40
 
 
 # ------------------------------------------------------------------ hand-built positions

@@ -96,10 +96,27 @@ def test_revenue_by_phase() -> None:
     r = Revenue(0, (("yellow", 30), ("brown", 50)))
     assert r.at("yellow") == 30 and r.at("brown") == 50
     order = ["yellow", "green", "brown", "gray"]
-    assert r.at("green", order) == 30  # latest listed phase before it
-    assert r.at("gray", order) == 50
+    assert r.at("green", order=order) == 30  # latest listed phase before it
+    assert r.at("gray", order=order) == 50
     assert str(r) == "yellow_30|brown_50"
     assert Revenue(20).at("gray") == 20
+    assert r.at() == 30  # no phase: the first value
+
+
+def test_revenue_takes_the_last_phase_colour_listed() -> None:
+    # 18xx.games: the last of the phase's tile colours the revenue lists; 0 when none
+    rev = Revenue(0, (("yellow", 30), ("brown", 50)))
+    assert rev.at("2", colors=("yellow",)) == 30
+    assert rev.at("3", colors=("yellow", "green")) == 30
+    assert rev.at("5", colors=("yellow", "green", "brown")) == 50
+    assert Revenue(0, (("green", 30), ("brown", 50))).at("2", colors=("yellow",)) == 0
+    diesel = Revenue(0, (("yellow", 20), ("brown", 40), ("diesel", 80)))
+    assert diesel.at("D", colors=("yellow", "green", "brown"), diesel=True) == 80
+    assert diesel.at("6", colors=("yellow", "green", "brown")) == 40
+    # seed 000's numbered phases: the latest listed at or before the phase
+    xml = Revenue(0, (("1", 30), ("4", 40), ("6", 50)))
+    order = ["1", "2", "3", "4", "5", "6", "7"]
+    assert [xml.at(p, order=order) for p in order] == [30, 30, 30, 40, 40, 50, 50]
 
 
 def test_colour_names() -> None:

@@ -16,10 +16,8 @@ from tilelay.tile import Color, Edge, NodeKind, NodeRef, Tile
 from tilelay.upgrades import (
     DEFAULT_RULES,
     UpgradeRules,
-    board_rotations,
     distinct_rotations,
     explain,
-    hex_rotations,
     legal_rotations,
     placements,
     rules_for,
@@ -178,28 +176,6 @@ def test_distinct_rotations_folds_symmetry() -> None:
     assert distinct_rotations(t("8"), [0, 1]) == (0, 1)
 
 
-def test_hex_rotations_respect_map_edges() -> None:
-    # off the map across edges 4 and 5: tile 9 (0-3) fits only where 0 and 3 lead onto the map
-    def neighbour(e: int) -> Tile | bool | None:
-        return False if e in (4, 5) else None
-
-    rots = hex_rotations(None, t("9"), neighbour=neighbour)
-    for r in rots:
-        assert not t("9").rotated(r).exits() & {4, 5}
-    assert rots == (0, 3)
-    red = dsl.parse("offboard=revenue:20;path=a:0,b:_0", color=Color.RED)
-    # a red hex across edge 3 with track on its edge 0, facing back to us: every rotation
-    assert hex_rotations(None, t("9"), neighbour=lambda e: red if e == 3 else None) == tuple(
-        range(6)
-    )
-    # the same red hex across edge 1 has no track facing back: track may not run into it
-    rots = hex_rotations(None, t("9"), neighbour=lambda e: red if e == 1 else None)
-    assert rots == (0, 2, 3, 5)
-    assert hex_rotations(None, t("9"), neighbour=lambda e: None, impassable=[0]) == (1, 2, 4, 5)
-    assert hex_rotations(None, t("9"), neighbour=lambda e: None, phase_colors=[Color.GREEN]) == ()
-    assert hex_rotations(None, t("9"), neighbour=lambda e: None, available={"9": 0}) == ()
-
-
 # --------------------------------------------------------------------------- built-in games
 
 
@@ -280,23 +256,6 @@ def test_property_rotating_both_keeps_legality(
     base = set(legal_rotations(old, new))
     turned = set(legal_rotations(old.rotated(k), new))
     assert turned == {(r + k) % 6 for r in base}
-
-
-def test_board_rotations_on_1889() -> None:
-    from tilelay.board import Board
-    from tilelay.games import load_game
-
-    game = load_game("1889")
-    board = Board(game)
-    plain = [c for c, tile in game.hexes.items() if tile.color is Color.WHITE and not tile.nodes]
-    assert plain
-    for coord in plain[:10]:
-        allowed = board.allowed_exits(coord)
-        for r in board_rotations(board, coord, game.tile("9")):
-            assert game.tile("9").rotated(r).exits() <= allowed
-    phase = game.phases[0]
-    assert board_rotations(board, plain[0], game.tile("14"), phase=phase) == ()
-    assert board_rotations(board, plain[0], game.tile("9"), used={"9": 99}) == ()
 
 
 # ----------------------------------------------------------------------------------- CLI

@@ -22,6 +22,8 @@ from tilelay.errors import TilelayError
 from tilelay.games import Game
 from tilelay.hexgeo import neighbour_edge
 from tilelay.tile import BorderType, Color, Edge, NodeKind, NodeRef, Path, Tile
+from tilelay.trains import Phase
+from tilelay.upgrades import explain, legal_rotations
 
 __all__ = ["FIXED_COLORS", "Board", "BoardError", "TrackGraph"]
 
@@ -314,6 +316,105 @@ class Board:
     def allowed_exits(self, coord: str) -> frozenset[int]:
         """The edges of ``coord`` across which track may leave (see :meth:`exit_allowed`)."""
         return frozenset(e for e in range(6) if self.exit_allowed(coord, e))
+
+    # ------------------------------------------------------------ laying tiles
+
+    def copies_on_board(self, name: str) -> int:
+        """How many copies of tile ``name`` lie on the board."""
+        return sum(1 for tile in self._laid.values() if tile.name == name)
+
+    def available(self, name: str) -> int | None:
+        """Copies of manifest tile ``name`` left to lay (``None``: unlimited; 0 for a tile the
+        game's manifest does not have). A tile replaced by an upgrade is back in the supply."""
+        count = self.game.manifest.get(name)
+        if count is None:
+            return 0
+        if count < 0:
+            return None
+        return max(count - self.copies_on_board(name), 0)
+
+    def _tile(self, tile: Tile | str) -> Tile:
+        return self.game.tile(tile) if isinstance(tile, str) else tile
+
+    def _supply_reason(self, tile: Tile, phase: Phase | None) -> str | None:
+        if phase is not None and phase.tiles:
+            allowed = {c.strip().lower().replace("grey", "gray") for c in phase.tiles}
+            if tile.color.value not in allowed:
+                return (
+                    f"tile {tile.name} is {tile.color.value}: phase {phase.name} allows "
+                    f"{', '.join(phase.tiles)} tiles"
+                )
+        if tile.name not in self.game.manifest:
+            return f"tile {tile.name} is not in the manifest of {self.game.name}"
+        if self.available(tile.name) == 0:
+            return (
+                f"no copy of tile {tile.name} is left "
+                f"({self.copies_on_board(tile.name)} on the map)"
+            )
+        return None
+
+    def _tile_rotations(self, coord: str, tile: Tile) -> tuple[int, ...]:
+        old = self.tile_at(coord)
+        hex_tile = self.game.hex_tile(coord)
+        rotations = legal_rotations(old, tile, self.game.upgrade_rules, hex_label=hex_tile.label)
+        allowed = self.allowed_exits(coord)
+        old_exits = old.exits()
+        return tuple(r for r in rotations if tile.rotated(r).exits() - old_exits <= allowed)
+
+    def legal_rotations(
+        self, coord: str, tile: Tile | str, *, phase: Phase | None = None
+    ) -> tuple[int, ...]:
+        """The rotations in which ``tile`` (a tile, or a manifest tile's name) may be laid at
+        ``coord`` now.
+
+        The tile rules of :mod:`tilelay.upgrades` against the tile lying there (with the
+        preprinted hex's label, under the game's upgrade rules), then the map's: no new track
+        off the map, across an impassable border or into a red, gray or blue hex without track
+        facing back (:meth:`allowed_exits`); a colour ``phase`` allows; a copy left in the
+        manifest (:meth:`available`).
+        """
+        new = self._tile(tile)
+        if self._supply_reason(new, phase) is not None:
+            return ()
+        return self._tile_rotations(self.game.hex_tile(coord).name, new)
+
+    def legal_lays(self, coord: str, *, phase: Phase | None = None) -> dict[str, tuple[int, ...]]:
+        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations."""
+        out: dict[str, tuple[int, ...]] = {}
+        for name in self.game.manifest:
+            rotations = self.legal_rotations(coord, name, phase=phase)
+            if rotations:
+                out[name] = rotations
+        return out
+
+    def why_illegal(
+        self, coord: str, tile: Tile | str, rotation: int, *, phase: Phase | None = None
+    ) -> str | None:
+        """Why laying ``tile`` at ``coord`` in ``rotation`` is not allowed now, naming the rule
+        (``None`` when it is allowed)."""
+        new = self._tile(tile)
+        coord = self.game.hex_tile(coord).name
+        why = self._supply_reason(new, phase)
+        if why is not None:
+            return why
+        old = self.tile_at(coord)
+        hex_tile = self.game.hex_tile(coord)
+        why = explain(old, new, rotation, self.game.upgrade_rules, hex_label=hex_tile.label)
+        if why is not None:
+            return f"tile {new.name} in rotation {rotation % 6} cannot replace {old.name}: {why}"
+        for edge in sorted(new.rotated(rotation).exits() - old.exits()):
+            if not self.exit_allowed(coord, edge):
+                why = self._exit_reason(coord, edge)
+                return f"track would leave {coord} across edge {edge}: {why}"
+        return None
+
+    def _exit_reason(self, coord: str, edge: int) -> str:
+        other = self.game.neighbour(coord, edge)
+        if other is None:
+            return "off the map"
+        if self.impassable(coord, edge):
+            return "an impassable border"
+        return f"{other} is {self.tile_at(other).color.value} with no track facing back"
 
     # ------------------------------------------------------------ track graph
 

@@ -20,7 +20,7 @@ from tilelay import catalogue, dsl
 from tilelay.errors import TilelayError, TileSyntaxError
 from tilelay.games import game_names, load_game
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
-from tilelay.tile import Edge, NodeKind, NodeRef, Tile, tile_from_dict, tile_to_dict
+from tilelay.tile import NODE_END, NodeKind, Tile, tile_from_dict, tile_to_dict
 from tilelay.xml import rails, tiledefs
 from tilelay.xml.safe import parse_xml
 
@@ -197,51 +197,25 @@ def convert(
 
 
 def connections(tile: Tile) -> frozenset[tuple[object, object]]:
-    """Which edges and stops are joined by track, looking through junctions.
+    """Which edges and stops are joined by track, looking through junctions
+    (:meth:`Tile.connections`, paths marked ``ignore`` included).
 
     Stops are named by kind and the edges they reach, so tiles that draw a junction as
     pairwise side-to-side track (Rails, seed 000's files) compare equal to junction tiles.
     """
-    stop_desc: dict[int, object] = {}
-    for i, n in enumerate(tile.nodes):
-        if n.kind is not NodeKind.JUNCTION:
-            stop_desc[i] = (n.kind.value, tuple(sorted(tile.node_exits(i))))
-    adj: dict[object, set[object]] = {}
+    conn = tile.connections(with_ignored=True)
 
-    def key(e: Edge | NodeRef) -> object:
-        if isinstance(e, Edge):
-            return ("edge", e.num)
-        return ("node", e.index)
+    def label(end: int) -> object:
+        if end < NODE_END:
+            return ("edge", end)
+        i = end - NODE_END
+        exits = tuple(e for e in range(6) if conn.node_exits[i] >> e & 1)
+        return ("stop", (tile.nodes[i].kind.value, exits))
 
-    for p in tile.paths:
-        a, b = key(p.a), key(p.b)
-        adj.setdefault(a, set()).add(b)
-        adj.setdefault(b, set()).add(a)
     out: set[tuple[object, object]] = set()
-
-    def label(k: object) -> object:
-        assert isinstance(k, tuple)
-        return k if k[0] == "edge" else ("stop", stop_desc[k[1]])
-
-    def is_junction(k: object) -> bool:
-        assert isinstance(k, tuple)
-        return k[0] == "node" and k[1] not in stop_desc
-
-    for start in adj:
-        if is_junction(start):
-            continue
-        seen = {start}
-        todo = list(adj[start])
-        while todo:
-            k = todo.pop()
-            if k in seen:
-                continue
-            seen.add(k)
-            if is_junction(k):
-                todo.extend(adj[k])
-            else:
-                a, b = label(start), label(k)
-                out.add((a, b) if repr(a) <= repr(b) else (b, a))
+    for a, b, _ in conn.links:
+        x, y = label(a), label(b)
+        out.add((x, y) if repr(x) <= repr(y) else (y, x))
     return frozenset(out)
 
 

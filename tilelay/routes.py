@@ -19,7 +19,7 @@ The rules are those 18xx.games applies to 1889, 1830 and 18Chesapeake:
 Train lengths come from :class:`tilelay.trains.TrainType`: cities and offboards use major
 stops; towns use minor stops or spare major ones (or nothing, when towns do not count); a
 diesel (999) is unlimited. Revenue is the sum of the stops' revenues in the phase
-(:func:`phase_revenue`), cities and offboards counted twice for a train whose cities score
+(:meth:`tilelay.tile.Revenue.at`), cities and offboards counted twice for a train whose cities score
 double, towns left out for a train whose towns do not score.
 
 The search (:class:`RoutePlanner`, :func:`best_routes`) enumerates every legal route through
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from tilelay.board import Board, TrackGraph
 from tilelay.errors import TilelayError
-from tilelay.tile import Edge, NodeKind, Path, Revenue
+from tilelay.tile import Edge, NodeKind, Path
 from tilelay.trains import Phase, TrainType
 
 __all__ = [
@@ -53,12 +53,8 @@ __all__ = [
     "RoutePlanner",
     "RunResult",
     "best_routes",
-    "phase_revenue",
     "route_revenue",
 ]
-
-#: Track colours in the order phases reach them (for phased revenues).
-COLOR_ORDER: tuple[str, ...] = ("yellow", "green", "brown", "gray")
 
 _JUNCTION, _CITY, _TOWN, _OFFBOARD = 0, 1, 2, 3
 _KIND_CODE = {
@@ -100,31 +96,6 @@ class RunResult:
     routes: tuple[Route, ...]
     revenue: int
     candidates: int
-
-
-def phase_revenue(revenue: Revenue | None, phase: Phase, train: TrainType | None = None) -> int:
-    """The value of ``revenue`` in ``phase``.
-
-    A plain revenue is itself. A phased one (``yellow_30|brown_50``) takes the value of the
-    latest colour it lists at or before the phase's newest tile colour (order yellow, green,
-    brown, gray); a value listed under the phase's own name wins; ``diesel`` is used by a train
-    named D (as 18xx.games does). Without any match, the first value.
-    """
-    if revenue is None:
-        return 0
-    if not revenue.phases:
-        return revenue.value
-    table = dict(revenue.phases)
-    if train is not None and train.name.upper() == "D" and "diesel" in table:
-        return table["diesel"]
-    if phase.name in table:
-        return table[phase.name]
-    newest = max((COLOR_ORDER.index(c) for c in phase.tiles if c in COLOR_ORDER), default=-1)
-    listed = [COLOR_ORDER.index(c) for c, _ in revenue.phases if c in COLOR_ORDER]
-    reached = [i for i in listed if i <= newest]
-    if reached:
-        return table[COLOR_ORDER[max(reached)]]
-    return revenue.phases[0][1]
 
 
 # ------------------------------------------------------------------------------ the network
@@ -397,8 +368,15 @@ class RoutePlanner:
         values: list[int] = []
         double = train.cities_score_double
         towns = train.towns_score
+        phase = self.phase
+        order = [p.name for p in self.board.game.phases]
+        diesel = train.name.upper() == "D"
         for rev, k in zip(self._net.nodes_revenue, self._net.kind, strict=True):
-            v = phase_revenue(rev, self.phase, train)
+            v = (
+                0
+                if rev is None
+                else rev.at(phase.name, colors=phase.tiles, order=order, diesel=diesel)
+            )
             if k == _TOWN and not towns:
                 v = 0
             elif k in (_CITY, _OFFBOARD) and double:

@@ -12,7 +12,7 @@ returns a new tile whose edges, locs and borders have moved.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TypeVar
@@ -58,6 +58,7 @@ class Color(StrEnum):
 
 #: The usual order of track colours; upgrades move one step along it.
 TRACK_COLORS: tuple[Color, ...] = (Color.YELLOW, Color.GREEN, Color.BROWN, Color.GRAY)
+_PHASE_COLORS: tuple[str, ...] = tuple(c.value for c in TRACK_COLORS)
 
 
 class NodeKind(StrEnum):
@@ -124,27 +125,48 @@ class Revenue:
         """Every value this revenue can take."""
         return tuple(v for _, v in self.phases) if self.phases else (self.value,)
 
-    def at(self, phase: str | None = None, order: Iterable[str] | None = None) -> int:
-        """The value in ``phase``.
+    def at(
+        self,
+        phase: str | None = None,
+        *,
+        colors: Sequence[str] = (),
+        order: Sequence[str] = (),
+        diesel: bool = False,
+    ) -> int:
+        """The value in ``phase``: the one rule for phased revenues.
 
-        With ``order`` (the phases of the game in order), a phase not listed takes the value of
-        the latest listed phase before it. Without a phase, the first value.
+        A plain revenue is itself. Of a phased one (``yellow_30|brown_50``, or seed 000's
+        numbered phases): with ``diesel`` (a train named D) its ``diesel`` value if it has one;
+        else the value listed under the phase's own name; else, as 18xx.games does, the value
+        of the last of the phase's tile colours (``colors``, in the phase's order) that it
+        lists, or 0 when it lists colours but none of the phase's; else the value of the latest
+        listed phase at or before ``phase`` in the game's phase ``order``. Without a phase, or
+        when nothing applies, the first value.
+
+        >>> r = Revenue(0, (("yellow", 30), ("brown", 50)))
+        >>> r.at("3", colors=("yellow", "green")), r.at("5", colors=("yellow", "green", "brown"))
+        (30, 50)
+        >>> Revenue(0, (("1", 20), ("4", 30))).at("5", order=("1", "2", "3", "4", "5", "6"))
+        30
         """
         if not self.phases:
             return self.value
+        table = dict(self.phases)
+        if diesel and "diesel" in table:
+            return table["diesel"]
         if phase is None:
             return self.phases[0][1]
-        table = dict(self.phases)
         if phase in table:
             return table[phase]
-        if order is not None:
-            best = self.phases[0][1]
-            for p in order:
-                if p in table:
-                    best = table[p]
-                if p == phase:
-                    return best
-        return self.phases[0][1]
+        if colors and any(key in _PHASE_COLORS for key in table):
+            for color in reversed(colors):
+                if color in table:
+                    return table[color]
+            return 0
+        position = {name: i for i, name in enumerate(order)}
+        current = position.get(phase, -1)
+        reached = [(position[k], v) for k, v in self.phases if 0 <= position.get(k, -1) <= current]
+        return max(reached)[1] if reached else self.phases[0][1]
 
     def __str__(self) -> str:
         if not self.phases:
@@ -303,6 +325,84 @@ class Frame:
     color2: str | None = None
 
 
+#: In :class:`Connections`, the end number of node ``i`` is ``NODE_END + i``; ends 0-5 are edges.
+NODE_END = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Connections:
+    """What a tile's track joins, looking through junctions: the one connectivity rule.
+
+    Ends are numbered 0-5 for edges and :data:`NODE_END` + ``i`` for node ``i`` (a stop: a
+    city, town or offboard). ``links`` holds ``(a, b, track)`` with ``a <= b`` for every pair
+    of ends joined by a path, or by paths meeting at junctions (a Lawson tile's arms join each
+    other). ``exits`` is the bit mask of edges with a link; ``node_exits[i]`` the mask of the
+    edges linked to node ``i``. Paths marked ``ignore`` take no part unless asked for.
+    """
+
+    links: frozenset[tuple[int, int, Track]]
+    exits: int
+    node_exits: tuple[int, ...]
+
+    def linked(self, end: int) -> bool:
+        """Whether ``end`` takes part in any link."""
+        return any(end in (a, b) for a, b, _ in self.links)
+
+
+def _connections(tile: Tile, with_ignored: bool) -> Connections:
+    junctions = {i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.JUNCTION}
+
+    def end(e: End) -> int:
+        return e.num if isinstance(e, Edge) else NODE_END + e.index
+
+    def is_junction(x: int) -> bool:
+        return x >= NODE_END and (x - NODE_END) in junctions
+
+    adj: dict[int, list[tuple[int, Track]]] = {}
+    links: set[tuple[int, int, Track]] = set()
+    for p in tile.paths:
+        if p.ignore and not with_ignored:
+            continue
+        a, b = end(p.a), end(p.b)
+        adj.setdefault(a, []).append((b, p.track))
+        adj.setdefault(b, []).append((a, p.track))
+        if a != b and not is_junction(a) and not is_junction(b):
+            links.add((min(a, b), max(a, b), p.track))
+    # through each group of junctions, link every pair of the other ends it reaches
+    seen: set[int] = set()
+    for j in sorted(junctions):
+        start = NODE_END + j
+        if start in seen:
+            continue
+        group: set[int] = set()
+        outer: dict[int, Track] = {}
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            if cur in group:
+                continue
+            group.add(cur)
+            for nxt, track in adj.get(cur, []):
+                if is_junction(nxt):
+                    todo.append(nxt)
+                else:
+                    outer.setdefault(nxt, track)
+        seen |= group
+        ends = sorted(outer)
+        for i, x in enumerate(ends):
+            for y in ends[i + 1 :]:
+                links.add((x, y, outer[x]))
+    exits = 0
+    node_exits = [0] * len(tile.nodes)
+    for a, b, _ in links:
+        for x, y in ((a, b), (b, a)):
+            if x < 6:
+                exits |= 1 << x
+                if y >= NODE_END:
+                    node_exits[y - NODE_END] |= 1 << x
+    return Connections(frozenset(links), exits, tuple(node_exits))
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     """An 18xx tile or preprinted map hex.
@@ -327,7 +427,7 @@ class Tile:
     rotation: int = 0
     location_name: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
-    _topology: dict[int, tuple[object, ...]] = field(
+    _topology: dict[int, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
@@ -429,6 +529,25 @@ class Tile:
         """This tile with a printed location name."""
         return replace(self, location_name=location_name)
 
+    # ----------------------------------------------------------- connectivity
+
+    def connections(self, *, with_ignored: bool = False) -> Connections:
+        """What the track joins, looking through junctions (see :class:`Connections`).
+
+        Paths marked ``ignore`` are left out unless ``with_ignored``.
+
+        >>> from tilelay.dsl import parse
+        >>> lawson = parse("junction;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0")
+        >>> sorted((a, b) for a, b, _ in lawson.connections().links)
+        [(0, 2), (0, 4), (2, 4)]
+        """
+        key = 2 if with_ignored else 1
+        cached = self._topology.get(key)
+        if cached is None:
+            cached = self._topology[key] = _connections(self, with_ignored)
+        assert isinstance(cached, Connections)
+        return cached
+
     # --------------------------------------------------------------- topology
 
     def topology(self) -> tuple[object, ...]:
@@ -440,6 +559,7 @@ class Tile:
         """
         cached = self._topology.get(0)
         if cached is not None:
+            assert isinstance(cached, tuple)
             return cached
         sig = _topology_signature(self)
         self._topology[0] = sig

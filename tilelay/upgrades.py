@@ -21,15 +21,16 @@ goes), :func:`legal_rotations` and :func:`explain` (why one rotation is refused)
 here is the new tile's own rotation (clockwise steps from its definition) with the old tile as
 it lies: to ask about an old tile in rotation ``k``, pass ``old.rotated(k)``. Seed 000's tile
 sets record the rotations with the old tile in rotation 0. :func:`upgrade_table` computes every
-upgrade of a tile manifest; :func:`hex_rotations` adds the rules of the hex on a map (no track
-off the map or across an impassable border, the phase's colours, a copy left).
+upgrade of a tile manifest. The rules of a hex on a map (no track off the map or across an
+impassable border, the phase's colours, a copy left) are the board's:
+:meth:`tilelay.board.Board.legal_rotations`.
 """
 
 from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -37,17 +38,15 @@ from typing import Any
 
 from tilelay.errors import GameDataError
 from tilelay.hexgeo import Layout, loc_point
-from tilelay.tile import Color, Edge, NodeKind, Tile, Track
+from tilelay.tile import NODE_END, Color, Connections, NodeKind, Tile, Track
 
 __all__ = [
     "DEFAULT_RULES",
     "Placement",
     "Upgrade",
     "UpgradeRules",
-    "board_rotations",
     "distinct_rotations",
     "explain",
-    "hex_rotations",
     "legal_rotations",
     "placements",
     "rules_for",
@@ -163,7 +162,7 @@ def rules_for(game: str | None) -> UpgradeRules:
 
 # --------------------------------------------------------------------------- tile structure
 
-_NODE = 16  # ends >= _NODE are nodes (index = end - _NODE); ends 0-5 are edges
+_NODE = NODE_END  # ends >= _NODE are nodes (index = end - _NODE); ends 0-5 are edges
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +172,7 @@ class _Shape:
     kinds: tuple[NodeKind, ...]  # per stop node index (junctions are contracted away)
     slots: tuple[int, ...]
     stops: tuple[int, ...]  # indices of the stop nodes
+    conn: Connections
     links: frozenset[tuple[int, int, Track]]  # (a, b, track) with a <= b
     exits_mask: int
     node_exits: tuple[int, ...]  # per node: bitmask of edges linked to it
@@ -187,62 +187,9 @@ def _norm_label(text: str | None) -> str | None:
 
 
 def _shape(tile: Tile, layout: Layout = Layout.FLAT) -> _Shape:
-    """Contract junctions and collect links between edges and stop nodes."""
+    """The tile's connections (:meth:`Tile.connections`) with what upgrades compare."""
     nodes = tile.nodes
-    junctions = {i for i, n in enumerate(nodes) if n.kind is NodeKind.JUNCTION}
-    adj: dict[int, list[tuple[int, Track]]] = {}
-    raw: list[tuple[int, int, Track]] = []
-    for p in tile.paths:
-        if p.ignore:
-            continue
-        ends = [e.num if isinstance(e, Edge) else _NODE + e.index for e in (p.a, p.b)]
-        a, b = ends
-        raw.append((a, b, p.track))
-        adj.setdefault(a, []).append((b, p.track))
-        adj.setdefault(b, []).append((a, p.track))
-    links: set[tuple[int, int, Track]] = set()
-
-    def is_junction(end: int) -> bool:
-        return end >= _NODE and (end - _NODE) in junctions
-
-    for a, b, track in raw:
-        if a == b:
-            continue
-        if not is_junction(a) and not is_junction(b):
-            links.add((min(a, b), max(a, b), track))
-    # through each junction, link every pair of non-junction ends reachable through junctions
-    seen: set[int] = set()
-    for j in junctions:
-        start = _NODE + j
-        if start in seen:
-            continue
-        group: set[int] = set()
-        outer: dict[int, Track] = {}
-        todo = [start]
-        while todo:
-            cur = todo.pop()
-            if cur in group:
-                continue
-            group.add(cur)
-            for nxt, track in adj.get(cur, []):
-                if is_junction(nxt):
-                    todo.append(nxt)
-                else:
-                    outer.setdefault(nxt, track)
-        seen |= group
-        ends = sorted(outer)
-        for i, x in enumerate(ends):
-            for y in ends[i + 1 :]:
-                if x != y:
-                    links.add((x, y, outer[x]))
-    exits = 0
-    node_exits = [0] * len(nodes)
-    for a, b, _ in links:
-        for x, y in ((a, b), (b, a)):
-            if x < 6:
-                exits |= 1 << x
-                if y >= _NODE:
-                    node_exits[y - _NODE] |= 1 << x
+    conn = tile.connections()
     locs: list[tuple[float, float] | None] = []
     for n in nodes:
         if n.loc is None:
@@ -256,9 +203,10 @@ def _shape(tile: Tile, layout: Layout = Layout.FLAT) -> _Shape:
         kinds=tuple(n.kind for n in nodes),
         slots=tuple(n.slots for n in nodes),
         stops=tuple(i for i, n in enumerate(nodes) if n.kind is not NodeKind.JUNCTION),
-        links=frozenset(links),
-        exits_mask=exits,
-        node_exits=tuple(node_exits),
+        conn=conn,
+        links=conn.links,
+        exits_mask=conn.exits,
+        node_exits=conn.node_exits,
         label=_norm_label(tile.label),
         place=_norm_label(tile.location_name),
         color=tile.color,
@@ -396,7 +344,10 @@ def _search(
     old_stops = [
         i
         for i in old.stops
-        if old.kinds[i] is not NodeKind.CITY or old.node_exits[i] or old.slots[i] or _linked(old, i)
+        if old.kinds[i] is not NodeKind.CITY
+        or old.node_exits[i]
+        or old.slots[i]
+        or old.conn.linked(_NODE + i)
     ]
     new_stops = list(new.stops)
     n_old_cities = sum(1 for i in old.stops if old.kinds[i] is NodeKind.CITY)
@@ -517,11 +468,6 @@ def _search(
         return None, reason[0] if want_reason else ""
     best.sort(key=lambda s: (s[0], [(-1 if j is None else j) for _, j in s[1]]))
     return best[0][1], ""
-
-
-def _linked(shape: _Shape, index: int) -> bool:
-    end = _NODE + index
-    return any(end in (a, b) for a, b, _ in shape.links)
 
 
 def _end_name(end: int) -> str:
@@ -745,110 +691,3 @@ def upgrade_table(
                 )
             )
     return out
-
-
-# ------------------------------------------------------------------------- hex-level rules
-
-
-def hex_rotations(
-    old: Tile | None,
-    new: Tile,
-    *,
-    neighbour: Callable[[int], Tile | bool | None],
-    rules: UpgradeRules = DEFAULT_RULES,
-    hex_label: str | None = None,
-    hex_name: str | None = None,
-    phase_colors: Iterable[Color] | None = None,
-    available: Mapping[str, int] | None = None,
-    impassable: Iterable[int] = (),
-) -> tuple[int, ...]:
-    """The rotations of ``new`` legal on a hex now: tile rules plus the map's rules.
-
-    ``old`` is the tile on the hex as it lies (``None``: an empty plain hex). ``neighbour(e)``
-    gives what lies across edge ``e``: ``False`` off the map, ``None`` a hex with no tile yet
-    (track may run into it), or its tile as it lies; track may not run into a red, gray or
-    blue hex (or a hex whose tile is fixed) unless that tile has track on the facing edge.
-    ``impassable`` lists edges with an impassable border. ``phase_colors`` are the colours
-    the current phase allows; ``available`` the copies left per tile name.
-    """
-    if phase_colors is not None and new.color not in set(phase_colors):
-        return ()
-    if available is not None and available.get(new.name, 0) <= 0:
-        return ()
-    blocked = set(impassable)
-    if old is None:
-        base = Tile(name="", color=Color.WHITE)
-        rots: tuple[int, ...] = legal_rotations(
-            base, new, rules, hex_label=hex_label, hex_name=hex_name
-        )
-    else:
-        rots = legal_rotations(old, new, rules, hex_label=hex_label, hex_name=hex_name)
-    out: list[int] = []
-    for r in rots:
-        exits = new.rotated(r).exits()
-        old_exits = old.exits() if old is not None else frozenset()
-        ok = True
-        for e in exits:
-            if e in blocked and e not in old_exits:
-                ok = False
-                break
-            other = neighbour(e)
-            if other is False:
-                ok = False
-                break
-            if (
-                isinstance(other, Tile)
-                and other.color
-                in (
-                    Color.RED,
-                    Color.GRAY,
-                    Color.BLUE,
-                )
-                and (e + 3) % 6 not in other.exits()
-            ):
-                ok = False
-                break
-        if ok:
-            out.append(r)
-    return tuple(out)
-
-
-def board_rotations(
-    board: Any,
-    coord: str,
-    new: Tile,
-    *,
-    phase: Any = None,
-    used: Mapping[str, int] | None = None,
-    rules: UpgradeRules | None = None,
-) -> tuple[int, ...]:
-    """The rotations of ``new`` legal at ``coord`` of a :class:`tilelay.board.Board` now.
-
-    The tile rules (against the tile lying there, with the preprinted hex's label), then the
-    hex rules: no track off the map, across an impassable border or into a red, gray or blue
-    hex without track facing back (:meth:`Board.allowed_exits`); the tile's colour allowed in
-    ``phase`` (a :class:`tilelay.trains.Phase`, by its ``tiles``); a copy left in the manifest
-    (``used`` counts the copies already laid; a count of -1 is unlimited).
-    """
-    game = board.game
-    if rules is None:
-        rules = game.upgrade_rules
-    if phase is not None:
-        allowed = {c.strip().lower().replace("grey", "gray") for c in phase.tiles}
-        if allowed and new.color.value not in allowed:
-            return ()
-    count = game.manifest.get(new.name)
-    if count is None:
-        return ()
-    if count >= 0 and used is not None and used.get(new.name, 0) >= count:
-        return ()
-    old: Tile = board.tile_at(coord)
-    hex_tile: Tile = game.hex_tile(coord)
-    allowed_exits: frozenset[int] = board.allowed_exits(coord)
-    old_exits = old.exits()
-    out: list[int] = []
-    for r in legal_rotations(old, new, rules, hex_label=hex_tile.label):
-        extra = new.rotated(r).exits() - old_exits
-        if extra <= allowed_exits:
-            out.append(r)
-    return tuple(out)
