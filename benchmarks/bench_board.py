@@ -18,7 +18,7 @@ from pathlib import Path
 from _table import best_of, print_table
 
 from tilelay.board import Board
-from tilelay.games.replay import load_record, replay
+from tilelay.replay import load_record, replay
 from tilelay.hexgeo import neighbour_edge
 from tilelay.tile import Edge, NodeRef
 

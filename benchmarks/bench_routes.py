@@ -25,7 +25,7 @@ import contextlib
 from _table import print_table
 
 from tilelay.board import Board, BoardError
-from tilelay.games.replay import load_record, replay, replay_steps
+from tilelay.replay import load_record, replay, replay_steps
 from tilelay.routes import RoutePlanner, _fits, _Net, phase_revenue
 from tilelay.tile import NodeKind
 from tilelay.trains import Phase, TrainType

@@ -1,4 +1,4 @@
-"""Replaying the three recorded 18xx.games games onto boards (tilelay.games.replay).
+"""Replaying the three recorded 18xx.games games onto boards (tilelay.replay).
 
 In 18xx.games a tile replaced by an upgrade returns to the supply and can be laid again: the
 1889 record lays copies 6-0 and 206-0 a second time, 1830 28-0, 15-1 and 26-0, 18Chesapeake
@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import REFERENCE
 from tilelay.errors import GameDataError
 from tilelay.games import UNLIMITED, load_game
-from tilelay.games.replay import (
+from tilelay.replay import (
     ReplayResult,
     actions_in_force,
     load_record,
@@ -97,6 +99,62 @@ def test_redo_restores_only_the_latest_undo() -> None:
     assert _ids(acts) == [1]
 
 
+def _in_force_by_the_letter(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The record format's undo/redo rule applied literally, list by list (slow but plain)."""
+    done: list[dict[str, Any]] = []
+    undone: list[list[dict[str, Any]]] = []
+    for action in actions:
+        kind = action.get("type")
+        if kind == "undo":
+            target = action.get("action_id")
+            if target is None:
+                for i in range(len(done) - 1, -1, -1):
+                    if done[i].get("type") != "message":
+                        undone.append([done.pop(i)])
+                        break
+            else:
+                keep = 0
+                if target != 0:
+                    positions = [i for i, a in enumerate(done) if a.get("id") == target]
+                    keep = positions[-1] + 1 if positions else len(done)
+                taken = [a for a in done[keep:] if a.get("type") != "message"]
+                done = done[:keep] + [a for a in done[keep:] if a.get("type") == "message"]
+                undone.append(taken)
+        elif kind == "redo":
+            if undone:
+                done.extend(undone.pop())
+                done.sort(key=lambda a: a["seq"])
+        else:
+            if kind != "message":
+                undone.clear()
+            done.append(action)
+    return done
+
+
+_KINDS = st.sampled_from(["pass", "pass", "message", "undo", "undo_to", "redo"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_KINDS, st.integers(0, 40)), max_size=40))
+def test_actions_in_force_follow_the_rule(script: list[tuple[str, int]]) -> None:
+    actions: list[dict[str, Any]] = []
+    for seq, (kind, target) in enumerate(script):
+        action: dict[str, Any] = {"id": seq + 1, "seq": seq, "type": kind}
+        if kind == "undo_to":
+            action.update(type="undo", action_id=target)
+        actions.append(action)
+    assert actions_in_force(actions) == _in_force_by_the_letter(actions)
+
+
+def test_many_undos_to_an_action_replay() -> None:
+    # 20,000 passes each undone to the action before it: the undos must not rescan the record
+    actions: list[dict[str, Any]] = [{"id": 1, "type": "pass"}]
+    for i in range(20_000):
+        actions.append({"id": 2 * i + 2, "type": "pass"})
+        actions.append({"id": 2 * i + 3, "type": "undo", "action_id": 1})
+    assert [a["id"] for a in actions_in_force(actions)] == [1]
+
+
 @pytest.mark.parametrize("stem", sorted(RECORDS))
 def test_actions_in_force_match_the_records_skip_flags(stem: str) -> None:
     actions = record(stem)["actions"]
@@ -131,8 +189,8 @@ def test_laid_tiles_are_in_the_manifest(stem: str) -> None:
     result = replayed(stem)
     manifest = result.game.manifest
     for lay in result.lays:
-        assert lay.tile in manifest, lay
-        count = manifest[lay.tile]
+        assert lay.lay.tile in manifest, lay
+        count = manifest[lay.lay.tile]
         assert count == UNLIMITED or lay.copy < count, lay
     assert over_manifest(result) == {}
     for coord, tile in result.board.laid.items():

@@ -16,7 +16,7 @@ from tilelay.board import Board
 from tilelay.cli import main
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game, load_game_file
-from tilelay.games.replay import load_record, replay, replay_steps
+from tilelay.replay import load_record, replay, replay_steps
 from tilelay.routes import (
     RouteError,
     RoutePlanner,

@@ -21,7 +21,7 @@ from tests.conftest import REFERENCE
 from tilelay.board import Board
 from tilelay.catalogue import get_tile
 from tilelay.games import load_game
-from tilelay.games.replay import replay_steps
+from tilelay.replay import replay_steps
 from tilelay.hexgeo import APOTHEM, Layout, hex_center
 from tilelay.routes import best_routes
 from tilelay.svg import routes_svg

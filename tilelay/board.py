@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
+from tilelay.actions import Action, TileLay
 from tilelay.errors import TilelayError
 from tilelay.games import Game
 from tilelay.hexgeo import neighbour_edge
@@ -237,6 +238,16 @@ class Board:
         tokens = dict(self._tokens)
         tokens[(coord, city_index)] = (*here, corporation)
         return Board(self.game, self._laid, tokens)
+
+    def apply(self, action: Action) -> Board:
+        """A new board with ``action`` (a :class:`~tilelay.actions.TileLay` of a manifest tile,
+        or a :class:`~tilelay.actions.TokenPlacement`) done. Like :meth:`lay` and
+        :meth:`place_token`, it checks what the board can hold, not the game's rules
+        (:meth:`why_illegal` says those)."""
+        if isinstance(action, TileLay):
+            return self.lay(action.coord, self.game.tile(action.tile), action.rotation)
+        self.game.corporation(action.corporation)
+        return self.place_token(action.coord, action.city, action.corporation)
 
     def with_home_tokens(self, corporations: Iterable[str] | None = None) -> Board:
         """A new board with the home tokens of ``corporations`` (default: all) placed.

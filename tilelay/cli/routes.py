@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tilelay.actions import TileLay, TokenPlacement
 from tilelay.board import Board
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
-from tilelay.games.replay import ReplayStep, load_record, replay_steps
+from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
 from tilelay.routes import Route, RoutePlanner, RunResult
 from tilelay.trains import Phase
 
@@ -110,37 +111,18 @@ def _recorded(
     """The recorded total, and whether every route's revenue was in the record."""
     total = 0
     complete = True
-    for r in action.get("routes", []):
-        if "revenue" in r:
-            total += int(r["revenue"])
+    for route in recorded_routes(action):
+        if route.revenue is not None:
+            total += route.revenue
             continue
         complete = False
-        train = held.get(str(r.get("train")))
+        train = held.get(route.train)
         if train is None:
             continue
-        hexes = _chain(r)
-        found = planner.find(train, hexes)
+        found = planner.find(train, route.hexes)
         if found:
             total += found[0].revenue
     return total, complete
-
-
-def _chain(route: Mapping[str, Any]) -> list[str]:
-    conns = route.get("connections") or []
-    if not conns:
-        return [str(h) for h in route.get("hexes", [])]
-    seq = [str(h) for h in conns[0]]
-    joins = (str(conns[1][0]), str(conns[1][-1])) if len(conns) > 1 else ()
-    if seq[0] in joins and seq[-1] not in joins:
-        seq.reverse()
-    for c in conns[1:]:
-        c = [str(h) for h in c]
-        seq += c[1:] if c[0] == seq[-1] else list(reversed(c))[1:]
-    out: list[str] = []
-    for h in seq:
-        if not out or out[-1] != h:
-            out.append(h)
-    return out
 
 
 # ------------------------------------------------------------------------------ games
@@ -160,12 +142,9 @@ def _from_game(args: argparse.Namespace) -> int:
         game.trains.train_type(t)
     board = Board(game)
     for text in args.lay:
-        coord, tile, rotation = _parse_lay(text)
-        board = board.lay(coord, game.tile(tile), rotation)
+        board = board.apply(TileLay.parse(text))
     for text in args.token:
-        coord, sym, city = _parse_token(text)
-        game.corporation(sym)
-        board = board.place_token(coord, city, sym)
+        board = board.apply(TokenPlacement.parse(text))
     phase = _phase(game, args.phase, trains)
     planner = RoutePlanner(board, args.corporation, phase)
     t0 = time.perf_counter()
@@ -173,27 +152,6 @@ def _from_game(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - t0
     _print(f"{game.name}: {args.corporation}", result, trains, seconds, None)
     return 0
-
-
-def _parse_lay(text: str) -> tuple[str, str, int]:
-    coord, sep, tile = text.partition("=")
-    if not sep or not coord or not tile:
-        raise TilelayError(f"--lay: expected COORD=TILE[-ROTATION], e.g. K4=57-1, not {text!r}")
-    rotation = 0
-    name, dash, rot = tile.rpartition("-")
-    if dash and name and rot.isdigit():
-        if not 0 <= int(rot) <= 5:
-            raise TilelayError(f"--lay {text}: rotation must be 0-5, not {rot}")
-        tile, rotation = name, int(rot)
-    return coord.strip().upper(), tile.strip(), rotation
-
-
-def _parse_token(text: str) -> tuple[str, str, int]:
-    coord, sep, rest = text.partition("=")
-    sym, at, city = rest.partition("@")
-    if not sep or not coord or not sym or (at and not city.isdigit()):
-        raise TilelayError(f"--token: expected COORD=SYM[@CITY], e.g. K4=KO, not {text!r}")
-    return coord.strip().upper(), sym.strip(), int(city) if at else 0
 
 
 def _phase(game: Game, name: str | None, trains: list[str]) -> Phase:

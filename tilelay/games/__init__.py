@@ -1,6 +1,6 @@
 """Games: the model (:mod:`~tilelay.games.model`), game data and tilelay's TOML format
 (:mod:`~tilelay.games.data`, :mod:`~tilelay.games.toml`), the games known
-(:mod:`~tilelay.games.registry`) and replaying recorded games (:mod:`~tilelay.games.replay`).
+(:mod:`~tilelay.games.registry`) and (recorded games are replayed by :mod:`tilelay.replay`).
 
 >>> game = load_game("shikoku 1889")
 >>> game.name, game.layout.value, game.hex_tile("K8").location_name

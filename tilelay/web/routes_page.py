@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
-from tilelay.games.replay import ReplayStep, actions_in_force, replay_steps
+from tilelay.replay import ReplayStep, actions_in_force, replay_steps
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner
 from tilelay.svg import routes_svg
