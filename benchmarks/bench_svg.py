@@ -37,7 +37,7 @@ NS = "http://www.w3.org/2000/svg"
 
 
 def clear_caches() -> None:
-    svg._clear_caches()
+    svg.clear_caches()
 
 
 def draw_tilelay(all_tiles: list[Tile]) -> int:

@@ -1,5 +1,5 @@
 """The best-routes page and its JSON API (Starlette TestClient), and the route drawing's
-geometry (:func:`tilelay.svg.routes_svg`)."""
+geometry (:func:`tilelay.svg.map_svg` with routes)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,7 @@ from tilelay.games import load_game
 from tilelay.replay import replay_steps
 from tilelay.hexgeo import APOTHEM, Layout, hex_center
 from tilelay.routes import best_routes
-from tilelay.svg import routes_svg
-from tilelay.svg_routes import route_polyline
+from tilelay.svg import map_svg, route_polyline
 from tilelay.web import create_app
 from tilelay.web.routes_page import MAX_BODY
 
@@ -177,7 +176,7 @@ def _xy(game: Any, coord: str) -> tuple[int, int]:
 
 
 def _check_geometry(game: Any, board: Board, routes: Any, size: float) -> None:
-    svg = routes_svg(game, board, routes, size=size)
+    svg = map_svg(game, board=board, routes=routes, size=size)
     groups = re.findall(r'<g class="route"[^>]*>.*?</g>', svg, re.S)
     assert len(groups) == len(routes)
     lay = Layout(game.layout)
@@ -227,7 +226,7 @@ def test_routes_svg_geometry_hand_built() -> None:
     result = best_routes(board, "KO", ["2"], "2")
     assert result.revenue == 50
     _check_geometry(game, board, result.routes, 50.0)
-    svg = routes_svg(game, board, result.routes, size=50.0)
+    svg = map_svg(game, board=board, routes=result.routes, size=50.0)
     assert '<g class="route" data-train="2" data-revenue="50"' in svg
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
 
@@ -245,6 +244,6 @@ def test_routes_svg_geometry_recorded(game: str) -> None:
 def test_routes_svg_keeps_the_map() -> None:
     game = load_game("1830")
     board = Board(game)
-    svg = routes_svg(game, board, [], size=30.0)
+    svg = map_svg(game, board=board, routes=[], size=30.0)
     assert svg.count('<g class="hex"') == len(game.hexes)
     assert '<g class="route"' not in svg and "No route" in svg

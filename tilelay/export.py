@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,8 +59,6 @@ GAP_MM = 4.0
 UNLIMITED_COPIES = 6
 
 _PT_PER_MM = 72.0 / 25.4
-#: Circumradius of the tiles drawn for a sheet, in SVG units (scaled to millimetres on the page).
-_UNIT = 100.0
 
 
 def output_format(path: str | Path) -> str:
@@ -200,28 +197,6 @@ def sheet_tiles(game: Game) -> list[Tile]:
     return out
 
 
-_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
-_VIEWBOX = re.compile(r'viewBox="([^"]+)"')
-
-
-def _nested(drawing: str, cx: float, cy: float, mm_per_unit: float) -> str:
-    """``drawing`` (a standalone SVG centred on its origin) as a nested <svg> centred on
-    (``cx``, ``cy``) mm, one of its units being ``mm_per_unit`` mm."""
-    body = re.sub(r"^\s*<\?xml[^>]*\?>\s*", "", drawing)
-    m = _ROOT.search(body)
-    vb = _VIEWBOX.search(m.group(0)) if m else None
-    if m is None or vb is None:
-        raise TilelayError("the tile drawing has no <svg> root with a viewBox")
-    vx, vy, vw, vh = (float(v) for v in vb.group(1).replace(",", " ").split())
-    k = mm_per_unit
-    attrs = re.sub(r'\s(?:width|height|x|y)="[^"]*"', "", m.group(0)[len("<svg") : -1])
-    opening = (
-        f'<svg x="{cx + vx * k:.3f}" y="{cy + vy * k:.3f}" '
-        f'width="{vw * k:.3f}" height="{vh * k:.3f}"{attrs}>'
-    )
-    return opening + body[m.end() :]
-
-
 def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -235,16 +210,15 @@ def tile_sheet_pages(
     tiles = sheet_tiles(game)
     count = grid.pages(len(tiles))
     bodies: list[list[str]] = [[] for _ in range(count)]
-    drawn: dict[str, str] = {}
+    # the hex (circumradius UNIT) is hex_size_mm across the flats: sqrt(3) * UNIT units
+    scale = f"{hex_size_mm / (math.sqrt(3) * svg.UNIT):.5f}"
     for i, tile in enumerate(tiles):
         page, cx, cy = grid.position(i)
-        if tile.name not in drawn:
-            drawn[tile.name] = svg.tile_svg(
-                tile, layout=layout, size=_UNIT, grid=False, show_number=True, standalone=True
-            )
-        # the hex (circumradius _UNIT) is hex_size_mm across the flats: sqrt(3) * _UNIT units
-        mm_per_unit = hex_size_mm / (math.sqrt(3) * _UNIT)
-        bodies[page].append(_nested(drawn[tile.name], cx, cy, mm_per_unit))
+        fragment = svg.tile_svg(tile, layout=layout, size=svg.UNIT, standalone=False)
+        bodies[page].append(
+            f'<g class="sheet-tile" transform="translate({cx:.3f},{cy:.3f}) scale({scale})">'
+            f"{fragment}</g>"
+        )
     pages: list[str] = []
     pw, ph = grid.page_w, grid.page_h
     for n, body in enumerate(bodies, start=1):
@@ -255,7 +229,7 @@ def tile_sheet_pages(
         )
         pages.append(
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{pw}mm" height="{ph}mm" '
-            f'viewBox="0 0 {pw} {ph}">{heading}{"".join(body)}</svg>'
+            f'viewBox="0 0 {pw} {ph}" font-family="{svg.FONT}">{heading}{"".join(body)}</svg>'
         )
     return pages
 

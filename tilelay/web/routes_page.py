@@ -33,8 +33,7 @@ from tilelay.games import Game, game_names, load_game
 from tilelay.replay import ReplayStep, actions_in_force, replay_steps
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner
-from tilelay.svg import routes_svg
-from tilelay.svg_routes import ROUTE_COLORS
+from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.web.params import safe_name
 from tilelay.web.templating import environment, render
 
@@ -243,7 +242,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
     )
     recorded.sort(key=lambda r: str(r["train"]))
     ours = _with_train_ids(result.routes, held, recorded)
-    drawing = routes_svg(game, chosen.board, ours, size=MAP_SIZE)
+    drawing = map_svg(game, board=chosen.board, routes=ours, size=MAP_SIZE)
     return RoutesView(
         game=game,
         action=action,

@@ -1,0 +1,286 @@
+"""Placing labels on a tile: revenues, labels, terrain, names and the tile number go where
+no track runs and no node sits (:class:`Placer`), in the 24 regions of
+:func:`tilelay.hexgeo.region_polygons`.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from tilelay.hexgeo import APOTHEM, Layout, edge_angle, polar, region_centroid, region_polygons
+from tilelay.svg.geometry import TRACK_W, UNIT, Point, scaled
+
+__all__ = ["Placer", "TrackSamples", "clear_caches", "regions_hit", "track_samples"]
+
+# -------------------------------------------------------------------- placement
+
+
+class TrackSamples:
+    """The track samples of one drawing, with what placement derives from them.
+
+    Shared by every tile drawn with the same track (see :func:`track_samples`): the regions no track
+    crosses, the samples sorted by x (with their drawing order) and the spots already chosen
+    by :meth:`Placer.place`, by everything else they depend on.
+    """
+
+    __slots__ = ("places", "region_cands", "sorted_samples", "sorted_xs")
+
+    def __init__(self, layout: Layout, samples: tuple[tuple[Point, ...], ...]) -> None:
+        used: set[int] = set()
+        for s in samples:
+            used |= regions_hit(s, layout)
+        centres = _region_centres(layout)
+        self.region_cands = [centres[r] for r in range(24) if r not in used]
+        flat = [p for s in samples for p in s]
+        self.sorted_samples = sorted((p[0], p[1], k) for k, p in enumerate(flat))
+        self.sorted_xs = [p[0] for p in self.sorted_samples]
+        # place() results by everything else they depend on
+        self.places: dict[tuple[Any, ...], Point] = {}
+
+
+_TRACKS: dict[tuple[Layout, tuple[tuple[Point, ...], ...]], TrackSamples] = {}
+
+
+def track_samples(layout: Layout, samples: list[tuple[Point, ...]]) -> TrackSamples:
+    """The shared :class:`TrackSamples` of these samples."""
+    key = (layout, tuple(samples))
+    t = _TRACKS.get(key)
+    if t is None:
+        if len(_TRACKS) > 2048:
+            _TRACKS.clear()
+        t = _TRACKS[key] = TrackSamples(layout, key[1])
+    return t
+
+
+class Placer:
+    """Finds free spots for revenues, labels and marks, avoiding track, nodes and each other."""
+
+    __slots__ = ("boxes", "circles", "layout", "track")
+
+    def __init__(
+        self,
+        layout: Layout,
+        samples: list[tuple[Point, ...]],
+        circles: list[tuple[Point, float]],
+    ) -> None:
+        self.layout = layout
+        self.track = track_samples(layout, samples)
+        self.circles = [c for c in circles if c[1] > 0]
+        self.boxes: list[tuple[float, float, float, float]] = []
+
+    def take(self, cx: float, cy: float, hw: float, hh: float) -> None:
+        """Mark a box as used."""
+        self.boxes.append((cx - hw, cy - hh, cx + hw, cy + hh))
+
+    def cost(self, c: Point, hw: float, hh: float, limit: float = math.inf) -> float:
+        """How badly a box of half-size (hw, hh) centred at ``c`` overlaps things.
+
+        The sum, in this order, of: how far the box's corners stick out of the hex (less a
+        margin), the track samples within a margin of the box (in drawing order), the nodes it
+        touches and the boxes already placed it overlaps. Once the hex part, or the hex and
+        track parts, exceed ``limit`` the counting stops and a sum above ``limit`` is returned.
+        """
+        table = _hex_cost_table(self.layout, hw, hh)
+        bad = table.get(c)
+        if bad is None:
+            bad = table[c] = _hex_cost(self.layout, c, hw, hh)
+        if bad > limit:
+            return bad
+        return self._cost_rest(c, hw, hh, limit, bad)
+
+    def _cost_rest(self, c: Point, hw: float, hh: float, limit: float, bad: float) -> float:
+        """:meth:`cost` given its hex part ``bad`` (not above ``limit``)."""
+        x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
+        # Each part is a sum of positive terms. Any of them taking the total clearly over the
+        # limit means the exact sum is over it too, so the cheap parts (nodes, placed boxes) are
+        # counted first and the counting stops there. Otherwise the exact sum is formed in the
+        # order above, so the result does not depend on the order things were looked at.
+        stop = limit + 1e-7 * (1.0 + abs(limit))
+        rough = bad
+        late: list[float] = []
+        for (px, py), r in self.circles:
+            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+            dist = math.hypot(dx, dy)
+            if dist < r + 2.0:
+                t = (r + 2.0 - dist) * 2.0 + 10.0
+                rough += t
+                if rough > stop:
+                    return rough
+                late.append(t)
+        for bx0, by0, bx1, by1 in self.boxes:
+            ox = min(x1, bx1) - max(x0, bx0) + 2.0
+            oy = min(y1, by1) - max(y0, by0) + 2.0
+            if ox > 0 and oy > 0:
+                t = min(ox, oy) * 3.0 + 30.0
+                rough += t
+                if rough > stop:
+                    return rough
+                late.append(t)
+        # track: only the samples whose x is within the margin of the box can count
+        m = TRACK_W / 2 + 3.0
+        ay0, ay1 = y0 - m, y1 + m
+        track = self.track
+        xs = track.sorted_xs
+        i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
+        if i < j:
+            terms: list[tuple[int, float]] = []
+            for px, py, k in track.sorted_samples[i:j]:
+                if py < ay0 or py > ay1:
+                    continue
+                dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+                dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+                dist = math.hypot(dx, dy)
+                if dist < m:
+                    t = m - dist + 4.0
+                    rough += t
+                    if rough > stop:
+                        return rough
+                    terms.append((k, t))
+            if terms:
+                terms.sort()
+                for _, t in terms:
+                    bad += t
+                if bad > limit:
+                    return bad
+        for t in late:
+            bad += t
+        return bad
+
+    def place(
+        self,
+        anchor: Point,
+        hw: float,
+        hh: float,
+        extra: Sequence[Point] = (),
+        weight: float = 0.05,
+    ) -> Point:
+        """The best centre for a box of half-size (hw, hh) near ``anchor``; marks it used.
+
+        Candidates are the given ``extra`` spots, the centres of the regions no track passes
+        through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
+        The first candidate with the lowest score wins.
+        """
+        memo = self.track.places
+        key = (tuple(self.circles), tuple(self.boxes), anchor, hw, hh, tuple(extra), weight)
+        found = memo.get(key)
+        if found is not None:
+            self.take(found[0], found[1], hw, hh)
+            return found
+        cands: list[Point] = list(extra)
+        cands += self.track.region_cands
+        cands += _GRID_POINTS
+        best: Point = anchor
+        best_score = math.inf
+        ax, ay = anchor
+        rest = self._cost_rest
+        table = _hex_cost_table(self.layout, hw, hh)
+        for c in cands:
+            if best_score <= 0.0:  # nothing scores below 0
+                break
+            near = math.hypot(c[0] - ax, c[1] - ay) * weight
+            if near >= best_score:
+                continue
+            # score = cost(c, hw, hh, limit) * 10 + near, with cost() inlined
+            limit = (best_score - near) / 10.0
+            bad = table.get(c)
+            if bad is None:
+                bad = table[c] = _hex_cost(self.layout, c, hw, hh)
+            if bad <= limit:
+                bad = rest(c, hw, hh, limit, bad)
+            score = bad * 10.0 + near
+            if score < best_score:
+                best, best_score = c, score
+        memo[key] = best
+        self.take(best[0], best[1], hw, hh)
+        return best
+
+
+_HEX_COST_TABLES: dict[tuple[Layout, float, float], dict[Point, float]] = {}
+
+
+def _hex_cost_table(layout: Layout, hw: float, hh: float) -> dict[Point, float]:
+    """The memo of :func:`_hex_cost` for boxes of one size (filled as candidates are met)."""
+    key = (layout, hw, hh)
+    table = _HEX_COST_TABLES.get(key)
+    if table is None:
+        if len(_HEX_COST_TABLES) > 512:
+            _HEX_COST_TABLES.clear()
+        table = _HEX_COST_TABLES[key] = {}
+    return table
+
+
+def _hex_cost(layout: Layout, c: Point, hw: float, hh: float) -> float:
+    """The hex-edge part of :meth:`Placer.cost`: how far the box's corners stick out."""
+    x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
+    bad = 0.0
+    lim = APOTHEM * UNIT - 3.0
+    for nx, ny in _normals(layout):
+        for qx, qy in ((x0, y0), (x1, y0), (x0, y1), (x1, y1)):
+            e = qx * nx + qy * ny - lim
+            if e > 0:
+                bad += e * 3.0
+    return bad
+
+
+@lru_cache(maxsize=2)
+def _region_centres(layout: Layout) -> tuple[Point, ...]:
+    return tuple(scaled(region_centroid(r, layout)) for r in range(24))
+
+
+@lru_cache(maxsize=4096)
+def regions_hit(points: tuple[Point, ...], layout: Layout) -> frozenset[int]:
+    """The regions (see :func:`tilelay.hexgeo.region_at`) that track through ``points`` crosses."""
+    out: set[int] = set()
+    tris = _region_boxes(layout)
+    for px, py in points[::2]:
+        x, y = px / UNIT, py / UNIT
+        # region_at: the first triangle containing the point (edges included, within 1e-9);
+        # a triangle whose box is more than 1e-6 away cannot contain it
+        for i, bx0, by0, bx1, by1, (ax, ay), (bx, by), (cx, cy) in tris:
+            if x < bx0 or x > bx1 or y < by0 or y > by1:
+                continue
+            d1 = (ax - x) * (by - y) - (ay - y) * (bx - x)
+            d2 = (bx - x) * (cy - y) - (by - y) * (cx - x)
+            d3 = (cx - x) * (ay - y) - (cy - y) * (ax - x)
+            neg = d1 < -1e-9 or d2 < -1e-9 or d3 < -1e-9
+            pos = d1 > 1e-9 or d2 > 1e-9 or d3 > 1e-9
+            if not (neg and pos):
+                out.add(i)
+                break
+    return frozenset(out)
+
+
+_RegionBox = tuple[int, float, float, float, float, Point, Point, Point]
+
+
+@lru_cache(maxsize=2)
+def _region_boxes(layout: Layout) -> tuple[_RegionBox, ...]:
+    """Each region's number, bounding box (widened by 1e-6) and corners."""
+    out: list[_RegionBox] = []
+    for i, (a, b, c) in enumerate(region_polygons(layout)):
+        xs, ys = (a[0], b[0], c[0]), (a[1], b[1], c[1])
+        e = 1e-6
+        out.append((i, min(xs) - e, min(ys) - e, max(xs) + e, max(ys) + e, a, b, c))
+    return tuple(out)
+
+
+@lru_cache(maxsize=2)
+def _normals(layout: Layout) -> tuple[Point, ...]:
+    return tuple(polar(edge_angle(e, layout), 1.0) for e in range(6))
+
+
+_GRID_POINTS: tuple[Point, ...] = tuple(
+    (float(x), float(y)) for y in range(-64, 65, 16) for x in range(-64, 65, 16)
+)
+
+
+def clear_caches() -> None:
+    """Forget the memoised tracks, costs and regions (for cold-start measurements)."""
+    _TRACKS.clear()
+    _HEX_COST_TABLES.clear()
+    regions_hit.cache_clear()
