@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from tests.conftest import REFERENCE
 from tilelay.errors import GameDataError
 from tilelay.games import UNLIMITED, load_game
+from tilelay.hexgeo import neighbour_edge
 from tilelay.replay import (
     ReplayResult,
     actions_in_force,
@@ -27,7 +28,6 @@ from tilelay.replay import (
     replay,
     split_tile_id,
 )
-from tilelay.hexgeo import neighbour_edge
 
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 RECORDS = {

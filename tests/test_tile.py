@@ -1,8 +1,6 @@
-"""The tile model: rotation, topology, queries, the JSON form."""
+"""The tile model: rotation, topology, connections, queries, phased revenues."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from hypothesis import given, settings
@@ -21,9 +19,6 @@ from tilelay.tile import (
     Path,
     Revenue,
     Tile,
-    Track,
-    tile_from_dict,
-    tile_to_dict,
 )
 
 
@@ -133,49 +128,16 @@ def test_model_rejects_impossible_tiles() -> None:
         Tile(paths=(Path(Edge(0), Edge(7)),))
 
 
-def test_json_round_trip_of_every_catalogue_tile() -> None:
-    for name in tile_names():
-        t = get_tile(name)
-        data = json.loads(json.dumps(tile_to_dict(t)))
-        assert tile_from_dict(data) == t, name
-
-
-def test_json_keeps_fields_the_tile_language_lacks() -> None:
-    t = Tile(
-        name="54",
-        color=Color.GREEN,
-        location_name="New York",
-        rotation=2,
-        nodes=(
-            Node(
-                NodeKind.CITY,
-                Revenue(0, (("1", 30), ("4", 40))),
-                1,
-                loc=Loc("location", 12),
-                name="NY",
-                revenue_loc=Loc("location", 17),
-                revenue_layout="vertical",
-            ),
-        ),
-        paths=(Path(Edge(0), NodeRef(0), track=Track.FERRY, over=True),),
-    )
-    assert tile_from_dict(tile_to_dict(t)) == t
-
-
-@pytest.mark.parametrize(
-    ("data", "words"),
-    [
-        ({"color": "pink"}, "tile.color: expected one of"),
-        ({"nodes": [{"kind": "castle"}]}, "tile.nodes[0].kind"),
-        ({"nodes": [], "paths": [{"a": "0", "b": "_0"}]}, "refers to node _0"),
-        ({"paths": [{"a": "9", "b": "0"}]}, "tile.paths[0].a: expected an edge"),
-        ({"paths": [{"a": "0", "b": "1", "a_lane": [2, 2]}]}, "tile.paths[0].a_lane"),
-        ({"colour": "red"}, "tile.colour: unknown field"),
-        ([1, 2], "tile: expected an object"),
-    ],
-)
-def test_json_errors_name_the_field(data: object, words: str) -> None:
-    with pytest.raises(TileModelError) as info:
-        tile_from_dict(data, source="t.json")
-    assert words in str(info.value)
-    assert str(info.value).startswith("t.json: ")
+def test_connections_look_through_junctions() -> None:
+    lawson = dsl.parse("junction;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0")
+    conn = lawson.connections()
+    assert {(a, b) for a, b, _ in conn.links} == {(0, 2), (0, 4), (2, 4)}
+    assert conn.exits == 0b010101 and conn.node_exits == (0,)
+    # a city reached through a junction is linked to the junction's other arms
+    city = dsl.parse("city=revenue:20;junction;path=a:_0,b:_1;path=a:1,b:_1;path=a:3,b:_1")
+    assert city.connections().node_exits[0] == 0b001010
+    assert city.node_exits(0) == frozenset()  # directly, no edge
+    # ignored paths count only when asked for
+    special = dsl.parse("offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0,ignore:1")
+    assert special.connections().exits == 0b000001
+    assert special.connections(with_ignored=True).exits == 0b000011

@@ -21,8 +21,8 @@ from tests.conftest import REFERENCE
 from tilelay.board import Board
 from tilelay.catalogue import get_tile
 from tilelay.games import load_game
-from tilelay.replay import replay_steps
 from tilelay.hexgeo import APOTHEM, Layout, hex_center
+from tilelay.replay import replay_steps
 from tilelay.routes import best_routes
 from tilelay.svg import map_svg, route_polyline
 from tilelay.web import create_app

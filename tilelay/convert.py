@@ -20,7 +20,8 @@ from tilelay import catalogue, dsl
 from tilelay.errors import TilelayError, TileSyntaxError
 from tilelay.games import game_names, load_game
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
-from tilelay.tile import NODE_END, NodeKind, Tile, tile_from_dict, tile_to_dict
+from tilelay.tile import NODE_END, NodeKind, Tile
+from tilelay.tile_json import tile_from_dict, tile_to_dict
 from tilelay.xml import rails, tiledefs
 from tilelay.xml.safe import parse_xml
 

@@ -10,7 +10,8 @@ from typing import Any
 from tilelay import dsl
 from tilelay.errors import TilelayError
 from tilelay.games import get_tile
-from tilelay.tile import Tile, tile_to_dict
+from tilelay.tile import Tile
+from tilelay.tile_json import tile_to_dict
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:

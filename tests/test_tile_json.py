@@ -1,0 +1,61 @@
+"""The JSON form of tiles (tilelay.tile_json): round trips and errors naming the field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tilelay.catalogue import get_tile, tile_names
+from tilelay.errors import TileModelError
+from tilelay.hexgeo import Loc
+from tilelay.tile import Color, Edge, Node, NodeKind, NodeRef, Path, Revenue, Tile, Track
+from tilelay.tile_json import tile_from_dict, tile_to_dict
+
+
+def test_json_round_trip_of_every_catalogue_tile() -> None:
+    for name in tile_names():
+        t = get_tile(name)
+        data = json.loads(json.dumps(tile_to_dict(t)))
+        assert tile_from_dict(data) == t, name
+
+
+def test_json_keeps_fields_the_tile_language_lacks() -> None:
+    t = Tile(
+        name="54",
+        color=Color.GREEN,
+        location_name="New York",
+        rotation=2,
+        nodes=(
+            Node(
+                NodeKind.CITY,
+                Revenue(0, (("1", 30), ("4", 40))),
+                1,
+                loc=Loc("location", 12),
+                name="NY",
+                revenue_loc=Loc("location", 17),
+                revenue_layout="vertical",
+            ),
+        ),
+        paths=(Path(Edge(0), NodeRef(0), track=Track.FERRY, over=True),),
+    )
+    assert tile_from_dict(tile_to_dict(t)) == t
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"color": "pink"}, "tile.color: expected one of"),
+        ({"nodes": [{"kind": "castle"}]}, "tile.nodes[0].kind"),
+        ({"nodes": [], "paths": [{"a": "0", "b": "_0"}]}, "refers to node _0"),
+        ({"paths": [{"a": "9", "b": "0"}]}, "tile.paths[0].a: expected an edge"),
+        ({"paths": [{"a": "0", "b": "1", "a_lane": [2, 2]}]}, "tile.paths[0].a_lane"),
+        ({"colour": "red"}, "tile.colour: unknown field"),
+        ([1, 2], "tile: expected an object"),
+    ],
+)
+def test_json_errors_name_the_field(data: object, words: str) -> None:
+    with pytest.raises(TileModelError) as info:
+        tile_from_dict(data, source="t.json")
+    assert words in str(info.value)
+    assert str(info.value).startswith("t.json: ")

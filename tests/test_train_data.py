@@ -1,0 +1,123 @@
+"""Trains and phases from 18xx.games-shaped data (tilelay.train_data)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.conftest import reference
+from tilelay.errors import GameDataError
+from tilelay.train_data import trains_from_game_data
+from tilelay.trains import TrainManager
+from tilelay.xml.rails_game import read_rails_game
+
+
+def rails(game: str, **options: str) -> TrainManager:
+    return read_rails_game(reference("rails", game, "Game.xml"), options=options)
+
+
+def game_json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(reference("18xxgames", "games", f"{name}.json").read_text())
+    return data
+
+
+# --- 18xx.games game data ----------------------------------------------------------------------
+
+
+def test_1889_from_game_data() -> None:
+    data = game_json("1889")
+    m = trains_from_game_data(data["TRAINS"], data["PHASES"], source="1889.json")
+    assert [(c.name, c.quantity, c.sides[0].cost) for c in m.card_types] == [
+        ("2", 6, 80),
+        ("3", 5, 180),
+        ("4", 4, 300),
+        ("5", 3, 450),
+        ("6", 2, 630),
+        ("D", -1, 1100),
+    ]
+    assert m.train_type("2").major_stops == 2 and m.train_type("2").town_stop_kind == "major"
+    d = m.train_type("D")
+    assert d.max_major_stops is None and d.exchange_cost == 800
+    assert dict(d.discounts) == {"4": 300, "5": 300, "6": 300}
+    assert [m.rusts_in_phase(n) for n in ("2", "3", "4")] == ["4", "6", "D"]
+    assert m.released_in_phase("D") == "6"
+    assert m.card_type("5").events == ("close_companies",)
+    assert [p.train_limit for p in m.phases] == [4, 4, 3, 2, 2, 2]
+    assert m.phase("5").tiles == ("yellow", "green", "brown")
+    assert m.phase("3").status == ("can_buy_companies",)
+    assert m.phase_started_by("6") == "6"
+    assert m.warnings == ()
+
+
+def test_1830_and_chesapeake_from_game_data_agree_with_rails() -> None:
+    data = game_json("1830")
+    with pytest.raises(GameDataError, match="no num"):
+        trains_from_game_data(data["TRAINS"], data["PHASES"], source="1830.json")
+    m = trains_from_game_data(
+        data["TRAINS"], data["PHASES"], source="1830.json", quantities={"6": 2}
+    )
+    xml_model = rails("1830")
+    for name in ("2", "3", "4", "5", "6"):
+        assert m.card_type(name).quantity == xml_model.card_type(name).quantity
+        assert m.train_type(name).cost == xml_model.train_type(name).cost
+        assert m.rusts_in_phase(name) == xml_model.rusts_in_phase(name)
+    data = game_json("18_chesapeake")
+    ches = trains_from_game_data(data["TRAINS"], data["PHASES"], source="ches.json")
+    assert [c.quantity for c in ches.card_types] == [7, 6, 5, 3, 2, -1]
+    assert ches.train_type("D").exchange_cost == 700
+    assert ches.phase("D").tiles[-1] == "gray"
+
+
+def test_game_data_n_plus_m_variants_and_errors() -> None:
+    trains = [
+        {
+            "name": "2",
+            "distance": 2,
+            "price": 100,
+            "num": 3,
+            "variants": [
+                {
+                    "name": "1+1",
+                    "price": 80,
+                    "distance": [
+                        {"nodes": ["city", "offboard"], "pay": 1, "visit": 1},
+                        {"nodes": ["town"], "pay": 1, "visit": 1},
+                    ],
+                }
+            ],
+        },
+        {
+            "name": "4E",
+            "distance": [{"nodes": ["city", "offboard"], "pay": 4, "visit": 99}],
+            "price": 600,
+            "num": "unlimited",
+            "multiplier": 2,
+            "rusts_on": "9",
+        },
+        {"name": "9", "distance": 9, "price": 900, "num": 1, "shiny": True},
+    ]
+    phases = [{"name": "A", "tiles": ["yellow"], "train_limit": {"minor": 2, "major": 4}}]
+    m = trains_from_game_data(trains, phases, source="g.toml")
+    dual = m.card_type("2/1+1")
+    assert dual.dual and dual.side("1+1").minor_stops == 1
+    assert dual.side("1+1").town_stop_kind == "minor"
+    express = m.train_type("4E")
+    assert express.max_visits == 99 and express.major_stops == 4
+    assert not express.towns_score and not express.towns_count_against_length
+    assert express.cities_score_double
+    assert m.card_type("9").rusts == ("4E",)  # no phase is started by the 9
+    assert m.rusted_by("4E") == "9"
+    assert m.phase("A").train_limits == (("minor", 2), ("major", 4))
+    assert [w.message for w in m.warnings] == ["trains[2]: unknown key 'shiny'"]
+    with pytest.raises(GameDataError, match=r"trains\[0\]: distance"):
+        trains_from_game_data([{"name": "x", "price": 1, "num": 1}], [], source="g")
+    with pytest.raises(GameDataError, match="num must be"):
+        trains_from_game_data([{"name": "x", "distance": 2, "price": 1, "num": 0}], [], source="g")
+    with pytest.raises(GameDataError, match="unknown train 'Z'"):
+        trains_from_game_data(
+            [{"name": "x", "distance": 2, "price": 1, "num": 1}],
+            [{"name": "1", "on": "Z"}],
+            source="g",
+        )

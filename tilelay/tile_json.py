@@ -1,0 +1,395 @@
+"""The JSON form of the tile model: :func:`tile_to_dict` writes a tile as plain data (defaults
+left out) and :func:`tile_from_dict` reads it back, with errors naming the field.
+
+>>> from tilelay.catalogue import get_tile
+>>> data = tile_to_dict(get_tile("57"))
+>>> data["nodes"], tile_from_dict(data) == get_tile("57")
+([{'kind': 'city', 'revenue': 20, 'slots': 1}], True)
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TypeVar
+
+from tilelay.errors import TileModelError
+from tilelay.hexgeo import Loc, parse_loc
+from tilelay.tile import (
+    SINGLE_LANE,
+    Border,
+    BorderType,
+    Color,
+    Edge,
+    End,
+    Frame,
+    Icon,
+    Label,
+    Lane,
+    Node,
+    NodeKind,
+    NodeRef,
+    Path,
+    Revenue,
+    TerrainUpgrade,
+    Tile,
+    TownStyle,
+    Track,
+)
+
+__all__ = ["JSONValue", "tile_from_dict", "tile_to_dict"]
+
+JSONValue = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
+
+
+def _loc_json(loc: Loc | None) -> str | None:
+    return None if loc is None else str(loc)
+
+
+def _end_json(end: End) -> str:
+    return str(end)
+
+
+def tile_to_dict(tile: Tile) -> dict[str, JSONValue]:
+    """The tile as plain JSON data (defaults left out); :func:`tile_from_dict` reads it back."""
+    out: dict[str, JSONValue] = {"name": tile.name, "color": tile.color.value}
+    if tile.stripe is not None:
+        out["stripe"] = tile.stripe.value
+    if tile.rotation:
+        out["rotation"] = tile.rotation
+    if tile.location_name is not None:
+        out["location_name"] = tile.location_name
+    nodes: list[JSONValue] = []
+    for n in tile.nodes:
+        d: dict[str, JSONValue] = {"kind": n.kind.value}
+        if n.revenue is not None:
+            d["revenue"] = (
+                [[p, v] for p, v in n.revenue.phases] if n.revenue.phases else n.revenue.value
+            )
+        if n.slots:
+            d["slots"] = n.slots
+        if n.style is not None:
+            d["style"] = n.style.value
+        if n.groups:
+            d["groups"] = list(n.groups)
+        if n.hide:
+            d["hide"] = True
+        for key, loc in (("loc", n.loc), ("revenue_loc", n.revenue_loc)):
+            if loc is not None:
+                d[key] = str(loc)
+        if n.name is not None:
+            d["name"] = n.name
+        if n.revenue_layout is not None:
+            d["revenue_layout"] = n.revenue_layout
+        if n.extra:
+            d["extra"] = [[k, v] for k, v in n.extra]
+        nodes.append(d)
+    out["nodes"] = nodes
+    paths: list[JSONValue] = []
+    for p in tile.paths:
+        pd: dict[str, JSONValue] = {"a": _end_json(p.a), "b": _end_json(p.b)}
+        if p.terminal:
+            pd["terminal"] = p.terminal
+        if p.ignore:
+            pd["ignore"] = True
+        if p.a_lane != SINGLE_LANE:
+            pd["a_lane"] = list(p.a_lane)
+        if p.b_lane != SINGLE_LANE:
+            pd["b_lane"] = list(p.b_lane)
+        if p.track is not Track.BROAD:
+            pd["track"] = p.track.value
+        if p.over:
+            pd["over"] = True
+        paths.append(pd)
+    out["paths"] = paths
+    if tile.labels:
+        out["labels"] = [
+            {"text": lab.text, **({"loc": str(lab.loc)} if lab.loc else {})} for lab in tile.labels
+        ]
+    if tile.upgrades:
+        out["upgrades"] = [
+            {
+                "cost": u.cost,
+                **({"terrains": list(u.terrains)} if u.terrains else {}),
+                **({"loc": str(u.loc)} if u.loc else {}),
+            }
+            for u in tile.upgrades
+        ]
+    if tile.borders:
+        out["borders"] = [
+            {
+                "edge": b.edge,
+                **({"type": b.type.value} if b.type else {}),
+                **({"cost": b.cost} if b.cost is not None else {}),
+            }
+            for b in tile.borders
+        ]
+    if tile.icons:
+        icons: list[JSONValue] = []
+        for i in tile.icons:
+            idict: dict[str, JSONValue] = {"image": i.image}
+            if i.name is not None:
+                idict["name"] = i.name
+            if i.sticky:
+                idict["sticky"] = True
+            if i.blocks_lay:
+                idict["blocks_lay"] = True
+            if i.loc is not None:
+                idict["loc"] = str(i.loc)
+            icons.append(idict)
+        out["icons"] = icons
+    if tile.frame is not None:
+        fd: dict[str, JSONValue] = {"color": tile.frame.color}
+        if tile.frame.color2 is not None:
+            fd["color2"] = tile.frame.color2
+        out["frame"] = fd
+    if tile.extra:
+        out["extra"] = [[k, v] for k, v in tile.extra]
+    return out
+
+
+class _Reader:
+    """Typed access to JSON data with error messages naming the field."""
+
+    def __init__(self, source: str | None) -> None:
+        self.source = source
+
+    def fail(self, where: str, message: str) -> TileModelError:
+        return TileModelError(f"{where}: {message}", source=self.source)
+
+    def obj(self, v: object, where: str) -> dict[str, object]:
+        if not isinstance(v, dict):
+            raise self.fail(where, f"expected an object, got {type(v).__name__}")
+        return v
+
+    def lst(self, v: object, where: str) -> list[object]:
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            raise self.fail(where, f"expected a list, got {type(v).__name__}")
+        return v
+
+    def int_(self, v: object, where: str) -> int:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise self.fail(where, f"expected a whole number, got {v!r}")
+        return v
+
+    def str_(self, v: object, where: str) -> str:
+        if not isinstance(v, str):
+            raise self.fail(where, f"expected a string, got {v!r}")
+        return v
+
+    def opt_str(self, v: object, where: str) -> str | None:
+        return None if v is None else self.str_(v, where)
+
+    def bool_(self, v: object, where: str) -> bool:
+        if v is None:
+            return False
+        if not isinstance(v, bool):
+            raise self.fail(where, f"expected true or false, got {v!r}")
+        return v
+
+    def loc(self, v: object, where: str) -> Loc | None:
+        if v is None:
+            return None
+        try:
+            return parse_loc(self.str_(v, where))
+        except ValueError as err:
+            raise self.fail(where, str(err)) from None
+
+    def enum(self, cls: type[_E], v: object, where: str) -> _E:
+        try:
+            return cls(self.str_(v, where))
+        except ValueError:
+            allowed = ", ".join(str(m.value) for m in cls)
+            raise self.fail(where, f"expected one of {allowed}, got {v!r}") from None
+
+    def end(self, v: object, where: str) -> End:
+        s = self.str_(v, where)
+        if s.startswith("_") and s[1:].isascii() and s[1:].isdigit():
+            return NodeRef(int(s[1:]))
+        if len(s) == 1 and s in "012345":
+            return Edge(int(s))
+        raise self.fail(where, f"expected an edge 0-5 or _N, got {s!r}")
+
+    def lane(self, v: object, where: str) -> Lane:
+        if v is None:
+            return SINGLE_LANE
+        items = self.lst(v, where)
+        if len(items) != 2:
+            raise self.fail(where, "expected [width, index]")
+        w, i = self.int_(items[0], where), self.int_(items[1], where)
+        if w < 1 or not 0 <= i < w:
+            raise self.fail(where, f"lane index {i} must be below width {w}")
+        return (w, i)
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _extra_pairs(r: _Reader, v: object, where: str) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for item in r.lst(v, where):
+        pair = r.lst(item, where)
+        if len(pair) != 2:
+            raise r.fail(where, "expected [name, value] pairs")
+        out.append((r.str_(pair[0], where), r.str_(pair[1], where)))
+    return tuple(out)
+
+
+def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
+    """Read a tile from the JSON data :func:`tile_to_dict` writes.
+
+    Raises :class:`~tilelay.errors.TileModelError` naming the field that is wrong.
+    """
+    r = _Reader(source)
+    d = r.obj(data, "tile")
+    known = {
+        "name",
+        "color",
+        "stripe",
+        "rotation",
+        "location_name",
+        "nodes",
+        "paths",
+        "labels",
+        "upgrades",
+        "borders",
+        "icons",
+        "frame",
+        "extra",
+    }
+    for key in d:
+        if key not in known:
+            raise r.fail(
+                f"tile.{key}", f"unknown field; expected one of {', '.join(sorted(known))}"
+            )
+    color = r.enum(Color, d.get("color", "white"), "tile.color")
+    stripe = None if d.get("stripe") is None else r.enum(Color, d["stripe"], "tile.stripe")
+    nodes: list[Node] = []
+    for i, nv in enumerate(r.lst(d.get("nodes"), "tile.nodes")):
+        w = f"tile.nodes[{i}]"
+        n = r.obj(nv, w)
+        kind = r.enum(NodeKind, n.get("kind"), f"{w}.kind")
+        rev_v = n.get("revenue")
+        revenue: Revenue | None
+        if rev_v is None:
+            revenue = None
+        elif isinstance(rev_v, list):
+            phases = []
+            for j, item in enumerate(rev_v):
+                pair = r.lst(item, f"{w}.revenue[{j}]")
+                if len(pair) != 2:
+                    raise r.fail(f"{w}.revenue[{j}]", "expected [phase, value]")
+                phases.append(
+                    (r.str_(pair[0], f"{w}.revenue[{j}]"), r.int_(pair[1], f"{w}.revenue[{j}]"))
+                )
+            revenue = Revenue(0, tuple(phases))
+        else:
+            revenue = Revenue(r.int_(rev_v, f"{w}.revenue"))
+        style = None if n.get("style") is None else r.enum(TownStyle, n["style"], f"{w}.style")
+        nodes.append(
+            Node(
+                kind,
+                revenue,
+                r.int_(n.get("slots", 0), f"{w}.slots"),
+                style,
+                tuple(r.str_(g, f"{w}.groups") for g in r.lst(n.get("groups"), f"{w}.groups")),
+                r.bool_(n.get("hide"), f"{w}.hide"),
+                r.loc(n.get("loc"), f"{w}.loc"),
+                r.opt_str(n.get("name"), f"{w}.name"),
+                r.loc(n.get("revenue_loc"), f"{w}.revenue_loc"),
+                r.opt_str(n.get("revenue_layout"), f"{w}.revenue_layout"),
+                _extra_pairs(r, n.get("extra"), f"{w}.extra"),
+            )
+        )
+    paths: list[Path] = []
+    for i, pv in enumerate(r.lst(d.get("paths"), "tile.paths")):
+        w = f"tile.paths[{i}]"
+        p = r.obj(pv, w)
+        paths.append(
+            Path(
+                r.end(p.get("a"), f"{w}.a"),
+                r.end(p.get("b"), f"{w}.b"),
+                r.int_(p.get("terminal", 0), f"{w}.terminal"),
+                r.bool_(p.get("ignore"), f"{w}.ignore"),
+                r.lane(p.get("a_lane"), f"{w}.a_lane"),
+                r.lane(p.get("b_lane"), f"{w}.b_lane"),
+                r.enum(Track, p.get("track", "broad"), f"{w}.track"),
+                r.bool_(p.get("over"), f"{w}.over"),
+            )
+        )
+    labels = tuple(
+        Label(
+            r.str_(r.obj(lv, f"tile.labels[{i}]").get("text"), f"tile.labels[{i}].text"),
+            r.loc(r.obj(lv, f"tile.labels[{i}]").get("loc"), f"tile.labels[{i}].loc"),
+        )
+        for i, lv in enumerate(r.lst(d.get("labels"), "tile.labels"))
+    )
+    upgrades = []
+    for i, uv in enumerate(r.lst(d.get("upgrades"), "tile.upgrades")):
+        w = f"tile.upgrades[{i}]"
+        u = r.obj(uv, w)
+        upgrades.append(
+            TerrainUpgrade(
+                r.int_(u.get("cost"), f"{w}.cost"),
+                tuple(
+                    r.str_(t, f"{w}.terrains") for t in r.lst(u.get("terrains"), f"{w}.terrains")
+                ),
+                r.loc(u.get("loc"), f"{w}.loc"),
+            )
+        )
+    borders = []
+    for i, bv in enumerate(r.lst(d.get("borders"), "tile.borders")):
+        w = f"tile.borders[{i}]"
+        b = r.obj(bv, w)
+        edge = r.int_(b.get("edge"), f"{w}.edge")
+        if not 0 <= edge <= 5:
+            raise r.fail(f"{w}.edge", f"expected an edge 0-5, got {edge}")
+        borders.append(
+            Border(
+                edge,
+                None if b.get("type") is None else r.enum(BorderType, b["type"], f"{w}.type"),
+                None if b.get("cost") is None else r.int_(b["cost"], f"{w}.cost"),
+            )
+        )
+    icons = []
+    for i, iv in enumerate(r.lst(d.get("icons"), "tile.icons")):
+        w = f"tile.icons[{i}]"
+        ic = r.obj(iv, w)
+        icons.append(
+            Icon(
+                r.str_(ic.get("image"), f"{w}.image"),
+                r.opt_str(ic.get("name"), f"{w}.name"),
+                r.bool_(ic.get("sticky"), f"{w}.sticky"),
+                r.bool_(ic.get("blocks_lay"), f"{w}.blocks_lay"),
+                r.loc(ic.get("loc"), f"{w}.loc"),
+            )
+        )
+    frame = None
+    if d.get("frame") is not None:
+        f = r.obj(d["frame"], "tile.frame")
+        frame = Frame(
+            r.str_(f.get("color"), "tile.frame.color"),
+            r.opt_str(f.get("color2"), "tile.frame.color2"),
+        )
+    rotation = r.int_(d.get("rotation", 0), "tile.rotation")
+    if not 0 <= rotation <= 5:
+        raise r.fail("tile.rotation", f"expected 0-5, got {rotation}")
+    try:
+        return Tile(
+            name=r.str_(d.get("name", ""), "tile.name"),
+            color=color,
+            nodes=tuple(nodes),
+            paths=tuple(paths),
+            labels=labels,
+            upgrades=tuple(upgrades),
+            borders=tuple(borders),
+            icons=tuple(icons),
+            frame=frame,
+            stripe=stripe,
+            rotation=rotation,
+            location_name=r.opt_str(d.get("location_name"), "tile.location_name"),
+            extra=_extra_pairs(r, d.get("extra"), "tile.extra"),
+        )
+    except TileModelError as err:
+        raise TileModelError(err.message, source=source) from None
