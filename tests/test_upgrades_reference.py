@@ -13,13 +13,12 @@ from tests.conftest import REFERENCE
 from tilelay.tile import Tile
 from tilelay.upgrades import rules_for, upgrade_table
 from tilelay.xml.tileset import (
-    CheckReport,
     TileManifest,
-    check_tileset,
     manifest_layout,
     place_labels,
     read_tileset,
 )
+from tilelay.xml.tileset_check import CheckReport, check_tileset
 
 GE = REFERENCE / "ge18xx"
 RAILS = REFERENCE / "rails"

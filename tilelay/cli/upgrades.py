@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.errors import NotFoundError, TilelayError
+from tilelay.games import Game, load_game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 from tilelay.upgrades import Upgrade, rules_for, upgrade_table
@@ -19,23 +20,17 @@ from tilelay.xml.tileset import (
     TileSetEntry,
     TileSetGroup,
     apply_upgrades,
-    check_tileset,
     manifest_layout,
     place_labels,
     read_tileset,
     tileset_to_xml,
 )
+from tilelay.xml.tileset_check import check_tileset
 
 
-def _load_game(name: str) -> Any:
-    from tilelay.games import load_game
-
-    return load_game(name)
-
-
-def game_table(name: str) -> tuple[Any, list[Upgrade], dict[str, Tile]]:
+def game_table(name: str) -> tuple[Game, list[Upgrade], dict[str, Tile]]:
     """A built-in game, its computed upgrade table and its manifest tiles by name."""
-    game = _load_game(name)
+    game = load_game(name)
     tiles = {t.name: t for t, _ in game.manifest_tiles()}
     table = upgrade_table(list(tiles.values()), game.upgrade_rules)
     return game, table, tiles

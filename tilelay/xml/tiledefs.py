@@ -69,6 +69,8 @@ __all__ = [
     "LAYOUTS",
     "default_location",
     "default_revenue_location",
+    "loc_to_location",
+    "node_location",
     "read_tiledefs",
     "tile_from_element",
     "unexpressible",
@@ -179,6 +181,17 @@ def default_location(tile: Tile, index: int, layout: Layout = Layout.FLAT) -> in
             return 6 + (b + 1) % 6
         return 18 + a
     return CENTER_LOCATION
+
+
+def node_location(tile: Tile, index: int | None, layout: Layout = Layout.FLAT) -> int | None:
+    """The seed-000 location of node ``index``: its loc's, else where seed 000 would put it
+    (``None`` for no node)."""
+    if index is None or not 0 <= index < len(tile.nodes):
+        return None
+    loc = tile.nodes[index].loc
+    if loc is None:
+        return default_location(tile, index, layout)
+    return loc_to_location(loc, layout)
 
 
 def default_revenue_location(tile: Tile, index: int, node_location: int, layout: Layout) -> int:
