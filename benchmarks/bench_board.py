@@ -18,8 +18,8 @@ from pathlib import Path
 from _table import best_of, print_table
 
 from tilelay.board import Board
-from tilelay.replay import load_record, replay
 from tilelay.hexgeo import neighbour_edge
+from tilelay.replay import load_record, replay
 from tilelay.tile import Edge, NodeRef
 
 FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "18xxgames"

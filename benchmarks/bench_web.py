@@ -17,7 +17,7 @@ from tilelay import catalogue, svg
 from tilelay.games import load_game
 from tilelay.hexgeo import Layout
 from tilelay.web import create_app
-from tilelay.web.routes import LARGE_SIZE, SMALL_SIZE
+from tilelay.web.tile_pages import LARGE_SIZE, SMALL_SIZE
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

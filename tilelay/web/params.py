@@ -1,25 +1,25 @@
-"""Reading the web app's URL parameters: rotations, tile specs, layouts, game names.
+"""Reading the web app's URL parameters: rotations, layouts, lists, names.
 
-Every function here is pure and raises :class:`BadRequest` (an answer 400) with a message that
-says what was wrong and what was expected.
+Every function here is pure and raises :class:`~tilelay.web.errors.WebError` (an answer 400)
+with a message that says what was wrong and what was expected.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from tilelay.errors import TilelayError
+from starlette.requests import Request
+
 from tilelay.hexgeo import Layout
+from tilelay.web.errors import WebError
 
 __all__ = [
-    "BadRequest",
-    "TileSpec",
+    "parse_int",
     "parse_layout",
     "parse_rotations",
+    "read_body",
     "safe_name",
     "split_plus",
-    "split_rotation",
 ]
 
 #: Every rotation, for ``r=all``.
@@ -30,32 +30,20 @@ ALL_ROTATIONS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 _SAFE = re.compile(r"^[\w .:'&()#,~-]{1,80}$")
 
 
-class BadRequest(TilelayError):
-    """A request whose parameters cannot be understood (answered with status 400)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TileSpec:
-    """One item of a tile list in a URL: a name and, when given in the name, a rotation."""
-
-    name: str
-    rotation: int | None = None
-
-
 def split_plus(text: str) -> list[str]:
     """Split a ``+``-separated list (a query string decodes ``+`` as a space, so split on both)."""
     return [part for part in re.split(r"[+ ]", text) if part]
 
 
 def _rotation(text: str, where: str) -> int:
-    if not re.fullmatch(r"-?\d+", text):
-        raise BadRequest(
+    if not re.fullmatch(r"-?[0-9]{1,4}", text):
+        raise WebError(
             f"bad rotation {text!r} in {where}: expected an integer 0-5, "
             "several joined with '+', or 'all'"
         )
     value = int(text)
     if not 0 <= value <= 5:
-        raise BadRequest(f"rotation {value} in {where} is out of range: expected 0-5")
+        raise WebError(f"rotation {value} in {where} is out of range: expected 0-5")
     return value
 
 
@@ -77,20 +65,6 @@ def parse_rotations(value: str | None) -> tuple[int, ...]:
     return tuple(out)
 
 
-def split_rotation(item: str, known: set[str] | frozenset[str]) -> TileSpec:
-    """Read ``NAME`` or ``NAME-R`` against the ``known`` names.
-
-    A name that is known as it is wins (so a tile really named ``5-1`` stays itself); otherwise
-    a trailing ``-R`` gives the rotation. A rotation out of range is a :class:`BadRequest`.
-    """
-    if item in known:
-        return TileSpec(item)
-    m = re.fullmatch(r"(.+)-(-?\d+)", item)
-    if m and m.group(1) in known:
-        return TileSpec(m.group(1), _rotation(m.group(2), repr(item)))
-    return TileSpec(item)
-
-
 def parse_layout(value: str | None, default: Layout = Layout.FLAT) -> Layout:
     """``layout=flat`` or ``layout=pointy``; ``default`` when absent."""
     if value is None or not value.strip():
@@ -98,9 +72,35 @@ def parse_layout(value: str | None, default: Layout = Layout.FLAT) -> Layout:
     try:
         return Layout(value.strip().lower())
     except ValueError:
-        raise BadRequest(f"bad layout {value!r}: expected 'flat' or 'pointy'") from None
+        raise WebError(f"bad layout {value!r}: expected 'flat' or 'pointy'") from None
 
 
 def safe_name(text: str) -> bool:
     """Whether ``text`` may be used as a name to look up (no path characters, not too long)."""
     return bool(_SAFE.fullmatch(text)) and ".." not in text
+
+
+def parse_int(text: str, what: str, low: int, high: int) -> int:
+    """A whole number from ``low`` to ``high`` written in ASCII digits (no more digits than
+    the range needs); a 400 :class:`WebError` naming ``what`` otherwise."""
+    raw = text.strip()
+    digits = len(str(max(abs(low), abs(high))))
+    if not re.fullmatch(rf"-?[0-9]{{1,{digits}}}", raw) or not low <= int(raw) <= high:
+        raise WebError(f"{what} must be a whole number from {low} to {high}, not {text[:40]!r}")
+    return int(raw)
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, at most ``limit`` bytes (a 413 :class:`WebError` past it)."""
+    too_large = f"the request is too large: at most {limit // 2**20 or 1} MB"
+    length = request.headers.get("content-length", "")
+    if length.isascii() and length.isdigit() and len(length) < 20 and int(length) > limit:
+        raise WebError(too_large, 413)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise WebError(too_large, 413)
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -26,7 +26,7 @@ from tilelay.replay import replay_steps
 from tilelay.routes import best_routes
 from tilelay.svg import map_svg, route_polyline
 from tilelay.web import create_app
-from tilelay.web.routes_page import MAX_BODY
+from tilelay.web.best_routes import MAX_BODY
 
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 RECORDS = {
@@ -113,7 +113,7 @@ def test_api_errors(client: TestClient) -> None:
     r = client.post("/api/routes/1889", content=b'{"actions": [')
     assert r.status_code == 400 and "malformed JSON" in r.json()["error"]
     r = client.post("/api/routes/1889", content=b"[1, 2]")
-    assert r.status_code == 400 and "not a recorded game" in r.json()["error"]
+    assert r.status_code == 400 and "not a game record" in r.json()["error"]
     r = client.post("/api/routes/1830", content=body)
     assert r.status_code == 400 and "not 1830" in r.json()["error"]
     r = client.post("/api/routes/1889?action=x", content=body)
@@ -121,10 +121,13 @@ def test_api_errors(client: TestClient) -> None:
     r = client.post("/api/routes/1889?action=999999", content=body)
     assert r.status_code == 400 and "999999" in r.json()["error"]
     r = client.post("/api/routes/nosuchgame", content=body)
-    assert r.status_code == 404
+    assert r.status_code == 404 and r.json()["status"] == 404
+    r = client.post("/api/routes/1888", content=body)
+    assert r.status_code == 404 and "1889" in r.json()["suggestions"]
     r = client.post("/api/routes/1889", content=b" " * (MAX_BODY + 1))
     assert r.status_code == 413 and "too large" in r.json()["error"]
-    assert client.get("/api/routes/1889").status_code == 405
+    r = client.get("/api/routes/1889")
+    assert r.status_code == 405 and r.json()["status"] == 405
 
 
 def test_page_get_and_posted_form(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""The web app's pages: tiles, game tiles, maps, tile strings, and the index.
+"""The tile pages: tiles, game tiles, maps, tile strings, and the index.
 
 Routes (seeds 001/002):
 
@@ -34,23 +34,18 @@ from urllib.parse import quote, urlencode
 from markupsafe import Markup
 from starlette.datastructures import QueryParams
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tilelay import catalogue, dsl, svg
+from tilelay.actions import split_rotation
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, find_games, game_names, load_game
+from tilelay.games.model import coord_key
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
-from tilelay.web.params import (
-    BadRequest,
-    TileSpec,
-    parse_layout,
-    parse_rotations,
-    safe_name,
-    split_plus,
-    split_rotation,
-)
+from tilelay.web.errors import WebError
+from tilelay.web.params import parse_layout, parse_rotations, safe_name, split_plus
 from tilelay.web.templating import render
 
 __all__ = ["Figure", "Group", "routes"]
@@ -95,10 +90,10 @@ class Options:
 
     @classmethod
     def from_query(cls, q: QueryParams) -> Options:
-        """Read ``r``, ``n``, ``grid`` and ``layout``; a bad value is a :class:`BadRequest`."""
+        """Read ``r``, ``n``, ``grid`` and ``layout``; a bad value is a 400 ``WebError``."""
         n = q.get("n")
         if n is not None and len(n) > MAX_NAME:
-            raise BadRequest(f"n= is too long ({len(n)} characters): at most {MAX_NAME}")
+            raise WebError(f"n= is too long ({len(n)} characters): at most {MAX_NAME}")
         return cls(
             rotations=parse_rotations(q.get("r")),
             location_name=n.strip() if n and n.strip() else None,
@@ -162,7 +157,7 @@ def _tile_figures(
 
 def _check_count(n: int) -> None:
     if n > MAX_FIGURES:
-        raise BadRequest(f"too many tiles for one page ({n}); at most {MAX_FIGURES}")
+        raise WebError(f"too many tiles for one page ({n}); at most {MAX_FIGURES}")
 
 
 # ------------------------------------------------------------------ lookups
@@ -190,16 +185,17 @@ def _games(spec: str) -> list[Game]:
     return games
 
 
-def _catalogue_spec(item: str) -> TileSpec:
+def _catalogue_spec(item: str) -> tuple[str, int | None]:
+    """A catalogue tile's name and the rotation given with it (``NAME-R``)."""
     if not safe_name(item):
         raise NotFoundError(f"no tile named {item!r} in the catalogue")
-    spec = split_rotation(item, frozenset(catalogue.tile_codes()))
-    if spec.name not in catalogue.tile_codes():
+    name, rotation = split_rotation(item, catalogue.tile_codes())
+    if name not in catalogue.tile_codes():
         raise NotFoundError(
             f"no tile named {item!r} in the catalogue",
             suggestions=catalogue.suggest(item, catalogue.tile_names()),
         )
-    return spec
+    return name, rotation
 
 
 # ------------------------------------------------------------------ pages
@@ -289,13 +285,13 @@ async def tiles_named(request: Request) -> Response:
     specs = [_catalogue_spec(item) for item in split_plus(names)]
     if not specs:
         raise NotFoundError("no tile named in the URL", suggestions=["all"])
-    _check_count(sum(1 if s.rotation is not None else len(opts.rotations) for s in specs))
+    _check_count(sum(1 if r is not None else len(opts.rotations) for _, r in specs))
     group = Group("")
-    for spec in specs:
-        tile = catalogue.get_tile(spec.name)
-        group.figures.extend(_tile_figures(tile, spec.rotation, opts, opts.layout, LARGE_SIZE))
+    for name, rotation in specs:
+        tile = catalogue.get_tile(name)
+        group.figures.extend(_tile_figures(tile, rotation, opts, opts.layout, LARGE_SIZE))
     return _tiles_page(
-        request, "Tile " + " + ".join(s.name for s in specs), [group], opts, large=True
+        request, "Tile " + " + ".join(name for name, _ in specs), [group], opts, large=True
     )
 
 
@@ -338,15 +334,13 @@ async def game_tiles(request: Request) -> Response:
                 )
             )
             continue
-        spec = split_rotation(item, frozenset(manifest))
-        if spec.name not in manifest:
+        name, rotation = split_rotation(item, manifest)
+        if name not in manifest:
             raise NotFoundError(
                 f"{game.title} has no hex or tile {item!r}",
                 suggestions=catalogue.suggest(item, sorted(hexes | manifest)),
             )
-        group.figures.extend(
-            _tile_figures(game.tile(spec.name), spec.rotation, opts, layout, LARGE_SIZE)
-        )
+        group.figures.extend(_tile_figures(game.tile(name), rotation, opts, layout, LARGE_SIZE))
         _check_count(len(group.figures))
     return _tiles_page(
         request,
@@ -376,7 +370,7 @@ def _games_all(request: Request, spec: str, opts: Options) -> Response:
             )
             counted = f"{_count_text(count)} · "
             group.figures.extend(Figure(f.svg, f.caption, counted + f.detail, f.href) for f in figs)
-        for coord in sorted(game.hexes, key=_coord_key):
+        for coord in sorted(game.hexes, key=coord_key):
             tile = game.hex_tile(coord)
             group.figures.append(
                 Figure(
@@ -391,12 +385,6 @@ def _games_all(request: Request, spec: str, opts: Options) -> Response:
         groups.append(group)
     title = " + ".join(g.title for g in _games(spec)) + ": all tiles"
     return _tiles_page(request, title, groups, opts, large=False, generic=False)
-
-
-def _coord_key(coord: str) -> tuple[str, int, str]:
-    letters = "".join(c for c in coord if c.isalpha())
-    digits = "".join(c for c in coord if c.isdigit())
-    return (letters, int(digits) if digits else 0, coord)
 
 
 async def game_map(request: Request) -> Response:
@@ -477,8 +465,6 @@ def _caret(code: str, column: int | None) -> str:
 
 async def api_games(request: Request) -> Response:
     """``/api/games``: JSON list of the built-in games."""
-    from starlette.responses import JSONResponse
-
     out = []
     for g in _builtin_games():
         summary = _game_summary(g)
@@ -489,11 +475,9 @@ async def api_games(request: Request) -> Response:
 
 async def api_tile(request: Request) -> Response:
     """``/api/tiles/<name>``: JSON with the catalogue tile's colour and tile string."""
-    from starlette.responses import JSONResponse
-
     request.state.suggest = "/api/tiles/{}"
-    spec = _catalogue_spec(request.path_params["name"])
-    tile = catalogue.get_tile(spec.name, spec.rotation or 0)
+    name, rotation = _catalogue_spec(request.path_params["name"])
+    tile = catalogue.get_tile(name, rotation or 0)
     return JSONResponse(
         {
             "name": tile.name,

@@ -1,20 +1,19 @@
-"""The Carcassonne web pages."""
+"""The Carcassonne web pages (tilelay.web.carcassonne)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from tilelay.carcassonne.game import new_game
-from tilelay.carcassonne.web import routes
+from tilelay.web import create_app
 
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(Starlette(routes=routes()))
+    return TestClient(create_app())
 
 
 def test_index_has_form_and_tiles(client: TestClient) -> None:
@@ -53,8 +52,8 @@ def test_game_page_last_move_is_game_over(client: TestClient) -> None:
 def test_autoplay_steps_on(client: TestClient) -> None:
     r = client.get("/carcassonne/game?seed=2&players=2&move=3&autoplay=1")
     assert r.status_code == 200
-    assert "setTimeout" in r.text
-    assert "move=4&autoplay=1" in r.text
+    timer = r.text[r.text.index("setTimeout") :].split(";")[0]
+    assert "move=4\\u0026autoplay=1" in timer  # the next move, as a JSON string
     assert ">Pause</button>" in r.text
 
 
@@ -67,10 +66,10 @@ def test_greedy_players(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ("seed=x", "query parameter 'seed': expected a whole number"),
-        ("players=9", "query parameter 'players': expected 1 to 6, not 9"),
-        ("move=-1", "query parameter 'move': expected 0 to 72, not -1"),
-        ("kinds=smart", "query parameter 'kinds': unknown player 'smart'"),
+        ("seed=x", "query parameter &#39;seed&#39; must be a whole number from 0 to"),
+        ("players=9", "query parameter &#39;players&#39; must be a whole number from 1 to 6"),
+        ("move=-1", "query parameter &#39;move&#39; must be a whole number from 0 to 72"),
+        ("kinds=smart", "query parameter &#39;kinds&#39;: unknown player &#39;smart&#39;"),
         ("players=3&kinds=random,greedy", "2 kinds given for 3 players"),
     ],
 )
@@ -89,5 +88,5 @@ def test_svg_endpoints(client: TestClient) -> None:
     assert r.text.startswith("<svg ")
     r = client.get("/carcassonne/tile/D.svg?rotation=1")
     assert r.status_code == 200 and "rotate(90 50 50)" in r.text
-    assert client.get("/carcassonne/tile/Z.svg").status_code == 400
+    assert client.get("/carcassonne/tile/Z.svg").status_code == 404  # no such tile
     assert client.get("/carcassonne/tile/D.svg?rotation=7").status_code == 400

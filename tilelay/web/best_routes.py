@@ -17,7 +17,6 @@ answer 413, malformed JSON or a record of another game 400 saying why, an unknow
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,28 +29,28 @@ from starlette.routing import BaseRoute, Route
 
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
-from tilelay.replay import ReplayStep, actions_in_force, replay_steps
+from tilelay.replay import (
+    RecordError,
+    ReplayStep,
+    actions_in_force,
+    read_record,
+    recorded_routes,
+    replay_steps,
+)
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner
 from tilelay.svg import ROUTE_COLORS, map_svg
-from tilelay.web.params import safe_name
+from tilelay.web.errors import WebError, web_error
+from tilelay.web.params import parse_int, read_body, safe_name
 from tilelay.web.templating import environment, render
 
-__all__ = ["MAX_BODY", "RoutesError", "RoutesView", "analyse", "routes"]
+__all__ = ["MAX_BODY", "RoutesView", "analyse", "parse_record", "routes"]
 
 #: The largest request body accepted (bytes); recorded games are far smaller (50–80 kB).
 MAX_BODY = 5 * 1024 * 1024
 
 #: Hex circumradius (px) of the drawn map.
 MAP_SIZE = 52
-
-
-class RoutesError(TilelayError):
-    """A request the routes page cannot answer; ``status`` is the HTTP status (400 or 413)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,68 +112,43 @@ def _route_json(route: TrainRoute) -> dict[str, Any]:
 
 
 def parse_record(body: bytes, game: Game) -> dict[str, Any]:
-    """The record in ``body`` (JSON text); :class:`RoutesError` when it is not a record of
+    """The record in ``body`` (JSON text); a 400 :class:`WebError` when it is not a record of
     ``game``."""
     try:
-        data = json.loads(body.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise RoutesError("the record is not UTF-8 text") from None
-    except json.JSONDecodeError as err:
-        raise RoutesError(
-            f"malformed JSON at line {err.lineno}, column {err.colno}: {err.msg}"
-        ) from None
-    if not isinstance(data, dict) or not isinstance(data.get("actions"), list):
-        raise RoutesError("not a recorded game: expected a JSON object with a list 'actions'")
-    if not all(isinstance(a, dict) for a in data["actions"]):
-        raise RoutesError("not a recorded game: every action must be a JSON object")
+        data = read_record(body, source="the record")
+    except RecordError as err:
+        raise WebError(str(err)) from None
     title = str(data.get("title", ""))
     try:
         other = load_game(title).name if safe_name(title) else None
     except NotFoundError:
         other = None
     if other != game.name:
-        raise RoutesError(f"this is a record of {title or 'an unnamed game'!r}, not {game.name}")
+        raise WebError(f"this is a record of {title or 'an unnamed game'!r}, not {game.name}")
     return data
-
-
-def _hex_chain(route: Mapping[str, Any]) -> list[str]:
-    """The hexes a recorded route passes, from ``hexes`` or joined from ``connections``."""
-    conns = [[str(h) for h in c] for c in route.get("connections") or [] if c]
-    if not conns:
-        return [str(h) for h in route.get("hexes") or []]
-    seq = conns[0]
-    if len(conns) > 1 and seq[0] in (conns[1][0], conns[1][-1]):
-        seq = seq[::-1]
-    for c in conns[1:]:
-        seq = seq + (c[1:] if c[0] == seq[-1] else c[::-1][1:])
-    out: list[str] = []
-    for h in seq:
-        if not out or out[-1] != h:
-            out.append(h)
-    return out
 
 
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for r in action.get("routes") or []:
-        if not isinstance(r, dict):
-            continue
-        train = str(r.get("train", ""))
-        hexes = _hex_chain(r)
-        revenue: int | None = None
-        evaluated = False
-        if isinstance(r.get("revenue"), int):
-            revenue = int(r["revenue"])
-        elif train in held:
+    for route in recorded_routes(action):
+        revenue, evaluated = route.revenue, False
+        if revenue is None and route.train in held:
             try:
-                found = planner.find(held[train], hexes)
+                found = planner.find(held[route.train], route.hexes)
             except TilelayError:
                 found = []
             if found:
                 revenue, evaluated = found[0].revenue, True
-        out.append({"train": train, "hexes": hexes, "revenue": revenue, "evaluated": evaluated})
+        out.append(
+            {
+                "train": route.train,
+                "hexes": list(route.hexes),
+                "revenue": revenue,
+                "evaluated": evaluated,
+            }
+        )
     return out
 
 
@@ -216,7 +190,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
     )
     if action is None:
         if not runs:
-            raise RoutesError("the record has no run_routes action")
+            raise WebError("the record has no run_routes action")
         action = runs[-1][0]
     chosen: ReplayStep | None = None
     for step in replay_steps(record, game):
@@ -224,12 +198,12 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
             chosen = step
             break
     if chosen is None:
-        raise RoutesError(f"no action {action} in force in the record")
+        raise WebError(f"no action {action} in force in the record")
     corp = str(chosen.action.get("entity", ""))
     if chosen.action.get("entity_type") not in (None, "corporation") or corp not in {
         c.sym for c in game.corporations
     }:
-        raise RoutesError(
+        raise WebError(
             f"action {action} is not a corporation's ({corp or 'no entity'}): choose a"
             " run_routes action"
         )
@@ -261,20 +235,6 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
 # ------------------------------------------------------------------------------ HTTP
 
 
-async def _read_body(request: Request) -> bytes:
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
-        raise RoutesError(f"the request is too large: at most {MAX_BODY // 2**20} MB", 413)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise RoutesError(f"the request is too large: at most {MAX_BODY // 2**20} MB", 413)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 def _game(request: Request) -> Game:
     name = str(request.path_params["game"])
     request.state.suggest = "/routes/{}"
@@ -286,9 +246,7 @@ def _game(request: Request) -> Game:
 def _action_param(text: str | None) -> int | None:
     if text is None or text.strip() == "":
         return None
-    if not text.strip().isdigit():
-        raise RoutesError(f"action must be an action id (a number), not {text!r}")
-    return int(text)
+    return parse_int(text, "action", 0, 10**9)
 
 
 def _panel(view: RoutesView | None, error: str | None) -> str:
@@ -311,19 +269,18 @@ async def routes_page(request: Request) -> Response:
     status = 200
     if request.method == "POST":
         try:
-            body = await _read_body(request)
+            body = await read_body(request, MAX_BODY)
             form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
             record_text = form.get("record", [""])[-1]
             key = "pick" if "go" in form else "action"
             action = _action_param(form.get(key, [""])[-1])
             record = parse_record(record_text.encode("utf-8"), game)
             view = analyse(game, record, action)
-        except RoutesError as err:
-            error, status = err.message, err.status
+        except TilelayError as err:
+            known = web_error(err)
+            error, status = known.message, known.status
             if status == 413:
                 record_text = ""
-        except TilelayError as err:
-            error, status = str(err), 400
     q = quote(game.name, safe="")
     return render(
         request,
@@ -342,19 +299,11 @@ async def routes_page(request: Request) -> Response:
 
 async def routes_api(request: Request) -> Response:
     """``POST /api/routes/<game>?action=ID``: the record as the body; the result as JSON."""
-    try:
-        game = _game(request)
-    except NotFoundError as err:
-        return JSONResponse({"error": err.message, "suggestions": err.suggestions}, 404)
-    try:
-        action = _action_param(request.query_params.get("action"))
-        body = await _read_body(request)
-        record = parse_record(body, game)
-        view = analyse(game, record, action)
-    except RoutesError as err:
-        return JSONResponse({"error": err.message}, err.status)
-    except TilelayError as err:
-        return JSONResponse({"error": str(err)}, 400)
+    game = _game(request)
+    action = _action_param(request.query_params.get("action"))
+    body = await read_body(request, MAX_BODY)
+    record = parse_record(body, game)
+    view = analyse(game, record, action)
     data = view.as_json()
     data["panel"] = _panel(view, None)
     return JSONResponse(data)

@@ -15,7 +15,8 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
 from tilelay import catalogue
 from tilelay.games import load_game
 from tilelay.web import create_app
-from tilelay.web.params import BadRequest, parse_layout, parse_rotations, split_rotation
+from tilelay.web.errors import WebError
+from tilelay.web.params import parse_int, parse_layout, parse_rotations
 
 TILE_RE = re.compile(r'<g\b[^>]*\bclass="tile"[^>]*>')
 
@@ -55,26 +56,21 @@ def test_parse_rotations() -> None:
     assert parse_rotations("ALL") == (0, 1, 2, 3, 4, 5)
     assert parse_rotations("1+1") == (1,)
     for bad in ("7", "x", "-1", "1.5", "2+x", "6"):
-        with pytest.raises(BadRequest):
+        with pytest.raises(WebError):
             parse_rotations(bad)
 
 
-def test_split_rotation() -> None:
-    known = frozenset({"9", "57", "5-1"})
-    assert split_rotation("9", known).rotation is None
-    assert split_rotation("9-1", known) == split_rotation("9-1", known)
-    spec = split_rotation("9-1", known)
-    assert (spec.name, spec.rotation) == ("9", 1)
-    assert split_rotation("5-1", known).rotation is None  # a real name wins
-    with pytest.raises(BadRequest, match="out of range"):
-        split_rotation("9-9", known)
-    assert split_rotation("zz-1", known).name == "zz-1"
+def test_parse_int_takes_ascii_digits_in_range() -> None:
+    assert parse_int(" 42 ", "action", 0, 100) == 42
+    for bad in ("²", "٣", "1e3", "-1", "101", "9" * 5000, ""):
+        with pytest.raises(WebError, match="action must be a whole number from 0 to 100"):
+            parse_int(bad, "action", 0, 100)
 
 
 def test_parse_layout() -> None:
     assert parse_layout(None).value == "flat"
     assert parse_layout("pointy").value == "pointy"
-    with pytest.raises(BadRequest):
+    with pytest.raises(WebError):
         parse_layout("diagonal")
 
 

@@ -1,0 +1,138 @@
+"""The web app's errors: one type, one shape.
+
+Every answer that is not a success comes from a :class:`WebError` (or a library error turned
+into one by :func:`web_error`): a status, a one-line message saying what was wrong and what was
+expected, and close names to follow where there are any. The JSON API (paths under ``/api/``)
+answers::
+
+    {"error": "no game named '1999'", "status": 404, "suggestions": ["1889"]}
+
+and pages answer the error page with the same message and the suggestions as links. Bad
+input is a 4xx; anything unexpected is a plain 500 whose details are logged once, never shown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tilelay.errors import NotFoundError, TilelayError
+from tilelay.web.templating import render
+
+__all__ = ["CatchAll", "WebError", "error_response", "exception_handlers", "web_error"]
+
+log = logging.getLogger("tilelay.web")
+
+_TITLES = {
+    400: "Bad request",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Too large",
+    415: "Unsupported media type",
+    422: "Cannot be done",
+    429: "Too many requests",
+    500: "Internal error",
+    503: "Busy",
+}
+
+
+class WebError(TilelayError):
+    """An answer other than success: ``status`` (4xx, or 503 when the server is busy), the
+    message, and close names (``suggestions``) to offer."""
+
+    def __init__(self, message: str, status: int = 400, *, suggestions: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.suggestions = list(suggestions)
+
+
+def web_error(exc: Exception) -> WebError:
+    """The :class:`WebError` an exception answers with (500 for what is not bad input)."""
+    if isinstance(exc, WebError):
+        return exc
+    if isinstance(exc, NotFoundError):
+        return WebError(exc.message.split(" (did you mean")[0], 404, suggestions=exc.suggestions)
+    if isinstance(exc, TilelayError):
+        return WebError(str(exc), 400)
+    if isinstance(exc, HTTPException):
+        if exc.status_code == 404:
+            return WebError("no page here", 404)
+        return WebError(str(exc.detail), exc.status_code)
+    return WebError("internal error: the server could not answer this request", 500)
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+def error_response(request: Request, err: WebError) -> Response:
+    """The answer to ``err``: JSON under ``/api/``, else the error page."""
+    if _wants_json(request):
+        body: dict[str, Any] = {
+            "error": err.message,
+            "status": err.status,
+            "suggestions": err.suggestions,
+        }
+        return JSONResponse(body, status_code=err.status)
+    pattern = getattr(request.state, "suggest", "/tiles/{}")
+    message = err.message
+    if err.status == 404 and message == "no page here":
+        message = f"no page at {request.url.path}"
+    return render(
+        request,
+        "error.html",
+        {
+            "title": _TITLES.get(err.status, "Error"),
+            "status": err.status,
+            "message": message,
+            "suggestions": [
+                {"name": n, "href": pattern.format(quote(n, safe=""))} for n in err.suggestions
+            ],
+        },
+        status_code=err.status,
+    )
+
+
+async def _handle(request: Request, exc: Exception) -> Response:
+    return error_response(request, web_error(exc))
+
+
+def exception_handlers() -> dict[Any, Any]:
+    """The app's handlers of bad input: each answers through :func:`error_response`."""
+    return {WebError: _handle, TilelayError: _handle, HTTPException: _handle}
+
+
+class CatchAll:
+    """ASGI middleware answering anything unexpected with a plain 500 (logged once, here)
+    instead of letting it reach the server, which would log it a second time."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            request = Request(scope)
+            log.error("internal error on %s", request.url.path, exc_info=exc)
+            if not started:
+                await error_response(request, web_error(exc))(scope, receive, send)
