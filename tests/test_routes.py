@@ -3,7 +3,7 @@ games (each recorded route legal with the recorded revenue; our optimum never lo
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests import route_oracle
 from tests.conftest import REFERENCE
 from tilelay.board import Board
 from tilelay.cli import main
@@ -265,17 +266,38 @@ def test_needs_a_token_and_errors(line: Game) -> None:
 
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.sampled_from(["2", "3", "2+2", "D"]), min_size=1, max_size=3))
-def test_optimum_matches_brute_force(trains: list[str]) -> None:
+def test_optimum_matches_the_oracle(trains: list[str]) -> None:
     game = load_game_file_cached()
     board = Board(game).place_token("A5", 0, "AA").place_token("A9", 0, "AA")
     planner = RoutePlanner(board, "AA", "5")
     result = planner.best(trains)
-    lists = [planner.candidates(t) for t in trains]
-    assert result.revenue == brute_force(lists)
+    types = [game.trains.train_type(t) for t in trains]
+    assert result.revenue == route_oracle.best_total(board, "AA", planner.phase, types)
     used: set[tuple[str, int]] = set()
     for r in result.routes:
         assert not used & set(r.paths)
         used |= set(r.paths)
+
+
+@pytest.mark.parametrize("name", ["1889_314.json", "1830_26855.json", "18Chesapeake_1277.json"])
+def test_recorded_optima_match_the_oracle(name: str) -> None:
+    """Every recorded position small enough for the oracle to try every combination."""
+    record = record_or_skip(name)
+    checked = 0
+    for step in replay_steps(record):
+        if step.action.get("type") != "run_routes":
+            continue
+        corp = str(step.action["entity"])
+        types = [step.board.game.trains.train_type(n) for n in step.train_names(corp)]
+        expected = route_oracle.best_total(step.board, corp, step.phase, types)
+        if expected is None:
+            continue
+        assert RoutePlanner(step.board, corp, step.phase).best(types).revenue == expected, (
+            step.action.get("id"),
+            corp,
+        )
+        checked += 1
+    assert checked >= 20
 
 
 _CACHE: dict[str, Game] = {}
@@ -290,23 +312,6 @@ def load_game_file_cached() -> Game:
             p.write_text(LINE_GAME, encoding="utf-8")
             _CACHE["line"] = load_game_file(p)
     return _CACHE["line"]
-
-
-def brute_force(lists: Sequence[Sequence[Any]]) -> int:
-    best = 0
-
-    def go(i: int, used: frozenset[tuple[str, int]], total: int) -> None:
-        nonlocal best
-        if i == len(lists):
-            best = max(best, total)
-            return
-        go(i + 1, used, total)
-        for r in lists[i]:
-            if used.isdisjoint(r.paths):
-                go(i + 1, used | frozenset(r.paths), total + r.revenue)
-
-    go(0, frozenset(), 0)
-    return best
 
 
 # ------------------------------------------------------------------ the replay generator

@@ -1,0 +1,231 @@
+"""An independent route oracle for the tests and the route benchmark.
+
+It finds the best routes the slow and plain way, sharing nothing with :mod:`tilelay.routes`
+but the board's public API (:meth:`Board.tile_at`, the game's neighbours, tokens) and the tile
+model: it walks every route from *every* stop path by path, with Python sets of the nodes,
+paths and hex sides used, keeps those through a city holding the corporation's token, and
+tries every combination of one route (or none) per train. The rules are those the
+:mod:`tilelay.routes` docstring states, written again here from their statement.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tilelay.board import Board
+from tilelay.tile import Edge, NodeKind, NodeRef, Path, Tile
+from tilelay.trains import Phase, TownCounting, TrainType
+
+__all__ = ["OracleRoute", "best_total", "routes_of"]
+
+#: Combinations above this many are not tried (the oracle answers None).
+LIMIT = 200_000
+
+Node = tuple[str, int]  # (coord, node index)
+PathId = tuple[str, int]  # (coord, path index)
+Side = frozenset[tuple[str, int, int]]  # both (coord, edge, lane index) of a crossed side
+
+
+@dataclass(frozen=True)
+class OracleRoute:
+    """A route as the oracle sees it: stops in order, paths and sides used."""
+
+    stops: tuple[Node, ...]
+    paths: frozenset[PathId]
+    sides: frozenset[Side]
+
+
+def _lane(path: Path, edge: int) -> tuple[int, int]:
+    return path.a_lane if isinstance(path.a, Edge) and path.a.num == edge else path.b_lane
+
+
+def _other_end(path: Path, end: Edge | NodeRef) -> Edge | NodeRef:
+    return path.b if path.a == end else path.a
+
+
+class _Walker:
+    def __init__(self, board: Board, corporation: str) -> None:
+        self.board = board
+        self.game = board.game
+        self.corporation = corporation
+        self.tiles: dict[str, Tile] = {c: board.tile_at(c) for c in self.game.hexes}
+        self.found: dict[tuple[frozenset[PathId], frozenset[Side]], OracleRoute] = {}
+        self.tokens = set(board.token_nodes(corporation))
+
+    def kind(self, node: Node) -> NodeKind:
+        return self.tiles[node[0]].nodes[node[1]].kind
+
+    def blocked(self, node: Node) -> bool:
+        """A city full of other corporations' tokens cannot be passed through."""
+        coord, index = node
+        tile = self.tiles[coord]
+        if tile.nodes[index].kind is not NodeKind.CITY:
+            return False
+        city = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY].index(index)
+        held = self.board.tokens.get((coord, city), ())
+        slots = tile.nodes[index].slots
+        return slots > 0 and len(held) >= slots and self.corporation not in held
+
+    def paths_at(self, node: Node) -> list[int]:
+        coord, index = node
+        ref = NodeRef(index)
+        return [j for j, p in enumerate(self.tiles[coord].paths) if not p.ignore and ref in p.ends]
+
+    def walk_path(
+        self,
+        coord: str,
+        j: int,
+        start: Edge | NodeRef,
+        stops: list[Node],
+        nodes: set[Node],
+        paths: set[PathId],
+        sides: set[Side],
+        first: bool,
+    ) -> None:
+        """Follow path ``j`` of ``coord`` from its end ``start`` onwards."""
+        path = self.tiles[coord].paths[j]
+        if (coord, j) in paths:
+            return
+        # a terminal path only as the first or the last path: it must end at its node
+        if path.terminal and not first and not isinstance(_other_end(path, start), NodeRef):
+            return
+        paths = paths | {(coord, j)}
+        end = _other_end(path, start)
+        if isinstance(end, NodeRef):
+            self.arrive((coord, end.index), stops, nodes, paths, sides, bool(path.terminal))
+            return
+        # across the hex side into the next hex
+        edge = end.num
+        other = self.game.neighbour(coord, edge)
+        if other is None or self.board.impassable(coord, edge):
+            return
+        back = (edge + 3) % 6
+        w1, i1 = _lane(path, edge)
+        for k, q in enumerate(self.tiles[other].paths):
+            if q.ignore or Edge(back) not in q.ends or not path.track.connects(q.track):
+                continue
+            w2, i2 = _lane(q, back)
+            if w1 > 1 and w2 > 1 and not (w1 == w2 and i1 == w1 - 1 - i2):
+                continue
+            side: Side = frozenset(
+                {(coord, edge, i1 if w1 > 1 else 0), (other, back, i2 if w2 > 1 else 0)}
+            )
+            if side in sides:
+                continue
+            self.walk_path(other, k, Edge(back), stops, nodes, paths, sides | {side}, False)
+
+    def arrive(
+        self,
+        node: Node,
+        stops: list[Node],
+        nodes: set[Node],
+        paths: set[PathId],
+        sides: set[Side],
+        by_terminal: bool,
+    ) -> None:
+        if node in nodes:
+            return
+        kind = self.kind(node)
+        nodes = nodes | {node}
+        if kind is NodeKind.JUNCTION:
+            if by_terminal:
+                return
+            for j in self.paths_at(node):
+                self.walk_path(node[0], j, NodeRef(node[1]), stops, nodes, paths, sides, False)
+            return
+        groups = set(self.tiles[node[0]].nodes[node[1]].groups)
+        if any(groups & set(self.tiles[c].nodes[i].groups) for c, i in stops):
+            return
+        stops = [*stops, node]
+        if self.tokens & set(stops):
+            key = (frozenset(paths), frozenset(sides))
+            self.found.setdefault(key, OracleRoute(tuple(stops), key[0], key[1]))
+        if by_terminal or kind is NodeKind.OFFBOARD or self.blocked(node):
+            return
+        for j in self.paths_at(node):
+            self.walk_path(node[0], j, NodeRef(node[1]), stops, nodes, paths, sides, False)
+
+
+def routes_of(board: Board, corporation: str) -> list[OracleRoute]:
+    """Every legal route (any length) of ``corporation`` on ``board``, each once."""
+    walker = _Walker(board, corporation)
+    for coord, tile in walker.tiles.items():
+        for index, node in enumerate(tile.nodes):
+            if node.kind is NodeKind.JUNCTION:
+                continue
+            start = (coord, index)
+            for j in walker.paths_at(start):
+                walker.walk_path(coord, j, NodeRef(index), [start], {start}, set(), set(), True)
+    return list(walker.found.values())
+
+
+def _fits(train: TrainType, kinds: Sequence[NodeKind]) -> bool:
+    """Whether ``train`` may run a route with stops of these kinds (from the train's data)."""
+    if train.major_stops < 0 or len(kinds) < 2:
+        return False
+    towns = sum(1 for k in kinds if k is NodeKind.TOWN)
+    majors = len(kinds) - towns
+    unlimited = train.major_stops >= 99
+    if not unlimited and majors > train.major_stops:
+        return False
+    counting = train.reach.count_towns
+    if counting is TownCounting.NO or unlimited:
+        return True
+    as_minor = counting is TownCounting.MINOR or (
+        counting is TownCounting.YES and train.minor_stops > 0
+    )
+    if not as_minor:
+        return majors + towns <= train.major_stops
+    minor = 10**6 if train.minor_stops >= 99 else train.minor_stops
+    return towns <= minor + (train.major_stops - majors)
+
+
+def _value(board: Board, stop: Node, phase: Phase, train: TrainType) -> int:
+    node = board.tile_at(stop[0]).nodes[stop[1]]
+    if node.revenue is None:
+        return 0
+    order = [p.name for p in board.game.phases]
+    value = node.revenue.at(
+        phase.name, colors=phase.tiles, order=order, diesel=train.name.upper() == "D"
+    )
+    if node.kind is NodeKind.TOWN and not train.towns_score:
+        return 0
+    if node.kind in (NodeKind.CITY, NodeKind.OFFBOARD) and train.cities_score_double:
+        return 2 * value
+    return value
+
+
+def best_total(
+    board: Board, corporation: str, phase: Phase, trains: Sequence[TrainType]
+) -> int | None:
+    """The best total revenue of ``trains`` together (None: too many combinations to try)."""
+    routes = routes_of(board, corporation)
+    options: list[list[tuple[int, OracleRoute] | None]] = []
+    size = 1
+    for train in trains:
+        opts: list[tuple[int, OracleRoute] | None] = [None]
+        for r in routes:
+            kinds = [board.tile_at(c).nodes[i].kind for c, i in r.stops]
+            if _fits(train, kinds):
+                opts.append((sum(_value(board, s, phase, train) for s in r.stops), r))
+        options.append(opts)
+        size *= len(opts)
+    if size > LIMIT:
+        return None
+    best = 0
+    for combo in itertools.product(*options):
+        chosen = [c for c in combo if c is not None]
+        used_paths: set[PathId] = set()
+        used_sides: set[Side] = set()
+        ok = True
+        for _, r in chosen:
+            if used_paths & r.paths or used_sides & r.sides:
+                ok = False
+                break
+            used_paths |= r.paths
+            used_sides |= r.sides
+        if ok:
+            best = max(best, sum(v for v, _ in chosen))
+    return best
