@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from tilelay.errors import NoGameError, NotDataError, RubySyntaxError
-from tilelay.sources.ruby import Problem, Program, Range, Symbol, Value, parse
+from tilelay.sources.ruby import Problem, Program, Range, RubyFile, Symbol, Value, parse
 
 __all__ = [
     "DATA_CONSTANTS",
@@ -82,6 +82,18 @@ _PHASE_KEYS = ("name", "on", "tiles", "train_limit", "operating_rounds")
 _CORPORATION_KEYS = ("sym", "name", "coordinates", "city", "tokens")
 _COMPANY_KEYS = ("sym", "name", "value", "revenue")
 _BASE_MODULE = "Engine::Game::Base"
+_GENERIC_TABLES = (  # the tables the engine's Tile.for searches, in its order (not NONE)
+    "WHITE",
+    "YELLOW",
+    "GREEN",
+    "GREENBROWN",
+    "BROWN",
+    "BROWNGRAY",
+    "GRAY",
+    "RED",
+    "BLUE",
+    "BROWNSEPIA",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +267,7 @@ class EngineCheckout:
         self.program = Program(missing=self._load_missing)
         self._folders: dict[str, Path] | None = None  # module name → folder
         self._loaded: set[Path] = set()
+        self._parsed: dict[Path, RubyFile | None] = {}
         self._tried: set[str] = set()
         self.syntax_errors: list[RubySyntaxError] = []
 
@@ -266,15 +279,27 @@ class EngineCheckout:
         except ValueError:
             return str(path)
 
+    def _parse(self, path: Path) -> RubyFile | None:
+        """The parse of ``path``, made once (``None`` after a syntax error, kept in
+        :attr:`syntax_errors`)."""
+        if path in self._parsed:
+            return self._parsed[path]
+        file: RubyFile | None = None
+        try:
+            file = parse(path, name=self._name(path))
+        except RubySyntaxError as err:
+            self.syntax_errors.append(err)
+        self._parsed[path] = file
+        return file
+
     def _load_file(self, path: Path) -> bool:
         if path in self._loaded:
             return False
         self._loaded.add(path)
-        try:
-            self.program.add(parse(path, name=self._name(path)))
-        except RubySyntaxError as err:
-            self.syntax_errors.append(err)
+        file = self._parse(path)
+        if file is None:
             return False
+        self.program.add(file)
         return True
 
     def _load_folder(self, folder: Path) -> bool:
@@ -301,10 +326,8 @@ class EngineCheckout:
 
     def _module_in(self, path: Path) -> str | None:
         """The game module (``G1889``) a file defines, from its parse."""
-        try:
-            file = parse(path, name=self._name(path))
-        except RubySyntaxError as err:
-            self.syntax_errors.append(err)
+        file = self._parse(path)
+        if file is None:
             return None
         probe = Program()
         probe.add(file)
@@ -378,23 +401,24 @@ class EngineCheckout:
         return [self.read(name) for name in self.games()]
 
     def generic_tiles(self) -> dict[str, dict[str, str]]:
-        """The engine's generic tiles (``lib/engine/config/tile.rb``):
-        ``{name: {"color", "code"}}``, colours as the constants name them (``greenbrown``…)."""
+        """The engine's generic tiles (``lib/engine/config/tile.rb``), those its ``Tile.for``
+        finds by name: ``{name: {"color", "code"}}``, colours as the tables name them
+        (``greenbrown`` is green with a brown stripe…); a name in two tables is the first's."""
         path = self.game_dir.parent / "config" / "tile.rb"
         if not path.is_file():
             raise NoGameError("no generic tiles (config/tile.rb) here", source=str(path))
         self._load_file(path)
         module = "Engine::Config::Tile"
         out: dict[str, dict[str, str]] = {}
-        for constant in self.program.own_constants(module):
+        for constant in _GENERIC_TABLES:
             try:
                 value = self.program.value(module, constant)
-            except NotDataError:
+            except (KeyError, NotDataError):
                 continue
             if not isinstance(value, dict):
                 continue
             for tile, code in value.items():
-                if isinstance(tile, str) and isinstance(code, str):
+                if isinstance(tile, str) and isinstance(code, str) and tile not in out:
                     out[tile] = {"color": constant.lower(), "code": code}
         return out
 

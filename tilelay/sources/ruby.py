@@ -195,16 +195,19 @@ def _line(node: Node) -> int:
 
 
 def _first_error(root: Node) -> Node | None:
+    """The first error node, narrowed to the innermost error inside it (an outer ``ERROR``
+    often spans from the start of the enclosing ``module``)."""
     node = root
+    found: Node | None = None
     while True:
         for child in node.children:
-            if child.type == "ERROR" or child.is_missing:
-                return child
-            if child.has_error:
+            if child.type == "ERROR" or child.is_missing or child.has_error:
+                if child.type == "ERROR" or child.is_missing:
+                    found = child
                 node = child
                 break
         else:
-            return node if node is not root else None
+            return found if found is not None else (node if node is not root else None)
 
 
 def parse(source: str | bytes | Path, name: str | None = None) -> RubyFile:
@@ -227,15 +230,15 @@ def parse(source: str | bytes | Path, name: str | None = None) -> RubyFile:
     tree = _parser().parse(data)
     if tree.root_node.has_error:
         bad = _first_error(tree.root_node)
-        line = _line(bad) if bad is not None else 1
+        line = _line(bad) if bad is not None else tree.root_node.end_point[0] + 1
         if bad is not None and bad.is_missing:
             what = f"missing {bad.type!r}"
         elif bad is not None:
             near = data[bad.start_byte : bad.end_byte].decode("utf-8", "replace").strip()
             near = near.splitlines()[0][:40] if near else ""
             what = f"unexpected {near!r}" if near else "unexpected end of input"
-        else:
-            what = "unexpected input"
+        else:  # the whole file is one error: something opened is never closed
+            what = "unexpected end of input (something opened is not closed)"
         raise RubySyntaxError(f"syntax error: {what}", source=name, line=line)
     return RubyFile(name, data, tree)
 
@@ -781,7 +784,8 @@ class _Evaluator:
         if key.type == "hash_key_symbol":
             return Symbol(self.file.text(key))
         value = self.value(key)
-        arrow = any(c.type == "=>" for c in pair.children)
+        separator = pair.child(1)
+        arrow = separator is not None and separator.type == "=>"
         if not arrow and isinstance(value, str):  # 'a': 1 is a symbol key
             return Symbol(value)
         try:
@@ -839,8 +843,16 @@ class _Evaluator:
             raise _NotData(node, "an interpolation of a list, hash or range") from None
 
     def string(self, node: Node) -> Value:
-        opener = self.file.text(node.children[0]) if node.children else '"'
+        count = node.child_count
+        if count == 2:  # '' or ""
+            return ""
+        opener = self.file.text(node.children[0]) if count else '"'
         raw = opener.startswith("'") or opener.startswith("%q")
+        if count == 3:  # one piece: the common case, read directly
+            inner = node.children[1]
+            if inner.type == "string_content":
+                text = self.file.text(inner)
+                return _unescape_single(text) if raw else text
         return self.pieces(node, raw)
 
     def chained_string(self, node: Node) -> Value:
