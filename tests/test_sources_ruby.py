@@ -351,6 +351,35 @@ def test_not_data_is_reported_with_file_line_and_why() -> None:
     assert str(problem) == "lib/g_x/map.rb:2: Map::A: calls method build_hexes"
 
 
+CHANGED = """module M
+  BASE = { 'A1' => 'a' }.freeze
+  NAMES = BASE.dup
+  NAMES.update({ 'B2' => 'b' })
+  NAMES.merge!('C3' => 'c')
+  NAMES.freeze
+  LIST = [1]
+  LIST << 2
+  H = {}
+  H['x'] = 1
+  OK = { a: 1 }
+  OK.merge(b: 2)
+end
+"""
+
+
+def test_constants_changed_in_place() -> None:
+    # 1822 CA's scenarios: LOCATION_NAMES = G1822CA::Map::LOCATION_NAMES.dup, then .update(...)
+    p = Program()
+    p.add(parse(CHANGED, name="m.rb"))
+    assert p.value("M", "NAMES") == {"A1": "a", "B2": "b", "C3": "c"}
+    assert p.value("M", "BASE") == {"A1": "a"}  # the constant it was copied from is untouched
+    assert p.value("M", "OK") == {"a": 1}  # a statement that changes nothing is ignored
+    lst = _not_data(p, "M", "LIST")
+    assert (lst.line, lst.message) == (8, "changed in place by LIST << 2, which is not data")
+    h = _not_data(p, "M", "H")
+    assert (h.line, h.message) == (10, "changed in place by H['x'] = 1, which is not data")
+
+
 def test_not_data_errors_are_tilelay_errors() -> None:
     with pytest.raises(TilelayError):
         literal("[foo]")

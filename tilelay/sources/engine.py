@@ -194,6 +194,15 @@ def _slice(item: Mapping[str, Json], keys: Iterable[str]) -> dict[str, Json]:
 
 def _json(value: Value) -> Json:
     """A value as Ruby's ``JSON.generate`` writes it: symbols as strings, keys as strings."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        assert isinstance(value, dict)
+        return {
+            k if type(k) is str else _json_key(k): v if type(v) is str else _json(v)
+            for k, v in value.items()
+        }
     if isinstance(value, dict):
         return {_json_key(k): _json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -266,6 +275,7 @@ class EngineCheckout:
         self.root = parents[2] if len(parents) > 2 else self.game_dir
         self.program = Program(missing=self._load_missing)
         self._folders: dict[str, Path] | None = None  # module name → folder
+        self._siblings: dict[str, Path] | None = None
         self._loaded: set[Path] = set()
         self._parsed: dict[Path, RubyFile | None] = {}
         self._tried: set[str] = set()
@@ -310,19 +320,25 @@ class EngineCheckout:
 
     def _module_folders(self) -> dict[str, Path]:
         if self._folders is None:
-            self._folders = {}
             folders = [self._only] if self._only else sorted(self.game_dir.glob("g_*/"))
-            for folder in folders:
-                if folder is None or not any(folder.glob("*.rb")):
-                    continue
-                stub = folder.with_suffix(".rb")
-                probe = folder / "meta.rb"
-                if not probe.exists():
-                    probe = stub if stub.exists() else next(iter(sorted(folder.glob("*.rb"))))
-                name = self._module_in(probe)
-                if name:
-                    self._folders[name] = folder
+            self._folders = self._game_folders(folders)
         return self._folders
+
+    def _game_folders(self, folders: list[Path]) -> dict[str, Path]:
+        """``{module: folder}`` for game folders, the module read from each ``meta.rb``."""
+        out: dict[str, Path] = {}
+        for folder in folders:
+            files = sorted(folder.glob("*.rb"))
+            if not files:
+                continue
+            probe = folder / "meta.rb"
+            if not probe.exists():
+                stub = folder.with_suffix(".rb")
+                probe = stub if stub.exists() else files[0]
+            name = self._module_in(probe)
+            if name:
+                out[name] = folder
+        return out
 
     def _module_in(self, path: Path) -> str | None:
         """The game module (``G1889``) a file defines, from its parse."""
@@ -347,8 +363,12 @@ class EngineCheckout:
         last = parts[-1]
         candidates: list[Path] = []
         folder = self._module_folders().get(last)
-        if folder is None and parts[:2] == ["Engine", "Game"] and len(parts) == 3:
-            folder = self._extra_folder(last)
+        if (
+            folder is None
+            and self._only is not None
+            and (len(parts) == 1 or (parts[:2] == ["Engine", "Game"] and len(parts) == 3))
+        ):
+            folder = self._sibling_folders().get(last)
         if folder is not None:
             candidates.append(folder)
         if parts[0] == "Engine" and len(parts) > 1:
@@ -366,11 +386,11 @@ class EngineCheckout:
             self._tried.clear()
         return loaded
 
-    def _extra_folder(self, module: str) -> Path | None:
-        """A game folder outside the listing (when one folder was given) that defines
-        ``module``."""
-        guess = self.game_dir / ("g_" + _snake(module[1:]))
-        return guess if guess.is_dir() else None
+    def _sibling_folders(self) -> dict[str, Path]:
+        """Every game folder beside the one given (what it builds on is read from there)."""
+        if self._siblings is None:
+            self._siblings = self._game_folders(sorted(self.game_dir.glob("g_*/")))
+        return self._siblings
 
     # ------------------------------------------------------------------ games
 

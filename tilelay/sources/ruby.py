@@ -16,12 +16,20 @@ What counts as data:
   interpolation of data (``"#{X}"``), ``%w[]``/``%W[]``/``%i[]``, symbols (``:a``,
   ``:"a b"``), integers and floats (``1_000``, ``0x1f``, ``-3``), ``nil``, ``true``,
   ``false``, ranges of data (``1..3``, read as :class:`Range`), parentheses around one value;
-* references to constants (``TILES``, ``Map::TILES``, ``G1867::Map::HEXES``, ``::X``);
+* references to constants (``TILES``, ``Map::TILES``, ``G1867::Map::HEXES``, ``::X``); a
+  reference to a module or class reads as :class:`ModuleRef`, its full name
+  (``GAME_IS_VARIANT_OF = G18ZOO::Meta``);
 * a few pure operations, each found in real game sources: ``.freeze``, ``.dup``,
   ``.clone`` and ``.deep_freeze`` (the value itself); ``hash.merge(other, …)`` (a new hash,
-  later keys win, as ``G18LosAngeles``'s and many ``*_TEXT`` constants use); ``a + b`` on two
-  arrays, two strings or two numbers and ``a - b`` on two arrays (``G1822CAWRS::TRAINS``,
-  ``G18USA``'s tile lists) or two numbers.
+  later keys win, as the engine's ``*_TEXT`` constants use); ``a + b`` on two
+  arrays, two strings or two numbers and ``a - b`` on two arrays (``G1822CaWrs::TRAINS``,
+  ``G18USA``'s tile lists) or two numbers; ``array.uniq`` (``G18USA::COMPANIES``);
+  ``hash[key]`` and ``array[index]`` (``RESOURCE_LABELS[:coal]``, ``YELLOW['3']``);
+  ``range.to_a`` of integers or letters (``(3..6).to_a`` in ``G1858``'s options);
+* a constant changed in place by a later statement of the same module body:
+  ``X.update(h)`` and ``X.merge!(h)`` with data are applied (1822 CA's scenarios copy
+  ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
+  ``X[k] = v``, ``X.push``…) makes the constant not data.
 
 Anything else — calling another method, a block, a condition, a local variable — is not data:
 evaluating it raises :class:`~tilelay.errors.NotDataError` naming the file, the line and why.
@@ -40,7 +48,7 @@ refer to them: treat them as read-only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
@@ -259,13 +267,23 @@ class _Def:
 
 
 class _Module:
-    __slots__ = ("consts", "includes", "is_class", "metas", "methods", "name", "superclass")
+    __slots__ = (
+        "changes",
+        "consts",
+        "includes",
+        "is_class",
+        "metas",
+        "methods",
+        "name",
+        "superclass",
+    )
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.is_class = False
         self.consts: dict[str, _Def] = {}
         self.methods: dict[str, _Def] = {}  # instance methods (def name), for reports
+        self.changes: dict[str, list[_Def]] = {}  # statements changing a constant in place
         self.includes: list[_Def] = []  # in order: later ones come first among ancestors
         self.metas: list[_Def] = []  # ``include_meta(X)``: X's constants are copied in
         self.superclass: _Def | None = None
@@ -275,6 +293,26 @@ def _join(outer: str, name: str) -> str:
     return f"{outer}::{name}" if outer else name
 
 
+_MUTATORS = frozenset(  # methods that change a hash or array in place (and any name!)
+    {
+        "update",
+        "store",
+        "delete",
+        "delete_if",
+        "keep_if",
+        "clear",
+        "replace",
+        "push",
+        "append",
+        "prepend",
+        "concat",
+        "insert",
+        "unshift",
+        "shift",
+        "pop",
+    }
+)
+_SKIPPED = frozenset({"comment", "heredoc_body"})
 _IDENTITY = frozenset({"freeze", "dup", "clone", "deep_freeze"})
 
 _ESCAPES = {
@@ -325,6 +363,8 @@ def _unescape_single(text: str) -> str:
 
 
 def _int(text: str) -> int:
+    if text.isdigit() and (len(text) == 1 or text[0] != "0"):
+        return int(text)
     t = text.replace("_", "").lower()
     sign = -1 if t.startswith("-") else 1
     t = t.lstrip("+-")
@@ -459,6 +499,24 @@ class Program:
                 right = node.child_by_field_name("right")
                 if left is not None and right is not None and left.type == "constant":
                     here.consts[file.text(left)] = _Def(right, file, nesting)
+                    here.changes.pop(file.text(left), None)
+                elif left is not None and left.type == "element_reference":
+                    self._note_change(here, file, left.child_by_field_name("object"), node)
+            elif (
+                kind in ("call", "binary")
+                and node.child_by_field_name("receiver" if kind == "call" else "left") is not None
+            ):
+                target = node.child_by_field_name("receiver" if kind == "call" else "left")
+                if kind == "call":
+                    method = node.child_by_field_name("method")
+                    verb = file.text(method) if method is not None else ""
+                    if not (verb in _MUTATORS or verb.endswith(("!", "="))):
+                        continue  # LOCATION_NAMES.freeze on a line of its own changes nothing
+                else:
+                    operator = node.child_by_field_name("operator")
+                    if operator is None or file.text(operator) != "<<":
+                        continue
+                self._note_change(here, file, target, node)
             elif kind == "method" and nesting:
                 method_name = node.child_by_field_name("name")
                 if method_name is not None:
@@ -476,6 +534,18 @@ class Program:
                             (here.metas if verb == "include_meta" else here.includes).append(ref)
             elif kind == "body_statement":
                 self._collect(file, node, nesting)
+
+    def _note_change(
+        self, here: _Module, file: RubyFile, target: Node | None, statement: Node
+    ) -> None:
+        """Keep a statement of a module body that may change one of its constants in place
+        (``LOCATION_NAMES.update(...)``, ``TILES['x'] = 1``, ``LIST << x``)."""
+        if target is None or target.type != "constant":
+            return
+        name = file.text(target)
+        if name in here.consts:
+            nesting = here.consts[name].nesting
+            here.changes.setdefault(name, []).append(_Def(statement, file, nesting))
 
     def _qualify(self, file: RubyFile, name_node: Node, nesting: tuple[str, ...]) -> str:
         if name_node.type == "constant":
@@ -710,13 +780,19 @@ class Program:
             raise NotDataError("refers to itself", constant=full, source=d.file.name, line=d.line)
         self._evaluating.add(key)
         result: Value | NotDataError
+        where = d
         try:
             result = _Evaluator(self, d.file, d.nesting).value(d.node)
+            for change in self._modules[owner].changes.get(name, ()):
+                where = change
+                result = _Evaluator(self, change.file, change.nesting).change(result, change.node)
         except _NotData as err:
             message = err.message
             if err.error is not None:
                 message = f"{message}, which is not data ({err.error})"
-            result = NotDataError(message, constant=full, source=d.file.name, line=_line(err.node))
+            result = NotDataError(
+                message, constant=full, source=where.file.name, line=_line(err.node)
+            )
         finally:
             self._evaluating.discard(key)
         self._values[key] = result
@@ -753,10 +829,8 @@ class _Evaluator:
             raise _NotData(node, f"{what} is not data")
         return handler(self, node)
 
-    def _items(self, node: Node) -> Iterator[Node]:
-        for child in node.named_children:
-            if child.type not in ("comment", "heredoc_body"):
-                yield child
+    def _items(self, node: Node) -> list[Node]:
+        return [c for c in node.named_children if c.type not in _SKIPPED]
 
     # ------------------------------------------------------------------ containers
 
@@ -843,6 +917,16 @@ class _Evaluator:
             raise _NotData(node, "an interpolation of a list, hash or range") from None
 
     def string(self, node: Node) -> Value:
+        text = self.file.text(node)
+        quote = text[:1]
+        if (
+            quote in ("'", '"')
+            and len(text) > 1
+            and text[-1] == quote
+            and "\\" not in text
+            and (quote == "'" or "#{" not in text)
+        ):
+            return text[1:-1]  # the common case: no escapes, no interpolation
         count = node.child_count
         if count == 2:  # '' or ""
             return ""
@@ -995,21 +1079,7 @@ class _Evaluator:
             base = self.value(receiver)
             if not isinstance(base, dict):
                 raise _NotData(node, "merge on something that is not a hash")
-            merged = dict(base)
-            loose: dict[Key, Value] = {}  # merge(a: 1, 'b' => 2) passes one hash
-            for arg in arg_nodes:
-                if arg.type == "pair":
-                    value_node = arg.child_by_field_name("value")
-                    if value_node is None:
-                        raise _NotData(arg, "a hash pair without a value is not data")
-                    loose[self.key(arg)] = self.value(value_node)
-                    continue
-                other = self.value(arg)
-                if not isinstance(other, dict):
-                    raise _NotData(arg, "merge with something that is not a hash")
-                merged.update(other)
-            merged.update(loose)
-            return merged
+            return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
 
     def range_list(self, node: Node, value: Value) -> Value:
@@ -1040,6 +1110,37 @@ class _Evaluator:
         if isinstance(container, list) and isinstance(index, int) and not isinstance(index, bool):
             return container[index] if -len(container) <= index < len(container) else None
         raise _NotData(node, "an element reference ([]) into something not a hash or array")
+
+    def merged(self, base: dict[Key, Value], arg_nodes: list[Node], name: str) -> Value:
+        """A copy of ``base`` merged with the hashes ``arg_nodes`` give (bare ``a: 1``
+        pairs among them are one hash, as Ruby passes them)."""
+        merged = dict(base)
+        loose: dict[Key, Value] = {}
+        for arg in arg_nodes:
+            if arg.type == "pair":
+                value_node = arg.child_by_field_name("value")
+                if value_node is None:
+                    raise _NotData(arg, "a hash pair without a value is not data")
+                loose[self.key(arg)] = self.value(value_node)
+                continue
+            other = self.value(arg)
+            if not isinstance(other, dict):
+                raise _NotData(arg, f"{name} with something that is not a hash")
+            merged.update(other)
+        merged.update(loose)
+        return merged
+
+    def change(self, value: Value, node: Node) -> Value:
+        """``value`` after a statement that changes a constant in place: ``X.update(h)`` and
+        ``X.merge!(h)`` with data are read as a merge (into a copy: values are shared);
+        anything else makes the constant not data."""
+        method = node.child_by_field_name("method") if node.type == "call" else None
+        name = self.file.text(method) if method is not None else ""
+        if name in ("update", "merge!") and isinstance(value, dict):
+            args = node.child_by_field_name("arguments")
+            return self.merged(value, self._items(args) if args is not None else [], name)
+        what = f"{name}" if name else self.file.text(node).split("\n")[0][:40]
+        raise _NotData(node, f"changed in place by {what}, which is not data")
 
     def binary(self, node: Node) -> Value:
         op_node = node.child_by_field_name("operator")
