@@ -246,6 +246,32 @@ def test_where_defines_and_constant_names() -> None:
     assert "ALL" in p.constant_names("Engine::Game::G1861::Game")
 
 
+def test_an_include_resolved_as_ruby_saw_it_when_it_ran() -> None:
+    # meta.rb's `include Game::Meta` ran before G1::Game existed: Game was Engine::Game then
+    source = """
+module Engine
+  module Game
+    module Meta
+      DEV_STAGE = :prealpha
+    end
+    module G1
+      module Meta
+        include Game::Meta
+        GAME_TITLE = 'One'
+      end
+      class Game
+        include_meta(G1::Meta)
+      end
+    end
+  end
+end
+"""
+    p = _program(source)
+    assert p.ancestors("Engine::Game::G1::Meta") == ["Engine::Game::G1::Meta", "Engine::Game::Meta"]
+    assert p.value("Engine::Game::G1::Game", "DEV_STAGE") == "prealpha"
+    assert p.value("Engine::Game::G1::Game", "GAME_TITLE") == "One"
+
+
 def test_lexical_scope_wins_over_ancestors() -> None:
     source = """
 module A

@@ -135,12 +135,22 @@ class EngineGame:
     tiles: Mapping[str, Json] | None = None
     """The tile manifest: name → count, ``"unlimited"``, or ``{"count", "color", "code"}``."""
     location_names: Mapping[str, str] = field(default_factory=dict)
+    """``{coord: name}``."""
     trains: Sequence[Mapping[str, Json]] = ()
+    """Train types as the engine writes them: ``name``, ``distance`` (a number, or a list of
+    ``{"nodes", "pay", "visit"}`` for n+m and other mixed trains), ``price``, ``num``,
+    ``rusts_on``, ``obsolete_on``, ``variants``… (every key the game gives)."""
     phases: Sequence[Mapping[str, Json]] = ()
+    """``name``, ``on``, ``tiles``, ``train_limit``, ``operating_rounds``…"""
     corporations: Sequence[Mapping[str, Json]] = ()
+    """``sym``, ``name``, home ``coordinates`` (and ``city`` where the hex has several),
+    ``tokens``, ``color``, ``text_color``, ``logo``… (every key the game gives)."""
     minors: Sequence[Mapping[str, Json]] = ()
+    """Minor companies with homes, where the game has them (same keys as corporations)."""
     companies: Sequence[Mapping[str, Json]] = ()
+    """Private companies: ``sym``, ``name``, ``value``, ``revenue``, ``abilities``…"""
     market: Sequence[Json] = ()
+    """The stock market: rows of cells (``"100p"``), or one row for a linear market."""
     found: Mapping[str, Found] = field(default_factory=dict)
     """Where each constant read came from (also the engine's defaults in ``Base``)."""
     built_in_code: Mapping[str, Found] = field(default_factory=dict)
@@ -450,8 +460,8 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     meta_module = f"{base}::Meta"
     problems: list[Problem] = []
     found: dict[str, Found] = {}
-    for err in checkout.syntax_errors:
-        if err.source and folder.name in err.source:
+    for err in checkout.syntax_errors:  # in this game's folder or in the engine's shared files
+        if err.source and (f"/{folder.name}/" in err.source or "/g_" not in err.source):
             problems.append(Problem(err.source, err.line or 0, "", err.message))
 
     def read(module: str, constant: str) -> Value:
@@ -495,12 +505,20 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     hexes: dict[str, dict[str, str]] = {}
     if shape("HEXES", isinstance(raw["HEXES"], dict), "not a hash of colours"):
         assert isinstance(raw["HEXES"], dict)
+        where = found["HEXES"]
         for color, group in raw["HEXES"].items():
             if not isinstance(group, dict):
+                problems.append(
+                    Problem(
+                        where.source,
+                        where.line,
+                        f"{where.module}::HEXES",
+                        f"colour {color} does not hold a hash of hexes",
+                    )
+                )
                 continue
             for coords, code in group.items():
                 if not isinstance(code, str):
-                    where = found["HEXES"]
                     problems.append(
                         Problem(
                             where.source,

@@ -619,6 +619,8 @@ class Program:
             for ref in sorted(mod.includes + mod.metas, key=lambda r: (r.file.name, r.line)):
                 target = self._ref_module(ref, exclude=None)
                 if target is None or target.name == name:
+                    target = self._ref_module(ref, exclude=self._leftmost(ref))
+                if target is None or target.name == name:
                     continue
                 block = [a for a in self.ancestors(target.name) if a not in own]
                 own = [a for a in block if a not in sup_chain] + own
@@ -627,6 +629,22 @@ class Program:
             self._computing.discard(name)
         self._ancestors[name] = chain
         return chain
+
+    def _leftmost(self, ref: _Def) -> str | None:
+        """The module the first name of ``ref`` (``Game`` of ``Game::Meta``) resolves to.
+
+        In Ruby, ``include Game::Meta`` inside ``G1889::Meta`` ran before ``G1889::Game``
+        existed, so ``Game`` was ``Engine::Game``. Lookups happen here after every file is
+        read, so an include that finds nothing or the module itself is resolved again without
+        that first module, as Ruby saw it."""
+        node = ref.node
+        while node.type == "scope_resolution":
+            scope = node.child_by_field_name("scope")
+            if scope is None:
+                return None
+            node = scope
+        found = self._find_module(node, ref.file, ref.nesting)
+        return found
 
     def _ref_module(self, ref: _Def, exclude: str | None) -> _Module | None:
         try:
