@@ -107,3 +107,36 @@ class ReadWarning:
             bit for bit in (self.source, None if self.line is None else str(self.line)) if bit
         )
         return f"{where}: {self.message}" if where else self.message
+
+
+class SourceError(TilelayError, ValueError):
+    """A game source (e.g. a checkout of the 18xx.games engine) that cannot be read."""
+
+
+class RubySyntaxError(SourceError):
+    """A Ruby file that does not parse; ``source`` and ``line`` say where."""
+
+
+class NotDataError(SourceError):
+    """A Ruby constant whose value is not literal data (a method call, a block, a condition…).
+
+    ``constant`` is the constant's full name (``Engine::Game::G1822CA::Map::HEXES``), or empty
+    for an expression that is no constant's value.
+    """
+
+    constant: str = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        constant: str = "",
+        source: str | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.constant = constant
+        super().__init__(message, source=source, line=line)
+
+
+class NoGameError(SourceError, LookupError):
+    """A path that holds no game (no ``g_<name>`` folder of the 18xx.games engine)."""

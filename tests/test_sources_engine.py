@@ -1,0 +1,517 @@
+"""Games read from the 18xx.games engine's Ruby sources (tilelay.sources.engine).
+
+Against the reference: for every game in ``18xxgames/facts/`` (the facts as the engine itself
+holds them once loaded) the importer's data must be equal; where they differ the cause is
+named below. Then, over all the engine's games, how many load with a complete map and
+manifest. The bad-input tests build a tiny engine tree of their own.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REFERENCE, reference
+
+from tilelay import dsl
+from tilelay.errors import NoGameError, TilelayError
+from tilelay.sources.engine import (
+    EngineCheckout,
+    EngineGame,
+    find_games,
+    generic_tiles,
+    read_game,
+    read_games,
+)
+
+FACTS_DIR = REFERENCE / "18xxgames" / "facts"
+FACT_GAMES = sorted(p.stem for p in FACTS_DIR.glob("*.json")) if FACTS_DIR.is_dir() else []
+
+KNOWN_DIFFERENCES: dict[tuple[str, str], tuple[str, str, str]] = {
+    # (game, facts field): (constant, what the problem says, the cause)
+    ("G1835", "trains"): (
+        "TRAINS",
+        "calls method plus_train_distance",
+        "the n+n trains' distances are built by calling the game's own method "
+        "plus_train_distance(n) (g_1835/game.rb:151): code, not data, so TRAINS is absent",
+    ),
+    ("G18LosAngeles1", "tiles"): (
+        "TILES",
+        "calls reject with a block",
+        "G18LosAngeles::Map::TILES is G1846's manifest minus tiles 298-300, removed by "
+        ".reject { |k, _v| … } (a block) before a .merge: code, so TILES is absent",
+    ),
+    ("G18ZOOMapA", "corporations"): (
+        "CORPORATIONS",
+        "calls select with a block",
+        "each 18ZOO map picks its five corporations with ALL_CORPORATIONS.select { … } "
+        "(a block): code, so CORPORATIONS is absent",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def checkout() -> EngineCheckout:
+    co = EngineCheckout(reference("18xxgames", "engine"))
+    co.load_all()
+    return co
+
+
+@pytest.fixture(scope="module")
+def games(checkout: EngineCheckout) -> dict[str, EngineGame]:
+    return {g.name: g for g in checkout.read_all()}
+
+
+def _facts(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(reference("18xxgames", "facts", f"{name}.json").read_text())
+    return data
+
+
+def _canonical(code: str) -> str:
+    """A tile string as tilelay writes it back, or the string itself where tilelay's tile
+    language cannot read it (see test_every_tile_string_parses_or_is_a_known_dsl_gap)."""
+    try:
+        return dsl.write(dsl.parse(code))
+    except TilelayError:
+        return f"(unparsed) {code}"
+
+
+def _known(game: EngineGame, field: str) -> bool:
+    """Whether ``field`` of ``game`` is a known difference; checks its problem says why."""
+    known = KNOWN_DIFFERENCES.get((game.name, field))
+    if known is None:
+        return False
+    constant, message, cause = known
+    problem = game.problem(constant)
+    assert problem is not None, f"{game.name}: expected a problem reading {constant} ({cause})"
+    assert message in problem.message, f"{problem} does not say: {message} ({cause})"
+    print(f"{game.name} {field}: known difference: {cause}; reported as {problem}")
+    return True
+
+
+# ---------------------------------------------------------------------- (a) equal the facts
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_hexes_equal_the_facts(games: dict[str, EngineGame], name: str) -> None:
+    facts, game = _facts(name), games[name]
+    if _known(game, "hexes"):
+        return
+    assert set(game.hexes) == set(facts["hexes"])
+    wrong = []
+    for coord, want in facts["hexes"].items():
+        got = game.hexes[coord]
+        if got["color"] != want["color"] or _canonical(got["code"]) != _canonical(want["code"]):
+            wrong.append((coord, want, got))
+    assert not wrong
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_tile_manifest_equals_the_facts(games: dict[str, EngineGame], name: str) -> None:
+    facts, game = _facts(name), games[name]
+    if _known(game, "tiles"):
+        assert game.tiles is None
+        return
+    want, got = facts["tiles"], game.tiles
+    if want is None:
+        assert got is None
+        return
+    assert got is not None and set(got) == set(want)
+    for tile, entry in want.items():
+        if isinstance(entry, dict):
+            mine = got[tile]
+            assert isinstance(mine, dict)
+            assert {k: v for k, v in mine.items() if k != "code"} == {
+                k: v for k, v in entry.items() if k != "code"
+            }, tile
+            assert _canonical(mine["code"]) == _canonical(entry["code"]), tile
+        else:
+            assert got[tile] == entry, tile
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_location_names_equal_the_facts(games: dict[str, EngineGame], name: str) -> None:
+    facts, game = _facts(name), games[name]
+    if _known(game, "location_names"):
+        return
+    assert game.location_names == (facts["location_names"] or {})
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_corporations_and_homes_equal_the_facts(games: dict[str, EngineGame], name: str) -> None:
+    facts, game = _facts(name), games[name]
+    if _known(game, "corporations"):
+        assert game.corporations == []
+        return
+
+    def homes(corps: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        return [(c.get("sym"), c.get("coordinates"), c.get("city")) for c in corps]
+
+    mine = game.facts()["corporations"]
+    assert homes(mine) == homes(facts["corporations"])
+    assert mine == facts["corporations"]  # names and tokens too
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_trains_and_distances_equal_the_facts(games: dict[str, EngineGame], name: str) -> None:
+    facts, game = _facts(name), games[name]
+    if _known(game, "trains"):
+        assert game.trains == []
+        return
+    mine = game.facts()["trains"]
+    assert [(t["name"], t.get("distance")) for t in mine] == [
+        (t["name"], t.get("distance")) for t in facts["trains"]
+    ]
+    assert mine == facts["trains"]  # price, num, rusts_on, obsolete_on, variants too
+
+
+@pytest.mark.parametrize("name", FACT_GAMES)
+def test_title_layout_phases_companies_equal_the_facts(
+    games: dict[str, EngineGame], name: str
+) -> None:
+    facts, game = _facts(name), games[name]
+    mine = game.facts()
+    for field in ("title", "module", "layout", "axes", "phases", "companies"):
+        if not _known(game, field):
+            assert mine[field] == facts[field], field
+
+
+def test_every_known_difference_is_still_one(games: dict[str, EngineGame]) -> None:
+    """A known difference that disappears (the engine changed, or the reader learnt more)
+    must be taken off the list."""
+    for (name, field), (constant, _message, _cause) in KNOWN_DIFFERENCES.items():
+        if name not in FACT_GAMES:
+            continue
+        want = _facts(name)[field]
+        assert game_field(games[name], field) != want, (name, field)
+        assert games[name].problem(constant) is not None
+
+
+def game_field(game: EngineGame, field: str) -> Any:
+    return game.facts()[field]
+
+
+FIELD_CONSTANTS = {
+    "hexes": "HEXES",
+    "tiles": "TILES",
+    "location_names": "LOCATION_NAMES",
+    "trains": "TRAINS",
+    "phases": "PHASES",
+    "corporations": "CORPORATIONS",
+    "companies": "COMPANIES",
+    "layout": "LAYOUT",
+    "axes": "AXES",
+    "title": "GAME_TITLE",
+}
+
+
+def test_every_game_against_the_engine_itself(games: dict[str, EngineGame], tmp_path: Path) -> None:
+    """All 130 games, against facts the engine writes in this run (the reference keeps 45):
+    every field is equal, or the importer reported a problem for that field's constant — no
+    difference is silent. Needs Ruby (``apt-get install -y ruby``)."""
+    if shutil.which("ruby") is None:
+        pytest.skip("ruby not found: cannot run the engine (apt-get install -y ruby)")
+    oracle = reference("18xxgames", "oracle")
+    subprocess.run(
+        ["ruby", str(oracle / "facts.rb"), str(tmp_path)],
+        check=True,
+        capture_output=True,
+        env={"ENGINE_LOG_LEVEL": "4", "PATH": "/usr/bin:/bin"},
+        timeout=300,
+    )
+    written = sorted(tmp_path.glob("*.json"))
+    assert len(written) >= len(FACT_GAMES)
+    silent: list[str] = []
+    reported = 0
+    for path in written:
+        want, game = json.loads(path.read_text()), games[path.stem]
+        mine = game.facts()
+        if want["tiles"] == [] and mine["tiles"] == {}:  # Rolling Stock: TILES = [] (no tiles)
+            want["tiles"] = {}
+        for field, constant in FIELD_CONSTANTS.items():
+            a, b = want[field], mine[field]
+            if field == "hexes" and set(a) == set(b):
+                a = {c: (h["color"], _canonical(h["code"])) for c, h in a.items()}
+                b = {c: (h["color"], _canonical(h["code"])) for c, h in b.items()}
+            if a == b:
+                continue
+            if game.problem(constant) is not None:
+                reported += 1
+            else:
+                silent.append(f"{game.name} {field}")
+    print(f"\n{len(written)} games written by the engine; {reported} fields differ, each reported")
+    assert not silent
+
+
+# ---------------------------------------------------------------------- (b) the 95 % criterion
+
+
+def _map_reason(game: EngineGame) -> str:
+    """Why a game has no HEXES constant: where its map is built in code, or that it has none."""
+    built = [
+        f"def {m} at {game.built_in_code[m]}"
+        for m in ("game_hexes", "optional_hexes")
+        if m in game.built_in_code
+    ]
+    if built:
+        return "map built in code: " + "; ".join(built)
+    if not game.tiles and not game.hexes:
+        return "no map and no tiles: not a tile-laying game"
+    return "no HEXES constant and no map method found"
+
+
+def test_engine_games_load_with_a_complete_map_and_manifest(
+    games: dict[str, EngineGame],
+) -> None:
+    with_hexes = [g for g in games.values() if g.defines("HEXES")]
+    complete: list[EngineGame] = []
+    failures: list[str] = []
+    for game in with_hexes:
+        why = [
+            str(p)
+            for c in ("HEXES", "TILES", "LOCATION_NAMES", "LAYOUT")
+            if (p := game.problem(c)) is not None
+        ]
+        if not game.hexes and not why:
+            why.append("HEXES is empty")
+        if not game.tiles and not why:
+            why.append("TILES is absent or empty")
+        if why:
+            failures.append(f"  {game.name}: " + " | ".join(why))
+        else:
+            complete.append(game)
+    code_built = [g for g in games.values() if not g.defines("HEXES")]
+    share = len(complete) / len(with_hexes)
+    print(
+        f"\n{len(games)} engine games; {len(with_hexes)} define HEXES as a constant; "
+        f"{len(complete)} of them ({share:.1%}) load with a complete map and manifest"
+    )
+    print(f"not complete ({len(failures)}):", *failures, sep="\n")
+    print(f"no HEXES constant ({len(code_built)}):")
+    for game in code_built:
+        print(f"  {game.name}: {_map_reason(game)}")
+    assert len(games) >= 130
+    assert share >= 0.95
+    for game in code_built:
+        assert _map_reason(game) != "no HEXES constant and no map method found", game.name
+
+
+# ---------------------------------------------------------------------- tile strings
+
+KNOWN_DSL_GAPS: dict[str, str] = {
+    # tilelay's tile language does not (yet) read these parts of the engine's language
+    "unknown part 'stub'": "stub=edge:N (a track stub drawn on the edge)",
+    "unknown part 'future_label'": "future_label=label:X,color:Y",
+    "unknown part 'partition'": "partition=a:…,b:…,type:… (a hex split by a river)",
+    "unknown part 'halt'": "halt=symbol:… (halts of 1860 and 18ESP)",
+    "track must be broad, narrow or dual": "track:thin and track:future",
+    "border: type must be": "border types divider and province",
+    "border: unknown sub part 'color'": "border=…,color:X",
+    "unknown sub part 'visit_cost'": "visit_cost on offboards, cities, towns, icons",
+    "unknown sub part 'boom'": "boom:1 on towns and cities (1832, 1868 Wyoming)",
+    "icon: unknown sub part 'large'": "icon=…,large:1",
+    "upgrade: unknown sub part 'size'": "upgrade=…,size:N (1868 Wyoming)",
+    "upgrade: unknown sub part 'sticky'": "upgrade=…,sticky:1 (18Cuba)",
+    "unknown sub part 'route'": "route:never/optional on offboards and towns",
+    "offboard: unknown sub part 'format'": "offboard=…,format:…",
+    "town: unknown sub part 'to_city'": "town=…,to_city:1 (1829, 18CO)",
+    "city: unknown sub part 'reservation'": "city=…,reservation:X (1894)",
+    "path: unknown sub part 'loc'": "path=…,loc:0.5 (1860 tile 774)",
+    "slots must be a whole number of at least 1": "city slots:0 (1822 PNW, 1870)",
+    "edge 6 out of range": "edge 6, which the engine turns into edge 0 (18FL, 18FR, 18GB…)",
+    "bad loc": "locs beyond 0-5.5 (1854 '4.0' on a town, 18CO '7'/'16.5', 18EU '15', 18Neb '6')",
+    "sub part 'groups' given twice": "two groups: sub parts on one offboard (1868 Wyoming)",
+    "unknown colour": "colours gray40/gray50/gray60/salmon (21 Moon, 2038), empty (18MS)",
+    "lane mismatch": "22 Mars: a_lane/b_lane widths not all used at an edge (tilelay checks)",
+    "a path joins two different points": "1858 India: path=a:N,b:N,terminal:1 (a port stub)",
+    # mistakes in the engine's own strings, which its lenient reader lets pass
+    "b_lane must be width.index": "22 Mars B3: a newline inside the string (no ' \\ joining)",
+    "bad node reference '_1border": "1840 F8/F10: a ';' missing before border=",
+    "empty sub part": "18CO co7: path=a:0,b:_0, with a stray comma",
+    "label: needs text": "18Dixie 599: an empty label=",
+    "terminal must be 1 or 2": "18NY 1E A17: a ';' missing after terminal:1",
+}
+
+
+def test_every_tile_string_parses_or_is_a_known_dsl_gap(games: dict[str, EngineGame]) -> None:
+    seen: Counter[str] = Counter()
+    where: defaultdict[str, set[str]] = defaultdict(set)
+    unknown: list[str] = []
+    total = 0
+    for game in games.values():
+        strings = [(f"hex {c}", h["color"], h["code"]) for c, h in game.hexes.items()]
+        strings += [
+            (f"tile {n}", t["color"], t["code"])
+            for n, t in (game.tiles or {}).items()
+            if isinstance(t, dict) and isinstance(t.get("code"), str)
+        ]
+        for what, color, code in strings:
+            total += 1
+            try:
+                dsl.parse(code, color=color)
+            except TilelayError as err:
+                gap = next((g for g in KNOWN_DSL_GAPS if g in str(err)), None)
+                if gap is None:
+                    unknown.append(f"{game.name} {what} {code!r}: {err}")
+                else:
+                    seen[gap] += 1
+                    where[gap].add(game.name)
+    print(f"\n{total} hex and tile strings; {sum(seen.values())} outside tilelay's tile language:")
+    for gap, count in seen.most_common():
+        print(f"  {count:4} {KNOWN_DSL_GAPS[gap]}  [{', '.join(sorted(where[gap])[:6])}…]")
+    assert not unknown, "\n".join(unknown)
+
+
+# ---------------------------------------------------------------------- generic tiles, paths
+
+
+def test_generic_tiles_equal_the_reference() -> None:
+    want = json.loads(reference("18xxgames", "generic_tiles.json").read_text())
+    got = generic_tiles(reference("18xxgames", "engine"))
+    assert got == want
+    assert len(got) == 476
+
+
+def test_every_path_form_finds_the_same_games() -> None:
+    root = reference("18xxgames", "engine")
+    all_games = find_games(root)
+    assert len(all_games) == 130 and "G1889" in all_games and "G18ZOOMapA" in all_games
+    for path in (root / "lib", root / "lib" / "engine", root / "lib" / "engine" / "game"):
+        assert find_games(path) == all_games
+    folder = root / "lib" / "engine" / "game" / "g_1861"
+    assert find_games(folder) == ["G1861"]
+
+
+def test_one_folder_reads_what_it_builds_on(games: dict[str, EngineGame]) -> None:
+    root = reference("18xxgames", "engine")
+    for folder in ("g_18_zoo_map_a", "g_1846_two_player_variant", "g_1822_ca_ers"):
+        alone = read_game(root / "lib" / "engine" / "game" / folder)
+        assert alone == games[alone.name]  # the same as read with every game loaded
+    game = read_game(root / "lib" / "engine" / "game" / "g_1861")  # class Game < G1867::Game
+    facts = _facts("G1861")
+    assert game.hexes == facts["hexes"]
+    assert game.facts()["trains"] == facts["trains"]
+    assert game.found["TRAINS"].module.startswith("Engine::Game::G1861")
+    assert game.found["HEXES"].source == "lib/engine/game/g_1861/map.rb"
+    assert game.meta["GAME_DESIGNER"]
+
+
+def test_meta_and_where_constants_came_from(games: dict[str, EngineGame]) -> None:
+    g = games["G1889"]
+    assert g.title == "1889" and g.display_title == "Shikoku 1889"
+    assert g.meta["PLAYER_RANGE"] == [2, 6]
+    assert g.meta["GAME_LOCATION"] == "Japan"
+    assert g.meta["OPTIONAL_RULES"][0]["sym"] == "beginner_game"
+    assert g.found["HEXES"].module == "Engine::Game::G1889::Map"
+    assert g.found["MARKET"].source == "lib/engine/game/g_1889/game.rb"
+    assert g.market[0][3] == "100p"
+    assert games["G18ZOOMapA"].meta["GAME_IS_VARIANT_OF"] == "Engine::Game::G18ZOO::Meta"
+    # a game built in code says where
+    assert "game_hexes" in games["G1825"].built_in_code
+
+
+def test_reading_all_twice_gives_equal_games(
+    checkout: EngineCheckout, games: dict[str, EngineGame]
+) -> None:
+    assert checkout.read("G1846") == games["G1846"]
+    assert checkout.read("g_1846") == games["G1846"]
+
+
+# ---------------------------------------------------------------------- bad input
+
+
+def _engine(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / "lib" / "engine" / "game" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+BASE = """module Engine
+  module Game
+    class Base
+      HEXES = {}.freeze
+    end
+  end
+end
+"""
+META = """module Engine
+  module Game
+    module GTest
+      module Meta
+        GAME_TITLE = 'Test'
+      end
+    end
+  end
+end
+"""
+GAME = """module Engine
+  module Game
+    module GTest
+      class Game < Game::Base
+        include_meta(GTest::Meta)
+        include Map
+        LAYOUT = :pointy
+      end
+    end
+  end
+end
+"""
+
+
+def test_a_path_without_games_says_so(tmp_path: Path) -> None:
+    with pytest.raises(NoGameError) as info:
+        find_games(tmp_path)
+    assert str(tmp_path) in str(info.value) and isinstance(info.value, TilelayError)
+    with pytest.raises(NoGameError, match="no game"):
+        read_games(tmp_path / "nowhere")
+
+
+def test_a_small_engine_reads_and_reports_not_data(tmp_path: Path) -> None:
+    map_rb = """module Engine
+  module Game
+    module GTest
+      module Map
+        TILES = { '7' => 2 }.freeze
+        HEXES = build_map(3)
+        LOCATION_NAMES = { 'A1' => 'Here' }.freeze
+      end
+    end
+  end
+end
+"""
+    root = _engine(
+        tmp_path,
+        {"base.rb": BASE, "g_test/meta.rb": META, "g_test/game.rb": GAME, "g_test/map.rb": map_rb},
+    )
+    assert find_games(root) == ["GTest"]
+    game = read_game(root)
+    assert game.title == "Test" and game.layout == "pointy"
+    assert game.tiles == {"7": 2} and game.location_names == {"A1": "Here"}
+    assert game.hexes == {}
+    problem = game.problem("HEXES")
+    assert problem is not None
+    assert (problem.source, problem.line) == ("lib/engine/game/g_test/map.rb", 6)
+    assert problem.message == "calls method build_map"
+    with pytest.raises(NoGameError, match="no game GNope"):
+        EngineCheckout(root).read("GNope")
+
+
+def test_a_syntax_error_is_reported_with_file_and_line(tmp_path: Path) -> None:
+    broken = "module Engine\n  module Game\n    module GTest\n      module Map\n        TILES = {\n"
+    root = _engine(
+        tmp_path,
+        {"base.rb": BASE, "g_test/meta.rb": META, "g_test/game.rb": GAME, "g_test/map.rb": broken},
+    )
+    game = read_game(root / "lib" / "engine" / "game" / "g_test")
+    assert game.title == "Test"
+    syntax = [p for p in game.problems if "syntax error" in p.message]
+    assert len(syntax) == 1
+    assert syntax[0].source == "lib/engine/game/g_test/map.rb" and syntax[0].line >= 5
+    assert game.tiles is None

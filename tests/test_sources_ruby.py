@@ -1,0 +1,446 @@
+"""The Ruby literal evaluator (tilelay.sources.ruby) on small snippets written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilelay.errors import NotDataError, RubySyntaxError, TilelayError
+from tilelay.sources.ruby import ModuleRef, Problem, Program, Range, Symbol, literal, parse
+
+# ---------------------------------------------------------------------- literal forms
+
+
+def test_hash_keys_every_form() -> None:
+    value = literal("{ a: 1, 'b' => 2, \"c\" => 3, 'd': 4, :e => 5, 6 => 7, nil => 8 }")
+    assert value == {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, 6: 7, None: 8}
+    assert isinstance(value, dict)
+    kinds = {k: type(k) for k in value}
+    # key: and 'k': and :k are symbols; 'k' => and "k" => are strings
+    assert kinds["a"] is Symbol and kinds["d"] is Symbol and kinds["e"] is Symbol
+    assert kinds["b"] is str and kinds["c"] is str
+
+
+def test_arrays_nested_and_trailing_commas() -> None:
+    assert literal("[1, [2, [3]], {}, [],\n]") == [1, [2, [3]], {}, []]
+
+
+def test_array_keys_become_tuples() -> None:
+    value = literal("{ white: { %w[A1 B2] => 'city=revenue:0', ['C3'] => '' } }")
+    assert value == {"white": {("A1", "B2"): "city=revenue:0", ("C3",): ""}}
+
+
+def test_bare_pairs_in_an_array_are_one_hash() -> None:
+    # Ruby reads [name: '4D', price: 800] as [{name: '4D', price: 800}] (18Dixie's variants)
+    assert literal("[name: '4D', price: 800]") == [{"name": "4D", "price": 800}]
+    assert literal("[1, a: 2, b: 3]") == [1, {"a": 2, "b": 3}]
+
+
+def test_splats() -> None:
+    assert literal("A = [1, 2]\n[0, *A, 3]") == [0, 1, 2, 3]
+    assert literal("H = { a: 1 }\n{ **H, b: 2 }") == {"a": 1, "b": 2}
+
+
+def test_single_quoted_strings_keep_backslashes_but_two() -> None:
+    assert literal(r"'it\'s \\ \n'") == "it's \\ \\n"
+    assert literal("''") == ""
+    assert literal("%q(raw #{x})") == "raw #{x}"
+
+
+def test_double_quoted_escapes() -> None:
+    assert literal(r'"a\tb\nc\\d\"e\u00e9\u{48 49}\x41\s\#{x}"') == 'a\tb\nc\\d"eéHIA #{x}'
+    assert literal('""') == ""
+
+
+def test_continued_and_adjacent_strings() -> None:
+    source = "X = 'city=revenue:30;'\\\n    'path=a:0,b:_0'\nX"
+    assert literal(source) == "city=revenue:30;path=a:0,b:_0"
+    assert literal("'a' \"b\" 'c'") == "abc"
+
+
+def test_interpolation_of_data() -> None:
+    assert literal("L = 'O'\n\"label=#{L};n=#{1_000}:#{:s}#{nil}\"") == "label=O;n=1000:s"
+    with pytest.raises(NotDataError, match="interpolation of a list"):
+        literal('"#{[1]}"')
+
+
+def test_heredocs() -> None:
+    squiggly = "X = <<~TEXT\n    hello #{1 + 2}\n      world\n\n    end\n  TEXT\nX"
+    assert literal(squiggly) == "hello 3\n  world\n\nend\n"
+    dash = "X = <<-TEXT\n  kept\n  TEXT\nX"
+    assert literal(dash) == "  kept\n"
+    plain = "X = <<TEXT\n  a\\tb\nTEXT\nX"
+    assert literal(plain) == "  a\tb\n"
+    quoted = "X = <<~'TEXT'\n  raw #{x} \\t\nTEXT\nX"
+    assert literal(quoted) == "raw #{x} \\t\n"
+
+
+def test_two_heredocs_in_one_hash() -> None:
+    source = "{\n  a: <<~A,\n    first\n  A\n  b: [<<~B, <<~C],\n    second\n  B\n    third\n  C\n}"
+    assert literal(source) == {"a": "first\n", "b": ["second\n", "third\n"]}
+
+
+def test_word_and_symbol_lists() -> None:
+    assert literal("%w[a b  c]") == ["a", "b", "c"]
+    assert literal("%w(x)") == ["x"]
+    assert literal("N = 2\n%W[a#{N} b]") == ["a2", "b"]
+    symbols = literal("%i[yellow green]")
+    assert symbols == ["yellow", "green"]
+    assert isinstance(symbols, list) and all(type(s) is Symbol for s in symbols)
+
+
+def test_symbols() -> None:
+    assert literal(":yellow") == Symbol("yellow")
+    assert literal(':"two words"') == "two words"
+    assert type(literal(":'x'")) is Symbol
+
+
+def test_numbers() -> None:
+    assert literal("1_000") == 1000
+    assert literal("-3") == -3
+    assert literal("+3") == 3
+    assert literal("2.5") == 2.5
+    assert literal("-0.5") == -0.5
+    assert literal("1_000.5") == 1000.5
+    assert literal("0x1f") == 31
+    assert literal("0b101") == 5
+    assert literal("017") == 15
+
+
+def test_nil_true_false() -> None:
+    assert literal("[nil, true, false]") == [None, True, False]
+
+
+def test_ranges() -> None:
+    assert literal("1..3") == Range(1, 3)
+    assert literal("(1...3)") == Range(1, 3, exclusive=True)
+    assert literal("(3..6).to_a") == [3, 4, 5, 6]
+    assert literal("('A'..'C').to_a") == ["A", "B", "C"]
+
+
+def test_identity_methods() -> None:
+    assert literal("{ a: [1].freeze }.freeze") == {"a": [1]}
+    assert literal("[1].dup") == [1]
+    assert literal("{ b: 2 }.deep_freeze") == {"b": 2}
+
+
+def test_whitelisted_operations() -> None:
+    assert literal("{ a: 1, b: 2 }.merge(b: 3, 'c' => 4)") == {"a": 1, "b": 3, "c": 4}
+    assert literal("A = { a: 1 }\nB = { c: 3 }\nA.merge({ b: 2 }, B)") == {"a": 1, "b": 2, "c": 3}
+    assert literal("[1, 2] + [3]") == [1, 2, 3]
+    assert literal("[1, 2, 3, 2] - [2]") == [1, 3]
+    assert literal("'a' + 'b'") == "ab"
+    assert literal("1 + 2 - 4") == -1
+    assert literal("([1, 2] + [2, 3]).uniq") == [1, 2, 3]
+    assert literal("H = { coal: 'C' }\n[H[:coal], H[:ore], [7, 8][-1]]") == ["C", None, 8]
+
+
+def test_parentheses_and_comments() -> None:
+    assert literal("(\n  # a comment\n  [1, # one\n   2]\n)") == [1, 2]
+
+
+def test_module_reference_reads_as_its_name() -> None:
+    value = literal("module A\n  module B\n  end\n  X = B\nend\nA::X")
+    assert value == "A::B" and type(value) is ModuleRef
+
+
+# ---------------------------------------------------------------------- constants
+
+
+def _program(*sources: str) -> Program:
+    program = Program()
+    for i, source in enumerate(sources):
+        program.add(parse(source, name=f"f{i}.rb"))
+    return program
+
+
+GAMES = """
+module Engine
+  module Game
+    class Base
+      HEXES = {}.freeze
+      LAYOUT = nil
+    end
+
+    module G1867
+      module Map
+        TILES = { '7' => 2 }.freeze
+        HEXES = { white: { %w[A1 B2] => '' } }.freeze
+      end
+
+      module Entities
+        CORPORATIONS = [{ sym: 'CNR', coordinates: 'A1' }].freeze
+      end
+
+      module Meta
+        GAME_TITLE = '1867'
+      end
+
+      class Game < Game::Base
+        include_meta(G1867::Meta)
+        include Entities
+        include Map
+
+        LAYOUT = :flat
+        ALL = [TILES, CORPORATIONS, GAME_TITLE].freeze
+      end
+    end
+
+    module G1861
+      module Map
+        include G1867::Map
+
+        TILES = G1867::Map::TILES.merge('8' => 1).freeze
+        MORE = Map::TILES.merge('9' => 1).freeze
+        BARE = TILES
+      end
+
+      class Game < G1867::Game
+        include Map
+      end
+    end
+  end
+end
+"""
+
+
+def test_references_through_nesting_includes_and_superclasses() -> None:
+    p = _program(GAMES)
+    corporations = [{"sym": "CNR", "coordinates": "A1"}]
+    assert p.value("Engine::Game::G1867::Game", "ALL") == [{"7": 2}, corporations, "1867"]
+    assert p.value("Engine::Game::G1861::Map", "TILES") == {"7": 2, "8": 1}
+    assert p.value("Engine::Game::G1861::Map", "MORE") == {"7": 2, "8": 1, "9": 1}
+    assert p.value("Engine::Game::G1861::Map", "BARE") == {"7": 2, "8": 1}
+    # the subclass reads its own Map first, then the superclass's chain
+    assert p.value("Engine::Game::G1861::Game", "TILES") == {"7": 2, "8": 1}
+    assert p.value("Engine::Game::G1861::Game", "LAYOUT") == "flat"
+    assert p.value("Engine::Game::G1861::Game", "CORPORATIONS") == [
+        {"sym": "CNR", "coordinates": "A1"}
+    ]
+    assert p.value("Engine::Game::G1861::Game", "HEXES") == {"white": {("A1", "B2"): ""}}
+
+
+def test_superclass_named_like_the_class_resolves_outside_it() -> None:
+    # class Game < Game::Base inside G1867: Game there is Engine::Game, not the class itself
+    p = _program(GAMES)
+    assert p.superclass("Engine::Game::G1867::Game") == "Engine::Game::Base"
+    assert p.superclass("Engine::Game::G1861::Game") == "Engine::Game::G1867::Game"
+    assert p.ancestors("Engine::Game::G1861::Game") == [
+        "Engine::Game::G1861::Game",
+        "Engine::Game::G1861::Map",
+        "Engine::Game::G1867::Game",
+        "Engine::Game::G1867::Map",
+        "Engine::Game::G1867::Entities",
+        "Engine::Game::G1867::Meta",
+        "Engine::Game::Base",
+    ]
+
+
+def test_where_defines_and_constant_names() -> None:
+    p = _program(GAMES)
+    where = p.where("Engine::Game::G1861::Game", "TILES")
+    assert where == ("Engine::Game::G1861::Map", "f0.rb", 37)
+    assert p.defines("Engine::Game::G1861::Game", "GAME_TITLE")  # copied in by include_meta
+    assert not p.defines("Engine::Game::G1861::Game", "NOPE")
+    with pytest.raises(KeyError):
+        p.value("Engine::Game::G1861::Game", "NOPE")
+    assert "ALL" in p.constant_names("Engine::Game::G1861::Game")
+
+
+def test_an_include_resolved_as_ruby_saw_it_when_it_ran() -> None:
+    # meta.rb's `include Game::Meta` ran before G1::Game existed: Game was Engine::Game then
+    source = """
+module Engine
+  module Game
+    module Meta
+      DEV_STAGE = :prealpha
+    end
+    module G1
+      module Meta
+        include Game::Meta
+        GAME_TITLE = 'One'
+      end
+      class Game
+        include_meta(G1::Meta)
+      end
+    end
+  end
+end
+"""
+    p = _program(source)
+    assert p.ancestors("Engine::Game::G1::Meta") == ["Engine::Game::G1::Meta", "Engine::Game::Meta"]
+    assert p.value("Engine::Game::G1::Game", "DEV_STAGE") == "prealpha"
+    assert p.value("Engine::Game::G1::Game", "GAME_TITLE") == "One"
+
+
+def test_lexical_scope_wins_over_ancestors() -> None:
+    source = """
+module A
+  X = 'included'
+end
+module Outer
+  X = 'lexical'
+  class C
+    include A
+    Y = X
+  end
+end
+"""
+    assert _program(source).value("Outer::C", "Y") == "lexical"
+
+
+def test_later_include_wins() -> None:
+    source = """
+module M1
+  X = 1
+end
+module M2
+  X = 2
+end
+class C
+  include M1
+  include M2
+end
+"""
+    assert _program(source).value("C", "X") == 2
+
+
+def test_constants_across_files() -> None:
+    p = _program(
+        "module G\n  module Map\n    TILES = { '7' => 1 }\n  end\nend\n",
+        "module G\n  class Game\n    include Map\n    T = TILES.merge('8' => 2)\n  end\nend\n",
+    )
+    assert p.value("G::Game", "T") == {"7": 1, "8": 2}
+
+
+def test_missing_hook_loads_more_files_on_demand() -> None:
+    asked: list[str] = []
+
+    def missing(name: str) -> bool:
+        asked.append(name)
+        if name == "Other":
+            program.add(parse("module Other\n  X = [1]\nend\n", name="other.rb"))
+            return True
+        return False
+
+    program = Program(missing=missing)
+    program.add(parse("module Mine\n  Y = Other::X + [2]\nend\n", name="mine.rb"))
+    assert program.value("Mine", "Y") == [1, 2]
+    assert asked == ["Other"]
+
+
+# ---------------------------------------------------------------------- not data
+
+
+def _not_data(program: Program, module: str, name: str) -> NotDataError:
+    with pytest.raises(NotDataError) as info:
+        program.value(module, name)
+    return info.value
+
+
+NOT_DATA = """module Map
+  A = build_hexes(1)
+  B = [1, 2].map { |x| x * 2 }
+  C = (rand > 0.5 ? 1 : 2)
+  D = if x then 1 else 2 end
+  E = [A, 2]
+  F = local
+  G = G
+  H = Nope::X
+  I = { ok: [1, 2] }
+  J = 1 * 2
+end
+"""
+
+
+def test_not_data_is_reported_with_file_line_and_why() -> None:
+    p = Program()
+    p.add(parse(NOT_DATA, name="lib/g_x/map.rb"))
+    a = _not_data(p, "Map", "A")
+    assert (a.source, a.line, a.constant) == ("lib/g_x/map.rb", 2, "Map::A")
+    assert a.message == "calls method build_hexes"
+    assert str(a) == "lib/g_x/map.rb:2: calls method build_hexes"
+    assert _not_data(p, "Map", "B").message == "calls map with a block"
+    assert "condition" in _not_data(p, "Map", "C").message
+    assert _not_data(p, "Map", "D").line == 5
+    e = _not_data(p, "Map", "E")
+    assert e.line == 6
+    assert e.message == (
+        "refers to Map::A, which is not data (lib/g_x/map.rb:2: calls method build_hexes)"
+    )
+    assert "local variable or method call" in _not_data(p, "Map", "F").message
+    assert _not_data(p, "Map", "G").message.startswith("refers to Map::G")
+    assert "unknown constant Nope" in _not_data(p, "Map", "H").message
+    assert "operator *" in _not_data(p, "Map", "J").message
+    # a constant that is not data does not stop the others
+    assert p.value("Map", "I") == {"ok": [1, 2]}
+    problem = Problem.of(a)
+    assert str(problem) == "lib/g_x/map.rb:2: Map::A: calls method build_hexes"
+
+
+CHANGED = """module M
+  BASE = { 'A1' => 'a' }.freeze
+  NAMES = BASE.dup
+  NAMES.update({ 'B2' => 'b' })
+  NAMES.merge!('C3' => 'c')
+  NAMES.freeze
+  LIST = [1]
+  LIST << 2
+  H = {}
+  H['x'] = 1
+  OK = { a: 1 }
+  OK.merge(b: 2)
+end
+"""
+
+
+def test_constants_changed_in_place() -> None:
+    # 1822 CA's scenarios: LOCATION_NAMES = G1822CA::Map::LOCATION_NAMES.dup, then .update(...)
+    p = Program()
+    p.add(parse(CHANGED, name="m.rb"))
+    assert p.value("M", "NAMES") == {"A1": "a", "B2": "b", "C3": "c"}
+    assert p.value("M", "BASE") == {"A1": "a"}  # the constant it was copied from is untouched
+    assert p.value("M", "OK") == {"a": 1}  # a statement that changes nothing is ignored
+    lst = _not_data(p, "M", "LIST")
+    assert (lst.line, lst.message) == (8, "changed in place by LIST << 2, which is not data")
+    h = _not_data(p, "M", "H")
+    assert (h.line, h.message) == (10, "changed in place by H['x'] = 1, which is not data")
+
+
+def test_not_data_errors_are_tilelay_errors() -> None:
+    with pytest.raises(TilelayError):
+        literal("[foo]")
+
+
+# ---------------------------------------------------------------------- syntax errors
+
+
+def test_syntax_error_names_file_and_line() -> None:
+    with pytest.raises(RubySyntaxError) as info:
+        parse("module A\n  X = [1, 2\n  Y = 3\nend\n", name="bad.rb")
+    err = info.value
+    assert err.source == "bad.rb"
+    assert err.line is not None and 2 <= err.line <= 4
+    assert str(err).startswith(f"bad.rb:{err.line}: syntax error")
+    with pytest.raises(RubySyntaxError, match=r"^x\.rb:1: "):
+        parse("X = {", name="x.rb")
+    with pytest.raises(RubySyntaxError, match=r"^y\.rb:4: .*not closed"):
+        parse("module A\n  B = [1,\nend\n", name="y.rb")
+
+
+def test_parse_reads_files(tmp_path: object) -> None:
+    from pathlib import Path
+
+    assert isinstance(tmp_path, Path)
+    path = tmp_path / "a.rb"
+    path.write_text("X = 1\n")
+    assert parse(path).name == str(path)
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from tilelay.sources import engine, ruby
+
+    for module in (ruby, engine):
+        result = doctest.testmod(module)
+        assert result.failed == 0, module.__name__

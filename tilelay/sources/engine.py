@@ -1,0 +1,607 @@
+"""Whole games read from a checkout of the 18xx.games engine's Ruby sources.
+
+The engine (public repository tobymao/18xx) keeps each game in ``lib/engine/game/g_<name>/``:
+``meta.rb`` (title, designers, player range…), ``map.rb`` (``LAYOUT``, ``AXES``, ``TILES``,
+``LOCATION_NAMES``, ``HEXES``), ``entities.rb`` (``CORPORATIONS``, ``COMPANIES``, ``MINORS``)
+and ``game.rb`` (the ``Game`` class: ``TRAINS``, ``PHASES``, ``MARKET``…). A game often builds
+on another (``class Game < G1867::Game``, ``include G1846::Entities``). Generic tiles are in
+``lib/engine/config/tile.rb``.
+
+This module finds the games under a path and reads their data as constants, with
+:mod:`tilelay.sources.ruby` (no Ruby is run). A constant whose value is computed in code is not
+data: it is reported in :attr:`EngineGame.problems` and left out.
+
+* :func:`find_games` — the games under a path (module names such as ``G1889``).
+* :func:`read_game`, :func:`read_games` — :class:`EngineGame` records.
+* :func:`generic_tiles` — the engine's generic tiles, ``{name: {"color", "code"}}``.
+* :class:`EngineCheckout` — the same, sharing one parse of every file between calls.
+
+An :class:`EngineGame` holds the data in the shape the engine's own JSON gives them
+(``EngineGame.facts()`` is exactly that shape: symbols become strings, hash keys strings).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from tilelay.errors import NoGameError, NotDataError, RubySyntaxError
+from tilelay.sources.ruby import Problem, Program, Range, RubyFile, Symbol, Value, parse
+
+__all__ = [
+    "DATA_CONSTANTS",
+    "DATA_METHODS",
+    "EngineCheckout",
+    "EngineGame",
+    "Found",
+    "find_games",
+    "generic_tiles",
+    "read_game",
+    "read_games",
+]
+
+Json: TypeAlias = Any
+"""JSON-shaped data: ``None``, ``bool``, ``int``, ``float``, ``str``, lists and str-keyed dicts."""
+
+DATA_CONSTANTS = (
+    "LAYOUT",
+    "AXES",
+    "TILES",
+    "LOCATION_NAMES",
+    "HEXES",
+    "CORPORATIONS",
+    "MINORS",
+    "COMPANIES",
+    "TRAINS",
+    "PHASES",
+    "MARKET",
+)
+"""The constants of a game's class that :class:`EngineGame` reads."""
+
+DATA_METHODS = (
+    "game_hexes",
+    "optional_hexes",
+    "game_tiles",
+    "optional_tiles",
+    "game_location_names",
+    "game_corporations",
+    "game_minors",
+    "game_companies",
+    "game_trains",
+    "game_phases",
+    "game_market",
+)
+"""The engine's methods that turn a game's constants into its data when a game starts; a
+game that overrides one computes that part in code (see :attr:`EngineGame.built_in_code`)."""
+
+_TRAIN_KEYS = ("name", "distance", "price", "num", "rusts_on", "obsolete_on", "variants")
+_PHASE_KEYS = ("name", "on", "tiles", "train_limit", "operating_rounds")
+_CORPORATION_KEYS = ("sym", "name", "coordinates", "city", "tokens")
+_COMPANY_KEYS = ("sym", "name", "value", "revenue")
+_BASE_MODULE = "Engine::Game::Base"
+_GENERIC_TABLES = (  # the tables the engine's Tile.for searches, in its order (not NONE)
+    "WHITE",
+    "YELLOW",
+    "GREEN",
+    "GREENBROWN",
+    "BROWN",
+    "BROWNGRAY",
+    "GRAY",
+    "RED",
+    "BLUE",
+    "BROWNSEPIA",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """Where a game's constant was read from: the module defining it, its file and line."""
+
+    module: str
+    source: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.module} ({self.source}:{self.line})"
+
+
+@dataclass(frozen=True, slots=True)
+class EngineGame:
+    """One game of the engine, as its constants say.
+
+    The data are JSON-shaped (symbols as strings) and read-only by convention. A constant that
+    is not data is absent: its field keeps the empty default and :attr:`problems` says why.
+    """
+
+    name: str
+    """The game's module, e.g. ``G1889``."""
+    folder: str
+    """Its folder, e.g. ``g_1889``."""
+    module: str
+    """The full name of its game class, e.g. ``Engine::Game::G1889::Game``."""
+    title: str
+    """The engine's title (``GAME_TITLE``, else the module name without ``G``)."""
+    meta: Mapping[str, Json] = field(default_factory=dict)
+    """The constants of its ``Meta`` module (``GAME_DISPLAY_TITLE``, ``PLAYER_RANGE``…)."""
+    layout: str = ""
+    """``flat`` or ``pointy`` (empty when not given)."""
+    axes: Mapping[str, str] | None = None
+    """``{"x": "number"|"letter", "y": …}`` when given."""
+    hexes: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The preprinted map: ``{coord: {"color", "code"}}``, one entry per coordinate."""
+    tiles: Mapping[str, Json] | None = None
+    """The tile manifest: name → count, ``"unlimited"``, or ``{"count", "color", "code"}``."""
+    location_names: Mapping[str, str] = field(default_factory=dict)
+    """``{coord: name}``."""
+    trains: Sequence[Mapping[str, Json]] = ()
+    """Train types as the engine writes them: ``name``, ``distance`` (a number, or a list of
+    ``{"nodes", "pay", "visit"}`` for n+m and other mixed trains), ``price``, ``num``,
+    ``rusts_on``, ``obsolete_on``, ``variants``… (every key the game gives)."""
+    phases: Sequence[Mapping[str, Json]] = ()
+    """``name``, ``on``, ``tiles``, ``train_limit``, ``operating_rounds``…"""
+    corporations: Sequence[Mapping[str, Json]] = ()
+    """``sym``, ``name``, home ``coordinates`` (and ``city`` where the hex has several),
+    ``tokens``, ``color``, ``text_color``, ``logo``… (every key the game gives)."""
+    minors: Sequence[Mapping[str, Json]] = ()
+    """Minor companies with homes, where the game has them (same keys as corporations)."""
+    companies: Sequence[Mapping[str, Json]] = ()
+    """Private companies: ``sym``, ``name``, ``value``, ``revenue``, ``abilities``…"""
+    market: Sequence[Json] = ()
+    """The stock market: rows of cells (``"100p"``), or one row for a linear market."""
+    found: Mapping[str, Found] = field(default_factory=dict)
+    """Where each constant read came from (also the engine's defaults in ``Base``)."""
+    built_in_code: Mapping[str, Found] = field(default_factory=dict)
+    """The :data:`DATA_METHODS` the game overrides, where: that part of its data is computed
+    when a game starts (an optional rule, a map variant, a map built in code), so the
+    constants may not be the whole story."""
+    problems: tuple[Problem, ...] = ()
+    """Constants that are not data (or not in the expected shape), with file, line and why."""
+
+    @property
+    def display_title(self) -> str:
+        """``GAME_DISPLAY_TITLE``, else the title."""
+        shown = self.meta.get("GAME_DISPLAY_TITLE")
+        return shown if isinstance(shown, str) else self.title
+
+    def defines(self, constant: str) -> bool:
+        """Whether the game itself (not the engine's ``Base`` defaults) defines ``constant``,
+        as data or not."""
+        where = self.found.get(constant)
+        if where is not None:
+            return where.module != _BASE_MODULE
+        return any(p.constant.rsplit("::", 1)[-1] == constant for p in self.problems)
+
+    def problem(self, constant: str) -> Problem | None:
+        """The problem reading ``constant`` (e.g. ``HEXES``), if any."""
+        for p in self.problems:
+            if p.constant.rsplit("::", 1)[-1] == constant:
+                return p
+        return None
+
+    def facts(self) -> dict[str, Json]:
+        """The data in the shape of the engine's own facts (``oracle/facts.rb``)."""
+        return {
+            "title": self.title,
+            "module": self.module,
+            "layout": self.layout,
+            "axes": self.axes,
+            "hexes": self.hexes,
+            "tiles": self.tiles,
+            "location_names": self.location_names,
+            "trains": [_slice(t, _TRAIN_KEYS) for t in self.trains],
+            "phases": [_slice(p, _PHASE_KEYS) for p in self.phases],
+            "corporations": [_slice(c, _CORPORATION_KEYS) for c in self.corporations],
+            "companies": [_slice(c, _COMPANY_KEYS) for c in self.companies],
+        }
+
+
+def _slice(item: Mapping[str, Json], keys: Iterable[str]) -> dict[str, Json]:
+    return {k: item[k] for k in keys if k in item}
+
+
+def _json(value: Value) -> Json:
+    """A value as Ruby's ``JSON.generate`` writes it: symbols as strings, keys as strings."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        assert isinstance(value, dict)
+        return {
+            k if type(k) is str else _json_key(k): v if type(v) is str else _json(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, dict):
+        return {_json_key(k): _json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, Symbol):
+        return str(value)
+    if isinstance(value, Range):
+        dots = "..." if value.exclusive else ".."
+        return f"{_key_text(value.first)}{dots}{_key_text(value.last)}"
+    return value
+
+
+def _key_text(value: Value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(json.dumps(_json(v)) for v in value) + "]"
+    return str(_json(value))
+
+
+def _json_key(key: Value) -> str:
+    return _key_text(key)
+
+
+def _snake(name: str) -> str:
+    """``CitiesPlusTownsRouteDistanceStr`` → ``cities_plus_towns_route_distance_str``."""
+    out: list[str] = []
+    for i, c in enumerate(name):
+        if c.isupper() and i and (name[i - 1].islower() or name[i - 1].isdigit()):
+            out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+
+
+def _game_dir(path: Path) -> tuple[Path, Path | None]:
+    """``(lib/engine/game, one g_<name> folder or None)`` for any accepted path."""
+    path = path.resolve()
+    if path.is_dir() and path.name.startswith("g_") and any(path.glob("*.rb")):
+        return path.parent, path
+    for candidate in (
+        path / "lib" / "engine" / "game",
+        path / "engine" / "game",
+        path / "game",
+        path,
+    ):
+        if candidate.is_dir() and any(candidate.glob("g_*/*.rb")):
+            return candidate, None
+    raise NoGameError(
+        "no game of the 18xx.games engine here (expected a checkout, its lib, lib/engine, "
+        "lib/engine/game or a g_<name> folder)",
+        source=str(path),
+    )
+
+
+class EngineCheckout:
+    """The games of one engine checkout, parsed once and read on demand.
+
+    ``path`` is the checkout, its ``lib``, ``lib/engine``, ``lib/engine/game`` or one
+    ``g_<name>`` folder (then only that game is listed; what it builds on is still read from
+    beside it). Raises :class:`~tilelay.errors.NoGameError` when the path holds no game.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.game_dir, self._only = _game_dir(Path(path))
+        parents = self.game_dir.parents
+        self.root = parents[2] if len(parents) > 2 else self.game_dir
+        self.program = Program(missing=self._load_missing)
+        self._folders: dict[str, Path] | None = None  # module name → folder
+        self._siblings: dict[str, Path] | None = None
+        self._loaded: set[Path] = set()
+        self._parsed: dict[Path, RubyFile | None] = {}
+        self._tried: set[str] = set()
+        self.syntax_errors: list[RubySyntaxError] = []
+
+    # ------------------------------------------------------------------ files
+
+    def _name(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    def _parse(self, path: Path) -> RubyFile | None:
+        """The parse of ``path``, made once (``None`` after a syntax error, kept in
+        :attr:`syntax_errors`)."""
+        if path in self._parsed:
+            return self._parsed[path]
+        file: RubyFile | None = None
+        try:
+            file = parse(path, name=self._name(path))
+        except RubySyntaxError as err:
+            self.syntax_errors.append(err)
+        self._parsed[path] = file
+        return file
+
+    def _load_file(self, path: Path) -> bool:
+        if path in self._loaded:
+            return False
+        self._loaded.add(path)
+        file = self._parse(path)
+        if file is None:
+            return False
+        self.program.add(file)
+        return True
+
+    def _load_folder(self, folder: Path) -> bool:
+        loaded = False
+        for path in sorted(folder.glob("*.rb")):
+            loaded = self._load_file(path) or loaded
+        return loaded
+
+    def _module_folders(self) -> dict[str, Path]:
+        if self._folders is None:
+            folders = [self._only] if self._only else sorted(self.game_dir.glob("g_*/"))
+            self._folders = self._game_folders(folders)
+        return self._folders
+
+    def _game_folders(self, folders: list[Path]) -> dict[str, Path]:
+        """``{module: folder}`` for game folders, the module read from each ``meta.rb``."""
+        out: dict[str, Path] = {}
+        for folder in folders:
+            files = sorted(folder.glob("*.rb"))
+            if not files:
+                continue
+            probe = folder / "meta.rb"
+            if not probe.exists():
+                stub = folder.with_suffix(".rb")
+                probe = stub if stub.exists() else files[0]
+            name = self._module_in(probe)
+            if name:
+                out[name] = folder
+        return out
+
+    def _module_in(self, path: Path) -> str | None:
+        """The game module (``G1889``) a file defines, from its parse."""
+        file = self._parse(path)
+        if file is None:
+            return None
+        probe = Program()
+        probe.add(file)
+        for name in probe.modules():
+            parts = name.split("::")
+            if len(parts) >= 3 and parts[:2] == ["Engine", "Game"] and parts[2] != "Meta":
+                return parts[2]
+        return None
+
+    def _load_missing(self, name: str) -> bool:
+        """Load the files that may define ``name`` (``G1867``, ``Engine::Game::Base``,
+        ``Engine::Config``…), as the engine's own ``require`` paths lay them out."""
+        if name in self._tried:
+            return False
+        self._tried.add(name)
+        parts = name.split("::")
+        last = parts[-1]
+        candidates: list[Path] = []
+        folder = self._module_folders().get(last)
+        if (
+            folder is None
+            and self._only is not None
+            and (len(parts) == 1 or (parts[:2] == ["Engine", "Game"] and len(parts) == 3))
+        ):
+            folder = self._sibling_folders().get(last)
+        if folder is not None:
+            candidates.append(folder)
+        if parts[0] == "Engine" and len(parts) > 1:
+            path = self.game_dir.parent.joinpath(*(_snake(p) for p in parts[1:]))
+            candidates += [path, path.with_suffix(".rb")]
+        else:
+            candidates.append(self.game_dir / f"{_snake(last)}.rb")
+        loaded = False
+        for path in candidates:
+            if path.is_dir():
+                loaded = self._load_folder(path) or loaded
+            elif path.is_file():
+                loaded = self._load_file(path) or loaded
+        if loaded:
+            self._tried.clear()
+        return loaded
+
+    def _sibling_folders(self) -> dict[str, Path]:
+        """Every game folder beside the one given (what it builds on is read from there)."""
+        if self._siblings is None:
+            self._siblings = self._game_folders(sorted(self.game_dir.glob("g_*/")))
+        return self._siblings
+
+    # ------------------------------------------------------------------ games
+
+    def games(self) -> list[str]:
+        """The game modules found, sorted (``G1830``, ``G18Chesapeake``…)."""
+        return sorted(self._module_folders())
+
+    def load_all(self) -> None:
+        """Parse every game folder now (reading many games is faster after it)."""
+        for folder in self._module_folders().values():
+            self._load_folder(folder)
+
+    def read(self, name: str) -> EngineGame:
+        """The game of module ``name`` (``G1889``; the folder name ``g_1889`` works too)."""
+        folders = self._module_folders()
+        if name not in folders:
+            by_folder = {f.name: n for n, f in folders.items()}
+            if name in by_folder:
+                name = by_folder[name]
+            else:
+                raise NoGameError(f"no game {name} here", source=str(self.game_dir))
+        self._load_folder(folders[name])
+        return _read(self, name, folders[name])
+
+    def read_all(self) -> list[EngineGame]:
+        """Every game found, in :meth:`games` order."""
+        self.load_all()
+        return [self.read(name) for name in self.games()]
+
+    def generic_tiles(self) -> dict[str, dict[str, str]]:
+        """The engine's generic tiles (``lib/engine/config/tile.rb``), those its ``Tile.for``
+        finds by name: ``{name: {"color", "code"}}``, colours as the tables name them
+        (``greenbrown`` is green with a brown stripe…); a name in two tables is the first's."""
+        path = self.game_dir.parent / "config" / "tile.rb"
+        if not path.is_file():
+            raise NoGameError("no generic tiles (config/tile.rb) here", source=str(path))
+        self._load_file(path)
+        module = "Engine::Config::Tile"
+        out: dict[str, dict[str, str]] = {}
+        for constant in _GENERIC_TABLES:
+            try:
+                value = self.program.value(module, constant)
+            except (KeyError, NotDataError):
+                continue
+            if not isinstance(value, dict):
+                continue
+            for tile, code in value.items():
+                if isinstance(tile, str) and isinstance(code, str) and tile not in out:
+                    out[tile] = {"color": constant.lower(), "code": code}
+        return out
+
+
+def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
+    program = checkout.program
+    base = f"Engine::Game::{name}"
+    klass = f"{base}::Game"
+    meta_module = f"{base}::Meta"
+    problems: list[Problem] = []
+    found: dict[str, Found] = {}
+    for err in checkout.syntax_errors:  # in this game's folder or in the engine's shared files
+        if err.source and (f"/{folder.name}/" in err.source or "/g_" not in err.source):
+            problems.append(Problem(err.source, err.line or 0, "", err.message))
+
+    def read(module: str, constant: str) -> Value:
+        if not program.defines(module, constant):
+            return None
+        where = program.where(module, constant)
+        try:
+            value = program.value(module, constant)
+        except NotDataError as err:
+            problems.append(Problem.of(err))
+            return None
+        if where is not None:
+            found[constant] = Found(*where)
+        return value
+
+    meta: dict[str, Json] = {}
+    if program.has_module(meta_module):
+        for constant in program.constant_names(meta_module):
+            if program.defines(meta_module, constant):
+                try:
+                    meta[constant] = _json(program.value(meta_module, constant))
+                except NotDataError as err:
+                    problems.append(Problem.of(err))
+    title = meta.get("GAME_TITLE")
+    if not isinstance(title, str):
+        title = name[1:]
+
+    if not program.has_module(klass):
+        problems.append(Problem(checkout._name(folder), 0, klass, "no Game class"))
+        return EngineGame(name, folder.name, klass, title, meta, problems=tuple(problems))
+
+    raw = {constant: read(klass, constant) for constant in DATA_CONSTANTS}
+
+    def shape(constant: str, ok: bool, what: str) -> bool:
+        if raw[constant] is None or ok:
+            return raw[constant] is not None
+        where = found.pop(constant)
+        problems.append(Problem(where.source, where.line, f"{where.module}::{constant}", what))
+        return False
+
+    hexes: dict[str, dict[str, str]] = {}
+    if shape("HEXES", isinstance(raw["HEXES"], dict), "not a hash of colours"):
+        assert isinstance(raw["HEXES"], dict)
+        where = found["HEXES"]
+        for color, group in raw["HEXES"].items():
+            if not isinstance(group, dict):
+                problems.append(
+                    Problem(
+                        where.source,
+                        where.line,
+                        f"{where.module}::HEXES",
+                        f"colour {color} does not hold a hash of hexes",
+                    )
+                )
+                continue
+            for coords, code in group.items():
+                if not isinstance(code, str):
+                    problems.append(
+                        Problem(
+                            where.source,
+                            where.line,
+                            f"{where.module}::HEXES",
+                            f"hex {coords!r} has no tile string",
+                        )
+                    )
+                    continue
+                for coord in coords if isinstance(coords, tuple) else (coords,):
+                    hexes[str(coord)] = {"color": str(color), "code": code}
+
+    def listed(constant: str) -> list[dict[str, Json]]:
+        value = raw[constant]
+        ok = isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if not shape(constant, ok, "not a list of hashes"):
+            return []
+        return [_json(v) for v in value] if isinstance(value, list) else []
+
+    built: dict[str, Found] = {}
+    for method in DATA_METHODS:
+        defined = program.method_where(klass, method)
+        if defined is not None and defined[0] != _BASE_MODULE:
+            built[method] = Found(*defined)
+
+    layout = raw["LAYOUT"]
+    axes = _json(raw["AXES"])
+    if raw["TILES"] == []:  # a game without tiles (Rolling Stock) writes an empty list
+        raw["TILES"] = {}
+    is_hash = isinstance(raw["TILES"], dict)
+    tiles = _json(raw["TILES"]) if shape("TILES", is_hash, "not a hash") else None
+    names = raw["LOCATION_NAMES"]
+    market = raw["MARKET"]
+    return EngineGame(
+        name=name,
+        folder=folder.name,
+        module=klass,
+        title=title,
+        meta=meta,
+        layout="" if layout is None else str(layout),
+        axes=axes if isinstance(axes, dict) else None,
+        hexes=hexes,
+        tiles=tiles,
+        location_names=_json(names) if isinstance(names, dict) else {},
+        trains=listed("TRAINS"),
+        phases=listed("PHASES"),
+        corporations=listed("CORPORATIONS"),
+        minors=listed("MINORS"),
+        companies=listed("COMPANIES"),
+        market=_json(market) if isinstance(market, list) else [],
+        found=found,
+        built_in_code=built,
+        problems=tuple(problems),
+    )
+
+
+def find_games(path: str | Path) -> list[str]:
+    """The game modules of the engine checkout (or folder) at ``path``, sorted.
+
+    Raises :class:`~tilelay.errors.NoGameError` when the path holds no game.
+    """
+    return EngineCheckout(path).games()
+
+
+def read_game(path: str | Path, name: str | None = None) -> EngineGame:
+    """Read one game: ``name`` under a checkout, or the one ``g_<name>`` folder ``path`` is."""
+    checkout = EngineCheckout(path)
+    if name is None:
+        games = checkout.games()
+        if len(games) != 1:
+            raise NoGameError(
+                f"{len(games)} games here; name one (e.g. {games[0] if games else 'G1889'})",
+                source=str(path),
+            )
+        name = games[0]
+    return checkout.read(name)
+
+
+def read_games(path: str | Path) -> list[EngineGame]:
+    """Read every game under ``path``."""
+    return EngineCheckout(path).read_all()
+
+
+def generic_tiles(path: str | Path) -> dict[str, dict[str, str]]:
+    """The engine's generic tiles under ``path`` (see :meth:`EngineCheckout.generic_tiles`)."""
+    return EngineCheckout(path).generic_tiles()

@@ -1,0 +1,1238 @@
+"""Literal data in Ruby source, read with a real Ruby parser (tree-sitter-ruby).
+
+Game data in Ruby projects such as the 18xx.games engine are constants: hashes, arrays,
+strings, symbols and numbers, often built on other modules' constants. This module reads them
+without running Ruby. :func:`parse` turns source into a :class:`RubyFile` (a syntax tree);
+a :class:`Program` gathers the modules, classes, ``include``\\ s, superclasses and constants of
+many files and evaluates a constant on demand, resolving constant references the way Ruby
+does: through the lexical nesting of the definition, then the ancestors (included modules and
+superclasses) of the innermost module or class.
+
+What counts as data:
+
+* hashes (``key: v``, ``'k' => v``, ``'k': v``, ``**other``), arrays (``*other`` too),
+  strings (``'…'``, ``"…"`` with escapes, ``%q``/``%Q``, ``'a' \\`` continuations and
+  adjacent literals, heredocs ``<<ID``, ``<<-ID``, ``<<~ID`` and quoted ``<<~'ID'``),
+  interpolation of data (``"#{X}"``), ``%w[]``/``%W[]``/``%i[]``, symbols (``:a``,
+  ``:"a b"``), integers and floats (``1_000``, ``0x1f``, ``-3``), ``nil``, ``true``,
+  ``false``, ranges of data (``1..3``, read as :class:`Range`), parentheses around one value;
+* references to constants (``TILES``, ``Map::TILES``, ``G1867::Map::HEXES``, ``::X``); a
+  reference to a module or class reads as :class:`ModuleRef`, its full name
+  (``GAME_IS_VARIANT_OF = G18ZOO::Meta``);
+* a few pure operations, each found in real game sources: ``.freeze``, ``.dup``,
+  ``.clone`` and ``.deep_freeze`` (the value itself); ``hash.merge(other, …)`` (a new hash,
+  later keys win, as the engine's ``*_TEXT`` constants use); ``a + b`` on two
+  arrays, two strings or two numbers and ``a - b`` on two arrays (``G1822CaWrs::TRAINS``,
+  ``G18USA``'s tile lists) or two numbers; ``array.uniq`` (``G18USA::COMPANIES``);
+  ``hash[key]`` and ``array[index]`` (``RESOURCE_LABELS[:coal]``, ``YELLOW['3']``);
+  ``range.to_a`` of integers or letters (``(3..6).to_a`` in ``G1858``'s options);
+* a constant changed in place by a later statement of the same module body:
+  ``X.update(h)`` and ``X.merge!(h)`` with data are applied (1822 CA's scenarios copy
+  ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
+  ``X[k] = v``, ``X.push``…) makes the constant not data.
+
+Anything else — calling another method, a block, a condition, a local variable — is not data:
+evaluating it raises :class:`~tilelay.errors.NotDataError` naming the file, the line and why.
+A constant whose value refers to a constant that is not data is not data either.
+
+Ruby symbols are read as :class:`Symbol`, a ``str`` holding the name (so ``{yellow: 1}``
+reads as ``{Symbol("yellow"): 1}``, equal to ``{"yellow": 1}``); arrays used as hash keys
+(``%w[A1 B2] => code``) are read as tuples. Values are shared between the constants that
+refer to them: treat them as read-only.
+
+>>> literal("{ white: { %w[A1 B2] => 'city=revenue:0', ['C3'] => '' }, 'n' => 1_000 }")
+{Symbol('white'): {('A1', 'B2'): 'city=revenue:0', ('C3',): ''}, 'n': 1000}
+>>> literal("X = %i[a b].freeze\\n[*X, 'c' 'd', :\\"e f\\"]")
+[Symbol('a'), Symbol('b'), 'cd', Symbol('e f')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeAlias
+
+import tree_sitter
+import tree_sitter_ruby
+
+from tilelay.errors import NotDataError, RubySyntaxError
+
+__all__ = [
+    "ModuleRef",
+    "Problem",
+    "Program",
+    "Range",
+    "RubyFile",
+    "Symbol",
+    "Value",
+    "literal",
+    "parse",
+]
+
+Node: TypeAlias = tree_sitter.Node
+
+
+class ModuleRef(str):
+    """A reference to a module or class (``G18ZOO::Meta``): a ``str`` holding its full name.
+
+    >>> literal("module A; module B; end; X = B; end; A::X")
+    ModuleRef('A::B')
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"ModuleRef({str.__repr__(self)})"
+
+
+class Symbol(str):
+    """A Ruby symbol (``:yellow``): a ``str`` holding its name.
+
+    >>> Symbol("yellow") == "yellow", repr(Symbol("yellow"))
+    (True, "Symbol('yellow')")
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"Symbol({str.__repr__(self)})"
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A Ruby range of data (``1..3``; ``exclusive`` for ``1...3``)."""
+
+    first: Value
+    last: Value
+    exclusive: bool = False
+
+
+Key: TypeAlias = "bool | int | float | str | Range | tuple[Key, ...] | None"
+"""A hash key: a value, with arrays read as tuples."""
+
+Value: TypeAlias = (
+    "bool | int | float | str | Range | tuple[Key, ...] | list[Value] | dict[Key, Value] | None"
+)
+"""What a Ruby literal reads as."""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A constant that could not be read as data: where, which and why.
+
+    >>> str(Problem("g_x/map.rb", 12, "Engine::Game::GX::Map::HEXES", "calls method build"))
+    'g_x/map.rb:12: Engine::Game::GX::Map::HEXES: calls method build'
+    """
+
+    source: str
+    line: int
+    constant: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.constant}: {self.message}"
+
+    @classmethod
+    def of(cls, err: NotDataError) -> Problem:
+        """The problem an error describes."""
+        return cls(err.source or "", err.line or 0, err.constant, err.message)
+
+
+# ---------------------------------------------------------------------- parsing
+
+_LANGUAGE: tree_sitter.Language | None = None
+
+
+def _parser() -> tree_sitter.Parser:
+    global _LANGUAGE
+    if _LANGUAGE is None:
+        _LANGUAGE = tree_sitter.Language(tree_sitter_ruby.language())
+    return tree_sitter.Parser(_LANGUAGE)
+
+
+class RubyFile:
+    """One parsed Ruby file: its ``name`` (for messages), ``source`` bytes and syntax ``tree``."""
+
+    __slots__ = ("_heredocs", "name", "source", "tree")
+
+    def __init__(self, name: str, source: bytes, tree: tree_sitter.Tree) -> None:
+        self.name = name
+        self.source = source
+        self.tree = tree
+        self._heredocs: dict[int, Node] | None = None
+
+    def __repr__(self) -> str:
+        return f"RubyFile({self.name!r})"
+
+    @property
+    def root(self) -> Node:
+        """The syntax tree's root node."""
+        return self.tree.root_node
+
+    def text(self, node: Node) -> str:
+        """The source text of ``node``."""
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def heredoc_body(self, beginning: Node) -> Node | None:
+        """The body of the heredoc that ``beginning`` (``<<~ID``) starts.
+
+        Bodies follow their line in the order of the beginnings on it, wherever the parser puts
+        them in the tree, so the n-th beginning of the file owns the n-th body.
+        """
+        if self._heredocs is None:
+            starts: list[Node] = []
+            bodies: list[Node] = []
+            stack = [self.root]
+            while stack:  # only files that hold heredocs get here
+                node = stack.pop()
+                if node.type == "heredoc_beginning":
+                    starts.append(node)
+                elif node.type == "heredoc_body":
+                    bodies.append(node)
+                else:
+                    stack.extend(node.children)
+            starts.sort(key=lambda n: n.start_byte)
+            bodies.sort(key=lambda n: n.start_byte)
+            self._heredocs = {s.start_byte: b for s, b in zip(starts, bodies, strict=False)}
+        return self._heredocs.get(beginning.start_byte)
+
+
+def _line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _first_error(root: Node) -> Node | None:
+    """The first error node, narrowed to the innermost error inside it (an outer ``ERROR``
+    often spans from the start of the enclosing ``module``)."""
+    node = root
+    found: Node | None = None
+    while True:
+        for child in node.children:
+            if child.type == "ERROR" or child.is_missing or child.has_error:
+                if child.type == "ERROR" or child.is_missing:
+                    found = child
+                node = child
+                break
+        else:
+            return found if found is not None else (node if node is not root else None)
+
+
+def parse(source: str | bytes | Path, name: str | None = None) -> RubyFile:
+    """Parse Ruby ``source`` (text, bytes, or a file to read); ``name`` is used in messages.
+
+    Raises :class:`~tilelay.errors.RubySyntaxError` naming the file and line of the first
+    syntax error.
+
+    >>> parse("X = [1,", name="x.rb")
+    Traceback (most recent call last):
+    ...
+    tilelay.errors.RubySyntaxError: x.rb:1: syntax error: missing ']'
+    """
+    if isinstance(source, Path):
+        name = name or str(source)
+        data = source.read_bytes()
+    else:
+        data = source.encode() if isinstance(source, str) else source
+    name = name or "<ruby>"
+    tree = _parser().parse(data)
+    if tree.root_node.has_error:
+        bad = _first_error(tree.root_node)
+        line = _line(bad) if bad is not None else tree.root_node.end_point[0] + 1
+        if bad is not None and bad.is_missing:
+            what = f"missing {bad.type!r}"
+        elif bad is not None:
+            near = data[bad.start_byte : bad.end_byte].decode("utf-8", "replace").strip()
+            near = near.splitlines()[0][:40] if near else ""
+            what = f"unexpected {near!r}" if near else "unexpected end of input"
+        else:  # the whole file is one error: something opened is never closed
+            what = "unexpected end of input (something opened is not closed)"
+        raise RubySyntaxError(f"syntax error: {what}", source=name, line=line)
+    return RubyFile(name, data, tree)
+
+
+# ---------------------------------------------------------------------- modules
+
+
+class _Def:
+    """Where something is written: a node, its file and the lexical nesting there."""
+
+    __slots__ = ("file", "line", "nesting", "node")
+
+    def __init__(self, node: Node, file: RubyFile, nesting: tuple[str, ...]) -> None:
+        self.node = node
+        self.file = file
+        self.nesting = nesting  # innermost first
+        self.line = _line(node)
+
+
+class _Module:
+    __slots__ = (
+        "changes",
+        "consts",
+        "includes",
+        "is_class",
+        "metas",
+        "methods",
+        "name",
+        "superclass",
+    )
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.is_class = False
+        self.consts: dict[str, _Def] = {}
+        self.methods: dict[str, _Def] = {}  # instance methods (def name), for reports
+        self.changes: dict[str, list[_Def]] = {}  # statements changing a constant in place
+        self.includes: list[_Def] = []  # in order: later ones come first among ancestors
+        self.metas: list[_Def] = []  # ``include_meta(X)``: X's constants are copied in
+        self.superclass: _Def | None = None
+
+
+def _join(outer: str, name: str) -> str:
+    return f"{outer}::{name}" if outer else name
+
+
+_MUTATORS = frozenset(  # methods that change a hash or array in place (and any name!)
+    {
+        "update",
+        "store",
+        "delete",
+        "delete_if",
+        "keep_if",
+        "clear",
+        "replace",
+        "push",
+        "append",
+        "prepend",
+        "concat",
+        "insert",
+        "unshift",
+        "shift",
+        "pop",
+    }
+)
+_SKIPPED = frozenset({"comment", "heredoc_body"})
+_IDENTITY = frozenset({"freeze", "dup", "clone", "deep_freeze"})
+
+_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "s": " ",
+    "r": "\r",
+    "0": "\0",
+    "e": "\x1b",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "\n": "",
+}
+
+
+def _unescape(seq: str) -> str:
+    """The character(s) a double-quoted escape sequence (``\\n``, ``\\u00e9``…) stands for."""
+    body = seq[1:]
+    if not body:
+        return ""
+    if body[0] == "u":
+        hexes = body[2:-1].split() if body.startswith("u{") else [body[1:]]
+        return "".join(chr(int(h, 16)) for h in hexes)
+    if body[0] == "x":
+        return chr(int(body[1:], 16))
+    if body[0] in "01234567" and len(body) > 1:
+        return chr(int(body, 8))
+    return _ESCAPES.get(body[0], body)
+
+
+def _unescape_single(text: str) -> str:
+    """Single-quoted content: only ``\\\\`` and ``\\'`` are escapes."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in "\\'":
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _int(text: str) -> int:
+    if text.isdigit() and (len(text) == 1 or text[0] != "0"):
+        return int(text)
+    t = text.replace("_", "").lower()
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-")
+    if t.startswith(("0x", "0b", "0o")):
+        return sign * int(t, 0)
+    if t.startswith("0d"):
+        return sign * int(t[2:])
+    if len(t) > 1 and t.startswith("0"):
+        return sign * int(t[1:], 8)
+    return sign * int(t)
+
+
+def _key(value: Value) -> Key:
+    if isinstance(value, list):
+        return tuple(_key(v) for v in value)
+    if isinstance(value, dict):
+        raise TypeError("a hash as a hash key")
+    return value
+
+
+def _to_s(value: Value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    raise TypeError(type(value).__name__)
+
+
+class _NotData(Exception):
+    """Raised inside evaluation; becomes a :class:`NotDataError` with the file and line."""
+
+    def __init__(self, node: Node, message: str, error: NotDataError | None = None) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
+        self.error = error  # set when the problem lies in a constant referred to
+
+
+_DESCRIBE = {
+    "if": "a condition (if)",
+    "unless": "a condition (unless)",
+    "conditional": "a condition (?:)",
+    "case": "a case expression",
+    "method": "a method definition",
+    "singleton_method": "a method definition",
+    "lambda": "a lambda",
+    "block": "a block",
+    "do_block": "a block",
+    "identifier": "a local variable or method call",
+    "instance_variable": "an instance variable",
+    "class_variable": "a class variable",
+    "global_variable": "a global variable",
+    "regex": "a regular expression",
+    "self": "self",
+}
+
+
+class Program:
+    """The modules, classes and constants of a set of Ruby files; constants read as data.
+
+    ``missing(name)`` is called when a constant reference finds nothing (with the name as
+    written, qualified by the module it was looked up in, e.g. ``G1867`` or
+    ``Engine::Game::Base``); it may :meth:`add` more files and return ``True`` to have the
+    lookup tried again.
+
+    >>> p = Program()
+    >>> p.add(parse('''
+    ... module A
+    ...   TILES = { '7' => 2 }.freeze
+    ... end
+    ... module B
+    ...   module Map
+    ...     include A
+    ...     MORE = TILES.merge('8' => 1)
+    ...   end
+    ...   class Game
+    ...     include Map
+    ...   end
+    ... end
+    ... '''))
+    >>> p.value("B::Game", "MORE")
+    {'7': 2, '8': 1}
+    >>> p.ancestors("B::Game")
+    ['B::Game', 'B::Map', 'A']
+    """
+
+    def __init__(self, missing: Callable[[str], bool] | None = None) -> None:
+        self._modules: dict[str, _Module] = {"": _Module("")}  # "" is the top level
+        self._values: dict[tuple[str, str], Value | NotDataError] = {}
+        self._evaluating: set[tuple[str, str]] = set()
+        self._ancestors: dict[str, list[str]] = {}
+        self._computing: set[str] = set()
+        self._metas: dict[str, list[_Module]] = {}
+        self._resolving_metas: set[str] = set()
+        self._missing = missing
+        self.files: list[RubyFile] = []
+
+    # ------------------------------------------------------------------ reading files
+
+    def add(self, file: RubyFile) -> None:
+        """Gather the modules, classes, includes and constants ``file`` defines."""
+        self.files.append(file)
+        self._ancestors.clear()
+        self._metas.clear()
+        self._collect(file, file.root, ())
+
+    def _collect(self, file: RubyFile, body: Node, nesting: tuple[str, ...]) -> None:
+        here = self._modules[nesting[0] if nesting else ""]
+        for node in body.named_children:
+            kind = node.type
+            if kind in ("module", "class"):
+                name_node = node.child_by_field_name("name")
+                if name_node is None or name_node.type not in ("constant", "scope_resolution"):
+                    continue
+                qual = self._qualify(file, name_node, nesting)
+                mod = self._modules.get(qual)
+                if mod is None:
+                    mod = self._modules[qual] = _Module(qual)
+                inner = (qual, *nesting)
+                if kind == "class":
+                    mod.is_class = True
+                    sup = node.child_by_field_name("superclass")
+                    if sup is not None and sup.named_children and mod.superclass is None:
+                        mod.superclass = _Def(sup.named_children[0], file, nesting)
+                inner_body = node.child_by_field_name("body")
+                if inner_body is not None:
+                    self._collect(file, inner_body, inner)
+            elif kind == "assignment":
+                left = node.child_by_field_name("left")
+                right = node.child_by_field_name("right")
+                if left is not None and right is not None and left.type == "constant":
+                    here.consts[file.text(left)] = _Def(right, file, nesting)
+                    here.changes.pop(file.text(left), None)
+                elif left is not None and left.type == "element_reference":
+                    self._note_change(here, file, left.child_by_field_name("object"), node)
+            elif (
+                kind in ("call", "binary")
+                and node.child_by_field_name("receiver" if kind == "call" else "left") is not None
+            ):
+                target = node.child_by_field_name("receiver" if kind == "call" else "left")
+                if kind == "call":
+                    method = node.child_by_field_name("method")
+                    verb = file.text(method) if method is not None else ""
+                    if not (verb in _MUTATORS or verb.endswith(("!", "="))):
+                        continue  # LOCATION_NAMES.freeze on a line of its own changes nothing
+                else:
+                    operator = node.child_by_field_name("operator")
+                    if operator is None or file.text(operator) != "<<":
+                        continue
+                self._note_change(here, file, target, node)
+            elif kind == "method" and nesting:
+                method_name = node.child_by_field_name("name")
+                if method_name is not None:
+                    here.methods[file.text(method_name)] = _Def(node, file, nesting)
+            elif kind == "call" and node.child_by_field_name("receiver") is None:
+                method = node.child_by_field_name("method")
+                args = node.child_by_field_name("arguments")
+                if method is None or args is None or not nesting:
+                    continue
+                verb = file.text(method)
+                if verb in ("include", "include_meta"):
+                    for arg in args.named_children:
+                        if arg.type in ("constant", "scope_resolution"):
+                            ref = _Def(arg, file, nesting)
+                            (here.metas if verb == "include_meta" else here.includes).append(ref)
+            elif kind == "body_statement":
+                self._collect(file, node, nesting)
+
+    def _note_change(
+        self, here: _Module, file: RubyFile, target: Node | None, statement: Node
+    ) -> None:
+        """Keep a statement of a module body that may change one of its constants in place
+        (``LOCATION_NAMES.update(...)``, ``TILES['x'] = 1``, ``LIST << x``)."""
+        if target is None or target.type != "constant":
+            return
+        name = file.text(target)
+        if name in here.consts:
+            nesting = here.consts[name].nesting
+            here.changes.setdefault(name, []).append(_Def(statement, file, nesting))
+
+    def _qualify(self, file: RubyFile, name_node: Node, nesting: tuple[str, ...]) -> str:
+        if name_node.type == "constant":
+            return _join(nesting[0] if nesting else "", file.text(name_node))
+        scope = name_node.child_by_field_name("scope")
+        name = name_node.child_by_field_name("name")
+        tail = file.text(name) if name is not None else ""
+        if scope is None:  # ::A
+            return tail
+        outer = self._find_module(scope, file, nesting)
+        if outer is None:
+            outer = _join(nesting[0] if nesting else "", file.text(scope).replace(" ", ""))
+        return _join(outer, tail)
+
+    def _find_module(self, node: Node, file: RubyFile, nesting: tuple[str, ...]) -> str | None:
+        try:
+            found = self._resolve(node, file, nesting, None)
+        except _NotData:
+            return None
+        return found.name if isinstance(found, _Module) else None
+
+    # ------------------------------------------------------------------ structure
+
+    def modules(self) -> list[str]:
+        """The full names of every module and class defined, in the order first seen."""
+        return [name for name in self._modules if name]
+
+    def has_module(self, name: str) -> bool:
+        """Whether a module or class of that full name is defined."""
+        return bool(name) and name in self._modules
+
+    def is_class(self, name: str) -> bool:
+        """Whether ``name`` is a class (not a module)."""
+        mod = self._modules.get(name)
+        return mod is not None and mod.is_class
+
+    def superclass(self, name: str) -> str | None:
+        """The full name of the superclass of class ``name``, when it is defined here."""
+        mod = self._modules.get(name)
+        if mod is None or mod.superclass is None:
+            return None
+        found = self._ref_module(mod.superclass, exclude=name)
+        return found.name if found is not None else None
+
+    def own_constants(self, name: str) -> list[str]:
+        """The constants (not modules) that module ``name`` itself defines, in source order."""
+        mod = self._modules.get(name)
+        return list(mod.consts) if mod is not None else []
+
+    def ancestors(self, name: str) -> list[str]:
+        """Module ``name`` and its ancestors as Ruby orders them (includes, then superclass).
+
+        Modules not defined here (an ``include`` of something never read) are left out.
+        """
+        done = self._ancestors.get(name)
+        if done is not None:
+            return done
+        mod = self._modules.get(name)
+        if mod is None:
+            return []
+        if name in self._computing:  # an include being resolved looks up through ``name``
+            return [name]
+        self._computing.add(name)
+        try:
+            sup_chain: list[str] = []
+            if mod.superclass is not None:
+                sup = self._ref_module(mod.superclass, exclude=name)
+                if sup is not None and sup.name != name:
+                    sup_chain = self.ancestors(sup.name)
+            own: list[str] = []
+            for ref in sorted(mod.includes + mod.metas, key=lambda r: (r.file.name, r.line)):
+                target = self._ref_module(ref, exclude=None)
+                if target is None or target.name == name:
+                    target = self._ref_module(ref, exclude=self._leftmost(ref))
+                if target is None or target.name == name:
+                    continue
+                block = [a for a in self.ancestors(target.name) if a not in own]
+                own = [a for a in block if a not in sup_chain] + own
+            chain = [name, *own, *sup_chain]
+        finally:
+            self._computing.discard(name)
+        self._ancestors[name] = chain
+        return chain
+
+    def _leftmost(self, ref: _Def) -> str | None:
+        """The module the first name of ``ref`` (``Game`` of ``Game::Meta``) resolves to.
+
+        In Ruby, ``include Game::Meta`` inside ``G1889::Meta`` ran before ``G1889::Game``
+        existed, so ``Game`` was ``Engine::Game``. Lookups happen here after every file is
+        read, so an include that finds nothing or the module itself is resolved again without
+        that first module, as Ruby saw it."""
+        node = ref.node
+        while node.type == "scope_resolution":
+            scope = node.child_by_field_name("scope")
+            if scope is None:
+                return None
+            node = scope
+        found = self._find_module(node, ref.file, ref.nesting)
+        return found
+
+    def _ref_module(self, ref: _Def, exclude: str | None) -> _Module | None:
+        try:
+            found = self._resolve(ref.node, ref.file, ref.nesting, exclude)
+        except _NotData:
+            return None
+        return found if isinstance(found, _Module) else None
+
+    # ------------------------------------------------------------------ constants
+
+    def _own(self, mod: _Module, name: str) -> _Module | tuple[str, str] | None:
+        """What module ``mod`` itself holds under ``name``: a module or (owner, constant)."""
+        if name in mod.consts:
+            return (mod.name, name)
+        sub = self._modules.get(_join(mod.name, name))
+        if sub is not None:
+            return sub
+        for meta in self._meta_modules(mod):  # include_meta copies their constants in
+            found = self._inherited(meta, name)
+            if found is not None:
+                return found
+        return None
+
+    def _meta_modules(self, mod: _Module) -> list[_Module]:
+        """The modules ``mod`` names in ``include_meta``, latest first (resolved once)."""
+        if not mod.metas:
+            return []
+        done = self._metas.get(mod.name)
+        if done is not None:
+            return done
+        if mod.name in self._resolving_metas:  # the references are being resolved
+            return []
+        self._resolving_metas.add(mod.name)
+        try:
+            metas = [self._ref_module(ref, exclude=None) for ref in reversed(mod.metas)]
+        finally:
+            self._resolving_metas.discard(mod.name)
+        done = [m for m in metas if m is not None]
+        self._metas[mod.name] = done
+        return done
+
+    def _inherited(self, mod: _Module, name: str) -> _Module | tuple[str, str] | None:
+        for anc in self.ancestors(mod.name):
+            found = self._own(self._modules[anc], name)
+            if found is not None:
+                return found
+        return None
+
+    def _resolve(
+        self, node: Node, file: RubyFile, nesting: tuple[str, ...], exclude: str | None
+    ) -> _Module | tuple[str, str]:
+        """What a constant reference (``X``, ``A::X``, ``::X``) names."""
+        if node.type == "constant":
+            name = file.text(node)
+            for attempt in range(2):
+                for outer in nesting:
+                    found = self._own(self._modules[outer], name)
+                    if found is not None and not (
+                        isinstance(found, _Module) and found.name == exclude
+                    ):
+                        return found
+                if nesting:
+                    for anc in self.ancestors(nesting[0])[1:]:
+                        found = self._own(self._modules[anc], name)
+                        if found is not None:
+                            return found
+                found = self._own(self._modules[""], name)
+                if found is not None:
+                    return found
+                if attempt or self._missing is None or not self._missing(name):
+                    break
+            raise _NotData(node, f"unknown constant {name}")
+        if node.type == "scope_resolution":
+            scope = node.child_by_field_name("scope")
+            name_node = node.child_by_field_name("name")
+            if name_node is None:
+                raise _NotData(node, "a scope without a name")
+            name = file.text(name_node)
+            if scope is None:
+                outer_mod = self._modules[""]
+            else:
+                scoped = self._resolve(scope, file, nesting, exclude)
+                if not isinstance(scoped, _Module):
+                    raise _NotData(node, f"{file.text(scope)} is not a module")
+                outer_mod = scoped
+            for attempt in range(2):
+                found = self._inherited(outer_mod, name)
+                if found is not None:
+                    return found
+                qual = _join(outer_mod.name, name)
+                if attempt or self._missing is None or not self._missing(qual):
+                    break
+            raise _NotData(node, f"unknown constant {_join(outer_mod.name, name)}")
+        raise _NotData(node, f"{node.type} is not a constant")
+
+    def defines(self, module: str, name: str) -> bool:
+        """Whether ``module`` (or an ancestor of it) defines the constant ``name``."""
+        mod = self._modules.get(module)
+        return mod is not None and isinstance(self._inherited(mod, name), tuple)
+
+    def where(self, module: str, name: str) -> tuple[str, str, int] | None:
+        """``(owner module, file, line)`` of the definition ``module::name`` reads, if any."""
+        mod = self._modules.get(module)
+        found = self._inherited(mod, name) if mod is not None else None
+        if not isinstance(found, tuple):
+            return None
+        d = self._modules[found[0]].consts[found[1]]
+        return found[0], d.file.name, d.line
+
+    def method_where(self, module: str, name: str) -> tuple[str, str, int] | None:
+        """``(owner module, file, line)`` of the instance method ``name`` that ``module``
+        (or its nearest ancestor) defines with ``def``, if any."""
+        for anc in self.ancestors(module):
+            d = self._modules[anc].methods.get(name)
+            if d is not None:
+                return anc, d.file.name, d.line
+        return None
+
+    def constant_names(self, module: str) -> list[str]:
+        """Every constant ``module`` can read as its own (``Module#constants``), no modules."""
+        out: dict[str, None] = {}
+        for anc in self.ancestors(module):
+            mod = self._modules[anc]
+            out.update(dict.fromkeys(mod.consts))
+            for meta in self._meta_modules(mod):
+                out.update(dict.fromkeys(self.constant_names(meta.name)))
+        return list(out)
+
+    def value(self, module: str, name: str) -> Value:
+        """The value of constant ``name`` as read in ``module`` (itself, then its ancestors).
+
+        Raises ``KeyError`` when no such constant is defined and
+        :class:`~tilelay.errors.NotDataError` when its value is not data.
+        """
+        mod = self._modules.get(module)
+        found = self._inherited(mod, name) if mod is not None else None
+        if not isinstance(found, tuple):
+            raise KeyError(_join(module, name))
+        return self._const(*found)
+
+    def _const(self, owner: str, name: str) -> Value:
+        key = (owner, name)
+        done = self._values.get(key, self)
+        if done is not self:
+            if isinstance(done, NotDataError):
+                raise done
+            return done  # type: ignore[return-value]
+        d = self._modules[owner].consts[name]
+        full = _join(owner, name)
+        if key in self._evaluating:
+            raise NotDataError("refers to itself", constant=full, source=d.file.name, line=d.line)
+        self._evaluating.add(key)
+        result: Value | NotDataError
+        where = d
+        try:
+            result = _Evaluator(self, d.file, d.nesting).value(d.node)
+            for change in self._modules[owner].changes.get(name, ()):
+                where = change
+                result = _Evaluator(self, change.file, change.nesting).change(result, change.node)
+        except _NotData as err:
+            message = err.message
+            if err.error is not None:
+                message = f"{message}, which is not data ({err.error})"
+            result = NotDataError(
+                message, constant=full, source=where.file.name, line=_line(err.node)
+            )
+        finally:
+            self._evaluating.discard(key)
+        self._values[key] = result
+        if isinstance(result, NotDataError):
+            raise result
+        return result
+
+    def evaluate(self, node: Node, file: RubyFile, nesting: tuple[str, ...] = ()) -> Value:
+        """The value of expression ``node`` of ``file`` as written inside ``nesting``
+        (module full names, innermost first). Raises :class:`~tilelay.errors.NotDataError`."""
+        try:
+            return _Evaluator(self, file, nesting).value(node)
+        except _NotData as err:
+            message = err.message
+            if err.error is not None:
+                message = f"{message}, which is not data ({err.error})"
+            raise NotDataError(message, source=file.name, line=_line(err.node)) from None
+
+
+class _Evaluator:
+    """Evaluates literal data within one file at one lexical nesting."""
+
+    __slots__ = ("file", "nesting", "program")
+
+    def __init__(self, program: Program, file: RubyFile, nesting: tuple[str, ...]) -> None:
+        self.program = program
+        self.file = file
+        self.nesting = nesting
+
+    def value(self, node: Node) -> Value:
+        handler = _HANDLERS.get(node.type)
+        if handler is None:
+            what = _DESCRIBE.get(node.type, f"{node.type.replace('_', ' ')}")
+            raise _NotData(node, f"{what} is not data")
+        return handler(self, node)
+
+    def _items(self, node: Node) -> list[Node]:
+        return [c for c in node.named_children if c.type not in _SKIPPED]
+
+    # ------------------------------------------------------------------ containers
+
+    def hash(self, node: Node) -> Value:
+        out: dict[Key, Value] = {}
+        for child in self._items(node):
+            if child.type == "pair":
+                value_node = child.child_by_field_name("value")
+                if value_node is None:
+                    raise _NotData(child, "a hash pair without a value is not data")
+                out[self.key(child)] = self.value(value_node)
+            elif child.type == "hash_splat_argument" and child.named_children:
+                other = self.value(child.named_children[0])
+                if not isinstance(other, dict):
+                    raise _NotData(child, "** of something that is not a hash")
+                out.update(other)
+            else:
+                raise _NotData(child, f"{child.type.replace('_', ' ')} in a hash is not data")
+        return out
+
+    def key(self, pair: Node) -> Key:
+        key = pair.child_by_field_name("key")
+        if key is None:
+            raise _NotData(pair, "a hash pair without a key")
+        if key.type == "hash_key_symbol":
+            return Symbol(self.file.text(key))
+        value = self.value(key)
+        separator = pair.child(1)
+        arrow = separator is not None and separator.type == "=>"
+        if not arrow and isinstance(value, str):  # 'a': 1 is a symbol key
+            return Symbol(value)
+        try:
+            return _key(value)
+        except TypeError as err:
+            raise _NotData(key, f"{err} is not data") from None
+
+    def array(self, node: Node) -> Value:
+        out: list[Value] = []
+        loose: dict[Key, Value] | None = None  # [a: 1, b: 2] holds one hash
+        for child in self._items(node):
+            if child.type == "pair":
+                if loose is None:
+                    loose = {}
+                    out.append(loose)
+                value_node = child.child_by_field_name("value")
+                if value_node is None:
+                    raise _NotData(child, "a hash pair without a value is not data")
+                loose[self.key(child)] = self.value(value_node)
+            elif child.type == "splat_argument" and child.named_children:
+                other = self.value(child.named_children[0])
+                if not isinstance(other, list):
+                    raise _NotData(child, "* of something that is not an array")
+                out.extend(other)
+            else:
+                out.append(self.value(child))
+        return out
+
+    # ------------------------------------------------------------------ strings and symbols
+
+    def pieces(self, node: Node, raw: bool) -> str:
+        out: list[str] = []
+        for child in node.named_children:
+            kind = child.type
+            if kind == "string_content":
+                text = self.file.text(child)
+                out.append(_unescape_single(text) if raw else text)
+            elif kind == "escape_sequence":
+                text = self.file.text(child)
+                out.append(_unescape_single(text) if raw else _unescape(text))
+            elif kind == "interpolation":
+                out.append(self.interpolation(child))
+            else:
+                raise _NotData(child, f"{kind.replace('_', ' ')} in a string is not data")
+        return "".join(out)
+
+    def interpolation(self, node: Node) -> str:
+        inner = [c for c in node.named_children if c.type != "comment"]
+        if len(inner) != 1:
+            raise _NotData(node, "an interpolation of several statements is not data")
+        value = self.value(inner[0])
+        try:
+            return _to_s(value)
+        except TypeError:
+            raise _NotData(node, "an interpolation of a list, hash or range") from None
+
+    def string(self, node: Node) -> Value:
+        text = self.file.text(node)
+        quote = text[:1]
+        if (
+            quote in ("'", '"')
+            and len(text) > 1
+            and text[-1] == quote
+            and "\\" not in text
+            and (quote == "'" or "#{" not in text)
+        ):
+            return text[1:-1]  # the common case: no escapes, no interpolation
+        count = node.child_count
+        if count == 2:  # '' or ""
+            return ""
+        opener = self.file.text(node.children[0]) if count else '"'
+        raw = opener.startswith("'") or opener.startswith("%q")
+        if count == 3:  # one piece: the common case, read directly
+            inner = node.children[1]
+            if inner.type == "string_content":
+                text = self.file.text(inner)
+                return _unescape_single(text) if raw else text
+        return self.pieces(node, raw)
+
+    def chained_string(self, node: Node) -> Value:
+        parts: list[str] = []
+        for child in self._items(node):
+            value = self.value(child)
+            if not isinstance(value, str):
+                raise _NotData(child, "a non-string in a chain of strings")
+            parts.append(value)
+        return "".join(parts)
+
+    def words(self, node: Node) -> Value:
+        symbols = node.type == "symbol_array"
+        out: list[Value] = []
+        for child in self._items(node):
+            text = self.pieces(child, raw=False)
+            out.append(Symbol(text) if symbols else text)
+        return out
+
+    def simple_symbol(self, node: Node) -> Value:
+        return Symbol(self.file.text(node)[1:])
+
+    def delimited_symbol(self, node: Node) -> Value:
+        opener = self.file.text(node.children[0]) if node.children else ':"'
+        return Symbol(self.pieces(node, raw=opener.startswith(":'")))
+
+    def heredoc(self, node: Node) -> Value:
+        head = self.file.text(node)
+        squiggly = head.startswith("<<~")
+        ident = head[3:] if head[2:3] in ("~", "-") else head[2:]
+        raw = ident.startswith("'")
+        body = self.file.heredoc_body(node)
+        if body is None:
+            raise _NotData(node, "a heredoc without a body")
+        mark = "\ue000"
+        literal_parts: list[str] = []
+        values: list[str] = []
+        for child in body.named_children:
+            kind = child.type
+            if kind == "heredoc_end":
+                break
+            text = self.file.text(child)
+            if kind == "heredoc_content" or raw:
+                literal_parts.append(text)
+            elif kind == "escape_sequence":
+                literal_parts.append(mark)
+                values.append(_unescape(text))
+            elif kind == "interpolation":
+                literal_parts.append(mark)
+                values.append(self.interpolation(child))
+            else:
+                raise _NotData(child, f"{kind.replace('_', ' ')} in a heredoc is not data")
+        text = "".join(literal_parts)
+        text = text[text.index("\n") + 1 :] if "\n" in text else ""
+        text = text[: text.rindex("\n") + 1] if "\n" in text else ""
+        if squiggly:
+            lines = text.split("\n")
+            indents = [len(ln) - len(ln.lstrip(" \t")) for ln in lines if ln.strip(" \t")]
+            cut = min(indents, default=0)
+            text = "\n".join(ln[cut:] for ln in lines)
+        if values:
+            chunks = text.split(mark)
+            text = chunks[0] + "".join(v + c for v, c in zip(values, chunks[1:], strict=False))
+        return text
+
+    # ------------------------------------------------------------------ scalars
+
+    def integer(self, node: Node) -> Value:
+        return _int(self.file.text(node))
+
+    def float(self, node: Node) -> Value:
+        return float(self.file.text(node).replace("_", ""))
+
+    def nil(self, node: Node) -> Value:
+        return None
+
+    def true(self, node: Node) -> Value:
+        return True
+
+    def false(self, node: Node) -> Value:
+        return False
+
+    def unary(self, node: Node) -> Value:
+        op = node.child_by_field_name("operator")
+        operand = node.child_by_field_name("operand")
+        if op is None or operand is None:
+            raise _NotData(node, "an operator is not data")
+        value = self.value(operand)
+        sign = self.file.text(op)
+        if sign in ("-", "+") and isinstance(value, int | float) and not isinstance(value, bool):
+            return -value if sign == "-" else value
+        raise _NotData(node, f"the operator {sign} is not data")
+
+    def parenthesized(self, node: Node) -> Value:
+        inner = list(self._items(node))
+        if len(inner) != 1:
+            raise _NotData(node, "parentheses around several statements are not data")
+        return self.value(inner[0])
+
+    def range(self, node: Node) -> Value:
+        begin = node.child_by_field_name("begin")
+        end = node.child_by_field_name("end")
+        op = node.child_by_field_name("operator")
+        first = self.value(begin) if begin is not None else None
+        last = self.value(end) if end is not None else None
+        exclusive = op is not None and self.file.text(op) == "..."
+        return Range(first, last, exclusive)
+
+    # ------------------------------------------------------------------ references and operations
+
+    def constant(self, node: Node) -> Value:
+        found = self.program._resolve(node, self.file, self.nesting, None)
+        if isinstance(found, _Module):
+            return ModuleRef(found.name)
+        try:
+            return self.program._const(*found)
+        except NotDataError as err:
+            raise _NotData(node, f"refers to {_join(*found)}", err) from None
+
+    def call(self, node: Node) -> Value:
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        args = node.child_by_field_name("arguments")
+        name = self.file.text(method) if method is not None else "call"
+        if node.child_by_field_name("block") is not None:
+            raise _NotData(node, f"calls {name} with a block")
+        if receiver is None:
+            raise _NotData(node, f"calls method {name}")
+        arg_nodes = list(self._items(args)) if args is not None else []
+        if name in _IDENTITY and not arg_nodes:
+            return self.value(receiver)
+        if name == "uniq" and not arg_nodes:
+            items = self.value(receiver)
+            if not isinstance(items, list):
+                raise _NotData(node, "uniq of something that is not an array")
+            return [v for i, v in enumerate(items) if v not in items[:i]]
+        if name == "to_a" and not arg_nodes:
+            return self.range_list(node, self.value(receiver))
+        if name == "merge":
+            base = self.value(receiver)
+            if not isinstance(base, dict):
+                raise _NotData(node, "merge on something that is not a hash")
+            return self.merged(base, arg_nodes, name)
+        raise _NotData(node, f"calls method {name}")
+
+    def range_list(self, node: Node, value: Value) -> Value:
+        """``(1..3).to_a`` and ``('A'..'E').to_a``: ranges of integers or of single letters."""
+        if not isinstance(value, Range):
+            raise _NotData(node, "to_a of something that is not a range")
+        first, last = value.first, value.last
+        end = 0 if value.exclusive else 1
+        if isinstance(first, int) and isinstance(last, int) and not isinstance(first, bool):
+            return list(range(first, int(last) + end))
+        if isinstance(first, str) and isinstance(last, str) and len(first) == len(last) == 1:
+            return [chr(c) for c in range(ord(first), ord(last) + end)]
+        raise _NotData(node, "to_a of a range that is not of integers or letters")
+
+    def element(self, node: Node) -> Value:
+        """``HASH[key]`` (``nil`` when absent, as Ruby) and ``ARRAY[index]``."""
+        obj = node.child_by_field_name("object")
+        args = [c for c in self._items(node) if obj is None or c.id != obj.id]
+        if obj is None or len(args) != 1:
+            raise _NotData(node, "an element reference ([]) with several indexes is not data")
+        container = self.value(obj)
+        index = self.value(args[0])
+        if isinstance(container, dict):
+            try:
+                return container.get(_key(index))
+            except TypeError:
+                raise _NotData(node, "a hash as an index") from None
+        if isinstance(container, list) and isinstance(index, int) and not isinstance(index, bool):
+            return container[index] if -len(container) <= index < len(container) else None
+        raise _NotData(node, "an element reference ([]) into something not a hash or array")
+
+    def merged(self, base: dict[Key, Value], arg_nodes: list[Node], name: str) -> Value:
+        """A copy of ``base`` merged with the hashes ``arg_nodes`` give (bare ``a: 1``
+        pairs among them are one hash, as Ruby passes them)."""
+        merged = dict(base)
+        loose: dict[Key, Value] = {}
+        for arg in arg_nodes:
+            if arg.type == "pair":
+                value_node = arg.child_by_field_name("value")
+                if value_node is None:
+                    raise _NotData(arg, "a hash pair without a value is not data")
+                loose[self.key(arg)] = self.value(value_node)
+                continue
+            other = self.value(arg)
+            if not isinstance(other, dict):
+                raise _NotData(arg, f"{name} with something that is not a hash")
+            merged.update(other)
+        merged.update(loose)
+        return merged
+
+    def change(self, value: Value, node: Node) -> Value:
+        """``value`` after a statement that changes a constant in place: ``X.update(h)`` and
+        ``X.merge!(h)`` with data are read as a merge (into a copy: values are shared);
+        anything else makes the constant not data."""
+        method = node.child_by_field_name("method") if node.type == "call" else None
+        name = self.file.text(method) if method is not None else ""
+        if name in ("update", "merge!") and isinstance(value, dict):
+            args = node.child_by_field_name("arguments")
+            return self.merged(value, self._items(args) if args is not None else [], name)
+        what = f"{name}" if name else self.file.text(node).split("\n")[0][:40]
+        raise _NotData(node, f"changed in place by {what}, which is not data")
+
+    def binary(self, node: Node) -> Value:
+        op_node = node.child_by_field_name("operator")
+        left_node = node.child_by_field_name("left")
+        right_node = node.child_by_field_name("right")
+        op = self.file.text(op_node) if op_node is not None else "?"
+        if op not in ("+", "-") or left_node is None or right_node is None:
+            raise _NotData(node, f"the operator {op} is not data")
+        left = self.value(left_node)
+        right = self.value(right_node)
+        if isinstance(left, list) and isinstance(right, list):
+            if op == "+":
+                return left + right
+            return [v for v in left if v not in right]
+        if op == "+" and isinstance(left, str) and isinstance(right, str):
+            return left + right
+        numbers = (int, float)
+        if (
+            isinstance(left, numbers)
+            and isinstance(right, numbers)
+            and not isinstance(left, bool)
+            and not isinstance(right, bool)
+        ):
+            return left + right if op == "+" else left - right
+        raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
+
+
+_Handler: TypeAlias = Callable[[_Evaluator, Node], Value]
+
+_HANDLERS: dict[str, _Handler] = {
+    "hash": _Evaluator.hash,
+    "array": _Evaluator.array,
+    "string": _Evaluator.string,
+    "chained_string": _Evaluator.chained_string,
+    "string_array": _Evaluator.words,
+    "symbol_array": _Evaluator.words,
+    "simple_symbol": _Evaluator.simple_symbol,
+    "delimited_symbol": _Evaluator.delimited_symbol,
+    "heredoc_beginning": _Evaluator.heredoc,
+    "integer": _Evaluator.integer,
+    "float": _Evaluator.float,
+    "nil": _Evaluator.nil,
+    "true": _Evaluator.true,
+    "false": _Evaluator.false,
+    "unary": _Evaluator.unary,
+    "parenthesized_statements": _Evaluator.parenthesized,
+    "range": _Evaluator.range,
+    "constant": _Evaluator.constant,
+    "scope_resolution": _Evaluator.constant,
+    "call": _Evaluator.call,
+    "element_reference": _Evaluator.element,
+    "binary": _Evaluator.binary,
+}
+
+
+def literal(source: str, name: str = "<ruby>") -> Value:
+    """The value of the last statement of ``source``, which may define constants before it.
+
+    >>> literal("A = [1, 2]\\nB = A + [3]\\nB - [1]")
+    [2, 3]
+    >>> literal("[1, foo(2)]", name="x.rb")
+    Traceback (most recent call last):
+    ...
+    tilelay.errors.NotDataError: x.rb:1: calls method foo
+    """
+    file = parse(source, name=name)
+    program = Program()
+    program.add(file)
+    statements = [c for c in file.root.named_children if c.type not in ("comment",)]
+    if not statements:
+        return None
+    last = statements[-1]
+    if last.type == "assignment":
+        right = last.child_by_field_name("right")
+        if right is not None:
+            last = right
+    return program.evaluate(last, file)
