@@ -12,29 +12,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TypeVar
 
+from tilelay import tile as model
 from tilelay.errors import TileModelError
 from tilelay.hexgeo import Loc, parse_loc
-from tilelay.tile import (
-    SINGLE_LANE,
-    Border,
-    BorderType,
-    Color,
-    Edge,
-    End,
-    Frame,
-    Icon,
-    Label,
-    Lane,
-    Node,
-    NodeKind,
-    NodeRef,
-    Path,
-    Revenue,
-    TerrainUpgrade,
-    Tile,
-    TownStyle,
-    Track,
-)
 
 __all__ = ["JSONValue", "tile_from_dict", "tile_to_dict"]
 
@@ -45,11 +25,11 @@ def _loc_json(loc: Loc | None) -> str | None:
     return None if loc is None else str(loc)
 
 
-def _end_json(end: End) -> str:
+def _end_json(end: model.End) -> str:
     return str(end)
 
 
-def tile_to_dict(tile: Tile) -> dict[str, JSONValue]:
+def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
     """The tile as plain JSON data (defaults left out); :func:`tile_from_dict` reads it back."""
     out: dict[str, JSONValue] = {"name": tile.name, "color": tile.color.value}
     if tile.stripe is not None:
@@ -91,11 +71,11 @@ def tile_to_dict(tile: Tile) -> dict[str, JSONValue]:
             pd["terminal"] = p.terminal
         if p.ignore:
             pd["ignore"] = True
-        if p.a_lane != SINGLE_LANE:
+        if p.a_lane != model.SINGLE_LANE:
             pd["a_lane"] = list(p.a_lane)
-        if p.b_lane != SINGLE_LANE:
+        if p.b_lane != model.SINGLE_LANE:
             pd["b_lane"] = list(p.b_lane)
-        if p.track is not Track.BROAD:
+        if p.track is not model.Track.BROAD:
             pd["track"] = p.track.value
         if p.over:
             pd["over"] = True
@@ -203,17 +183,17 @@ class _Reader:
             allowed = ", ".join(str(m.value) for m in cls)
             raise self.fail(where, f"expected one of {allowed}, got {v!r}") from None
 
-    def end(self, v: object, where: str) -> End:
+    def end(self, v: object, where: str) -> model.End:
         s = self.str_(v, where)
         if s.startswith("_") and s[1:].isascii() and s[1:].isdigit():
-            return NodeRef(int(s[1:]))
+            return model.NodeRef(int(s[1:]))
         if len(s) == 1 and s in "012345":
-            return Edge(int(s))
+            return model.Edge(int(s))
         raise self.fail(where, f"expected an edge 0-5 or _N, got {s!r}")
 
-    def lane(self, v: object, where: str) -> Lane:
+    def lane(self, v: object, where: str) -> model.Lane:
         if v is None:
-            return SINGLE_LANE
+            return model.SINGLE_LANE
         items = self.lst(v, where)
         if len(items) != 2:
             raise self.fail(where, "expected [width, index]")
@@ -236,7 +216,7 @@ def _extra_pairs(r: _Reader, v: object, where: str) -> tuple[tuple[str, str], ..
     return tuple(out)
 
 
-def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
+def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
     """Read a tile from the JSON data :func:`tile_to_dict` writes.
 
     Raises :class:`~tilelay.errors.TileModelError` naming the field that is wrong.
@@ -263,15 +243,15 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
             raise r.fail(
                 f"tile.{key}", f"unknown field; expected one of {', '.join(sorted(known))}"
             )
-    color = r.enum(Color, d.get("color", "white"), "tile.color")
-    stripe = None if d.get("stripe") is None else r.enum(Color, d["stripe"], "tile.stripe")
-    nodes: list[Node] = []
+    color = r.enum(model.Color, d.get("color", "white"), "tile.color")
+    stripe = None if d.get("stripe") is None else r.enum(model.Color, d["stripe"], "tile.stripe")
+    nodes: list[model.Node] = []
     for i, nv in enumerate(r.lst(d.get("nodes"), "tile.nodes")):
         w = f"tile.nodes[{i}]"
         n = r.obj(nv, w)
-        kind = r.enum(NodeKind, n.get("kind"), f"{w}.kind")
+        kind = r.enum(model.NodeKind, n.get("kind"), f"{w}.kind")
         rev_v = n.get("revenue")
-        revenue: Revenue | None
+        revenue: model.Revenue | None
         if rev_v is None:
             revenue = None
         elif isinstance(rev_v, list):
@@ -283,12 +263,14 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
                 phases.append(
                     (r.str_(pair[0], f"{w}.revenue[{j}]"), r.int_(pair[1], f"{w}.revenue[{j}]"))
                 )
-            revenue = Revenue(0, tuple(phases))
+            revenue = model.Revenue(0, tuple(phases))
         else:
-            revenue = Revenue(r.int_(rev_v, f"{w}.revenue"))
-        style = None if n.get("style") is None else r.enum(TownStyle, n["style"], f"{w}.style")
+            revenue = model.Revenue(r.int_(rev_v, f"{w}.revenue"))
+        style = (
+            None if n.get("style") is None else r.enum(model.TownStyle, n["style"], f"{w}.style")
+        )
         nodes.append(
-            Node(
+            model.Node(
                 kind,
                 revenue,
                 r.int_(n.get("slots", 0), f"{w}.slots"),
@@ -302,24 +284,24 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
                 _extra_pairs(r, n.get("extra"), f"{w}.extra"),
             )
         )
-    paths: list[Path] = []
+    paths: list[model.Path] = []
     for i, pv in enumerate(r.lst(d.get("paths"), "tile.paths")):
         w = f"tile.paths[{i}]"
         p = r.obj(pv, w)
         paths.append(
-            Path(
+            model.Path(
                 r.end(p.get("a"), f"{w}.a"),
                 r.end(p.get("b"), f"{w}.b"),
                 r.int_(p.get("terminal", 0), f"{w}.terminal"),
                 r.bool_(p.get("ignore"), f"{w}.ignore"),
                 r.lane(p.get("a_lane"), f"{w}.a_lane"),
                 r.lane(p.get("b_lane"), f"{w}.b_lane"),
-                r.enum(Track, p.get("track", "broad"), f"{w}.track"),
+                r.enum(model.Track, p.get("track", "broad"), f"{w}.track"),
                 r.bool_(p.get("over"), f"{w}.over"),
             )
         )
     labels = tuple(
-        Label(
+        model.Label(
             r.str_(r.obj(lv, f"tile.labels[{i}]").get("text"), f"tile.labels[{i}].text"),
             r.loc(r.obj(lv, f"tile.labels[{i}]").get("loc"), f"tile.labels[{i}].loc"),
         )
@@ -330,7 +312,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
         w = f"tile.upgrades[{i}]"
         u = r.obj(uv, w)
         upgrades.append(
-            TerrainUpgrade(
+            model.TerrainUpgrade(
                 r.int_(u.get("cost"), f"{w}.cost"),
                 tuple(
                     r.str_(t, f"{w}.terrains") for t in r.lst(u.get("terrains"), f"{w}.terrains")
@@ -346,9 +328,9 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
         if not 0 <= edge <= 5:
             raise r.fail(f"{w}.edge", f"expected an edge 0-5, got {edge}")
         borders.append(
-            Border(
+            model.Border(
                 edge,
-                None if b.get("type") is None else r.enum(BorderType, b["type"], f"{w}.type"),
+                None if b.get("type") is None else r.enum(model.BorderType, b["type"], f"{w}.type"),
                 None if b.get("cost") is None else r.int_(b["cost"], f"{w}.cost"),
             )
         )
@@ -357,7 +339,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
         w = f"tile.icons[{i}]"
         ic = r.obj(iv, w)
         icons.append(
-            Icon(
+            model.Icon(
                 r.str_(ic.get("image"), f"{w}.image"),
                 r.opt_str(ic.get("name"), f"{w}.name"),
                 r.bool_(ic.get("sticky"), f"{w}.sticky"),
@@ -368,7 +350,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
     frame = None
     if d.get("frame") is not None:
         f = r.obj(d["frame"], "tile.frame")
-        frame = Frame(
+        frame = model.Frame(
             r.str_(f.get("color"), "tile.frame.color"),
             r.opt_str(f.get("color2"), "tile.frame.color2"),
         )
@@ -376,7 +358,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> Tile:
     if not 0 <= rotation <= 5:
         raise r.fail("tile.rotation", f"expected 0-5, got {rotation}")
     try:
-        return Tile(
+        return model.Tile(
             name=r.str_(d.get("name", ""), "tile.name"),
             color=color,
             nodes=tuple(nodes),

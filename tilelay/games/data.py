@@ -34,8 +34,21 @@ from tilelay.train_data import trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
-__all__ = ["GAME_KEYS", "game_from_data", "game_to_data"]
+__all__ = ["GAME_KEYS", "SECTION_KEYS", "game_from_data", "game_to_data"]
 
+#: The keys of game data holding tables or lists of tables (the sections of a TOML file).
+SECTION_KEYS = (
+    "location_names",
+    "manifest",
+    "market",
+    "upgrade_rules",
+    "hexes",
+    "tiles",
+    "corporations",
+    "companies",
+    "trains",
+    "phases",
+)
 #: The top-level keys of game data.
 GAME_KEYS = frozenset(
     {
@@ -50,16 +63,7 @@ GAME_KEYS = frozenset(
         "rules_url",
         "layout",
         "axes",
-        "location_names",
-        "hexes",
-        "manifest",
-        "tiles",
-        "corporations",
-        "companies",
-        "trains",
-        "phases",
-        "market",
-        "upgrade_rules",
+        *SECTION_KEYS,
     }
 )
 _HEX_KEYS = frozenset({"color", "coords", "code", "tile"})

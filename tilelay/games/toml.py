@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.errors import GameDataError
-from tilelay.games.data import game_from_data, game_to_data
+from tilelay.games.data import SECTION_KEYS, game_from_data, game_to_data
 from tilelay.games.model import Game
 
 __all__ = ["game_to_toml", "load_game_file", "read_game_toml"]
@@ -96,20 +96,8 @@ def game_to_toml(game: Game) -> str:
         f"# Read from {game.source or 'an unnamed source'} ({game.format}).",
         "",
     ]
-    sections = {
-        "location_names",
-        "hexes",
-        "manifest",
-        "tiles",
-        "corporations",
-        "companies",
-        "trains",
-        "phases",
-        "market",
-        "upgrade_rules",
-    }
     for key, value in data.items():
-        if key not in sections:
+        if key not in SECTION_KEYS:
             lines.append(f"{key} = {_value(value)}")
     for key in ("location_names", "manifest", "market", "upgrade_rules"):
         if key in data:

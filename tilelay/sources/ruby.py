@@ -852,14 +852,19 @@ class _Evaluator:
 
     # ------------------------------------------------------------------ containers
 
+    def pair(self, pair: Node) -> tuple[Key, Value]:
+        """The key and value of a hash pair."""
+        value_node = pair.child_by_field_name("value")
+        if value_node is None:
+            raise _NotData(pair, "a hash pair without a value is not data")
+        return self.key(pair), self.value(value_node)
+
     def hash(self, node: Node) -> Value:
         out: dict[Key, Value] = {}
         for child in self._items(node):
             if child.type == "pair":
-                value_node = child.child_by_field_name("value")
-                if value_node is None:
-                    raise _NotData(child, "a hash pair without a value is not data")
-                out[self.key(child)] = self.value(value_node)
+                key, value = self.pair(child)
+                out[key] = value
             elif child.type == "hash_splat_argument" and child.named_children:
                 other = self.value(child.named_children[0])
                 if not isinstance(other, dict):
@@ -893,10 +898,8 @@ class _Evaluator:
                 if loose is None:
                     loose = {}
                     out.append(loose)
-                value_node = child.child_by_field_name("value")
-                if value_node is None:
-                    raise _NotData(child, "a hash pair without a value is not data")
-                loose[self.key(child)] = self.value(value_node)
+                key, value = self.pair(child)
+                loose[key] = value
             elif child.type == "splat_argument" and child.named_children:
                 other = self.value(child.named_children[0])
                 if not isinstance(other, list):

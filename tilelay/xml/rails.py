@@ -25,21 +25,9 @@ from pathlib import Path as FilePath
 
 from lxml import etree
 
+from tilelay import tile as model
 from tilelay.errors import XMLFormatError
 from tilelay.hexgeo import Loc
-from tilelay.tile import (
-    Color,
-    Edge,
-    End,
-    Label,
-    Node,
-    NodeKind,
-    NodeRef,
-    Path,
-    Revenue,
-    Tile,
-    Track,
-)
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
@@ -52,8 +40,12 @@ __all__ = [
     "tiles_from_root",
 ]
 
-_STATION_KINDS = {"City": NodeKind.CITY, "Town": NodeKind.TOWN, "OffMapCity": NodeKind.OFFBOARD}
-_GAUGES = {"normal": Track.BROAD, "narrow": Track.NARROW, "dual": Track.DUAL}
+_STATION_KINDS = {
+    "City": model.NodeKind.CITY,
+    "Town": model.NodeKind.TOWN,
+    "OffMapCity": model.NodeKind.OFFBOARD,
+}
+_GAUGES = {"normal": model.Track.BROAD, "narrow": model.Track.NARROW, "dual": model.Track.DUAL}
 
 
 def rails_side_to_edge(side: int) -> int:
@@ -76,24 +68,24 @@ def _err(message: str, source: str | None, el: etree._Element) -> XMLFormatError
     return XMLFormatError(message, source=source, line=element_line(el))
 
 
-def _tile(el: etree._Element, source: str | None) -> Tile:
+def _tile(el: etree._Element, source: str | None) -> model.Tile:
     tid = el.get("id")
     if tid is None:
         raise _err("<Tile> has no 'id' attribute", source, el)
     colour = (el.get("colour") or "white").strip().lower()
     extra: list[tuple[str, str]] = []
     if colour == "fixed":
-        color = Color.WHITE
+        color = model.Color.WHITE
         extra.append(("colour", "fixed"))
     else:
         try:
-            color, _ = Color.parse(colour)
+            color, _ = model.Color.parse(colour)
         except ValueError as err:
             raise _err(f"tile {tid}: {err}", source, el) from None
     name = el.get("name")
     if name is not None:
         extra.append(("name", name))
-    nodes: list[Node] = []
+    nodes: list[model.Node] = []
     station_ids: dict[str, int] = {}
     tracks: list[etree._Element] = []
     positions: list[int] = []
@@ -124,9 +116,9 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
             if position and not (0 <= position // 100 <= 5):
                 raise _err(f"tile {tid}: station position {position} out of range", source, child)
             kind = _STATION_KINDS[stype]
-            revenue = None if value is None or value < 0 else Revenue(value)
-            if revenue is None and kind is not NodeKind.OFFBOARD and value is None:
-                revenue = Revenue(0)
+            revenue = None if value is None or value < 0 else model.Revenue(value)
+            if revenue is None and kind is not model.NodeKind.OFFBOARD and value is None:
+                revenue = model.Revenue(0)
             if sid in station_ids:
                 # 18C2C's tile 590 names its second station city1 again while its track
                 # uses city2: read the station under its ordinal id when that is free.
@@ -138,10 +130,10 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
             station_ids[sid] = len(nodes)
             positions.append(position)
             nodes.append(
-                Node(
+                model.Node(
                     kind,
                     revenue,
-                    slots if kind is NodeKind.CITY else 0,
+                    slots if kind is model.NodeKind.CITY else 0,
                     name=child.get("city"),
                 )
             )
@@ -157,16 +149,18 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
         nodes = [
             n
             if p == 0 and len(nodes) == 1
-            else Node(n.kind, n.revenue, n.slots, n.style, loc=rails_position_loc(p), name=n.name)
+            else model.Node(
+                n.kind, n.revenue, n.slots, n.style, loc=rails_position_loc(p), name=n.name
+            )
             for n, p in zip(nodes, positions, strict=True)
         ]
 
-    def end(text: str | None, tr: etree._Element) -> End:
+    def end(text: str | None, tr: etree._Element) -> model.End:
         t = (text or "").strip()
         if t.startswith("side") and t[4:].isdigit() and 0 <= int(t[4:]) <= 5:
-            return Edge(rails_side_to_edge(int(t[4:])))
+            return model.Edge(rails_side_to_edge(int(t[4:])))
         if t in station_ids:
-            return NodeRef(station_ids[t])
+            return model.NodeRef(station_ids[t])
         raise _err(
             f"tile {tid}: track to {t!r}, which is neither side0-side5 nor a station of the "
             "tile (a track to a missing station)",
@@ -174,7 +168,7 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
             tr,
         )
 
-    paths: list[Path] = []
+    paths: list[model.Path] = []
     for tr in tracks:
         gauge = (tr.get("gauge") or "normal").strip().lower()
         if gauge not in _GAUGES:
@@ -184,9 +178,9 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
         a, b = end(tr.get("from"), tr), end(tr.get("to"), tr)
         if a == b:
             raise _err(f"tile {tid}: track from {tr.get('from')} to itself", source, tr)
-        paths.append(Path(a, b, track=_GAUGES[gauge]))
-    labels = (Label(el.get("label") or ""),) if el.get("label") else ()
-    return Tile(
+        paths.append(model.Path(a, b, track=_GAUGES[gauge]))
+    labels = (model.Label(el.get("label") or ""),) if el.get("label") else ()
+    return model.Tile(
         name=tid.strip(),
         color=color,
         nodes=tuple(nodes),
@@ -196,14 +190,16 @@ def _tile(el: etree._Element, source: str | None) -> Tile:
     )
 
 
-def tiles_from_root(root: etree._Element, *, source: str | None = None) -> list[Tile]:
+def tiles_from_root(root: etree._Element, *, source: str | None = None) -> list[model.Tile]:
     """The tiles of a parsed Rails ``Tiles.xml`` document (``<Tiles>`` or a lone ``<Tile>``)."""
     if root.tag == "Tile":
         return [_tile(root, source)]
     return [_tile(t, source) for t in root if isinstance(t.tag, str) and t.tag == "Tile"]
 
 
-def read_rails_tiles(data: bytes | str | FilePath, *, source: str | None = None) -> list[Tile]:
+def read_rails_tiles(
+    data: bytes | str | FilePath, *, source: str | None = None
+) -> list[model.Tile]:
     """Read a Rails ``Tiles.xml`` (path, bytes or text) into tiles named by their ``id``."""
     if isinstance(data, FilePath):
         source = source or str(data)
