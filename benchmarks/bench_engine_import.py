@@ -21,9 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import tree_sitter
+import tree_sitter_ruby
 from _table import best_of, print_table
 
-from tilelay.sources import ruby
 from tilelay.sources.engine import EngineCheckout, read_games
 
 REF = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "18xxgames"
@@ -81,7 +82,7 @@ def main() -> None:
     n_games = len(read_games(engine))  # warm the file cache
     files = sorted(checkout.game_dir.glob("g_*/*.rb"))
     sources = [f.read_bytes() for f in files]
-    parser = ruby._parser()
+    parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_ruby.language()))
 
     ours = best_of(lambda: read_games(engine), repeat=3)
     floor = best_of(lambda: [parser.parse(s) for s in sources], repeat=3)
