@@ -40,6 +40,7 @@ from tilelay.replay import (
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner
 from tilelay.svg import ROUTE_COLORS, map_svg
+from tilelay.web.compute import compute
 from tilelay.web.errors import WebError, web_error
 from tilelay.web.params import parse_int, read_body, safe_name
 from tilelay.web.templating import environment, render
@@ -275,7 +276,7 @@ async def routes_page(request: Request) -> Response:
             key = "pick" if "go" in form else "action"
             action = _action_param(form.get(key, [""])[-1])
             record = parse_record(record_text.encode("utf-8"), game)
-            view = analyse(game, record, action)
+            view = await compute(analyse, game, record, action)
         except TilelayError as err:
             known = web_error(err)
             error, status = known.message, known.status
@@ -303,7 +304,7 @@ async def routes_api(request: Request) -> Response:
     action = _action_param(request.query_params.get("action"))
     body = await read_body(request, MAX_BODY)
     record = parse_record(body, game)
-    view = analyse(game, record, action)
+    view = await compute(analyse, game, record, action)
     data = view.as_json()
     data["panel"] = _panel(view, None)
     return JSONResponse(data)

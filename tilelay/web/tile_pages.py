@@ -44,6 +44,7 @@ from tilelay.games import Game, find_games, game_names, load_game
 from tilelay.games.model import coord_key
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
+from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
 from tilelay.web.params import parse_layout, parse_rotations, safe_name, split_plus
 from tilelay.web.templating import render
@@ -311,7 +312,8 @@ async def game_tiles(request: Request) -> Response:
     items: str = request.path_params["items"]
     if items == "all":
         request.state.suggest = "/tiles/{}/all"
-        return _games_all(request, game_spec, opts)
+        groups, title = await compute(_games_all, game_spec, opts)
+        return _tiles_page(request, title, groups, opts, large=False, generic=False)
     request.state.suggest = "/tiles/{}/" + quote(items, safe="+")
     game = _game(game_spec)
     request.state.suggest = "/tiles/" + quote(game.name, safe="") + "/{}"
@@ -352,7 +354,7 @@ async def game_tiles(request: Request) -> Response:
     )
 
 
-def _games_all(request: Request, spec: str, opts: Options) -> Response:
+def _games_all(spec: str, opts: Options) -> tuple[list[Group], str]:
     groups: list[Group] = []
     total = 0
     for game in _games(spec):
@@ -384,7 +386,7 @@ def _games_all(request: Request, spec: str, opts: Options) -> Response:
         _check_count(total)
         groups.append(group)
     title = " + ".join(g.title for g in _games(spec)) + ": all tiles"
-    return _tiles_page(request, title, groups, opts, large=False, generic=False)
+    return groups, title
 
 
 async def game_map(request: Request) -> Response:
@@ -392,7 +394,7 @@ async def game_map(request: Request) -> Response:
     opts = Options.from_query(request.query_params)
     request.state.suggest = "/map/{}"
     game = _game(request.path_params["game"])
-    drawing = Markup(svg.map_svg(game, size=40, grid=opts.grid))
+    drawing = Markup(await compute(svg.map_svg, game, size=40, grid=opts.grid))
     return render(
         request,
         "map.html",
