@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -16,6 +17,7 @@ from tilelay.errors import TilelayError
 
 #: Modules of this package that define sub-commands, each with ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "games",
     "tile",
     "render",
     "serve",
@@ -34,6 +36,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tilelay",
         description="Tiles, maps, upgrades and routes for 18xx games, and Carcassonne.",
     )
+    parser.add_argument(
+        "--games",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also know the games under PATH (repeatable): an 18xx.games checkout or its "
+        "lib/engine, a Rails data/ directory, a GE18XX XML directory, or one game's directory; "
+        "the variable TILELAY_GAMES adds paths too (joined as in PATH)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"tilelay.cli.{name}")
@@ -41,11 +52,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_game_sources(paths: Sequence[str]) -> None:
+    """Know the games of ``--games`` paths and of ``TILELAY_GAMES``; the paths are also put in
+    ``TILELAY_GAMES`` for the processes this one starts (the web server's workers)."""
+    from tilelay.sources.games import ENVIRONMENT_VARIABLE, add_paths, paths_from_environment
+
+    every = [*paths_from_environment(), *paths]
+    if not every:
+        return
+    add_paths(every)
+    os.environ[ENVIRONMENT_VARIABLE] = os.pathsep.join(every)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _add_game_sources(args.games)
         status: int = args.func(args)
     except TilelayError as err:
         print(f"tilelay: error: {err}", file=sys.stderr)

@@ -69,7 +69,7 @@ GAME_KEYS = frozenset(
 _HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
 _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
-    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent"}
+    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
 )
 _COMPANY_KEYS = frozenset(
     {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
@@ -209,7 +209,18 @@ def _hexes(r: _Reader, data: Mapping[str, Any], names: Mapping[str, str]) -> dic
             raise r.fail(f"{where}: coords is empty")
         code = entry.get("code", "")
         needle = f"code = {_toml_str(code)}" if isinstance(code, str) else "code"
-        base = r.tile(f"{where} ({coords[0]})", entry, "", needle)
+        try:
+            base = r.tile(f"{where} ({coords[0]})", entry, "", needle)
+        except GameDataError as err:
+            if r.strict:
+                raise
+            # lenient: the hexes keep their colour, drawn without what could not be read
+            r.problem(f"{err.message}; {', '.join(coords)} drawn as plain hexes", needle)
+            try:
+                color, stripe = Color.parse(str(entry.get("color", "white")))
+            except ValueError:
+                color, stripe = Color.WHITE, None
+            base = Tile(color=color, stripe=stripe)
         for coord in coords:
             r.coord(where, coord)
             if coord in hexes:
@@ -234,7 +245,12 @@ def _game_tiles(r: _Reader, data: Mapping[str, Any]) -> dict[str, Tile]:
         if not isinstance(entry, Mapping):
             raise r.fail(f"{where} must be a table with color and code", f"[tiles.{name}]")
         r.unknown(where, entry, _TILE_KEYS)
-        out[str(name)] = r.tile(where, entry, str(name), f"[tiles.{name}]")
+        try:
+            out[str(name)] = r.tile(where, entry, str(name), f"[tiles.{name}]")
+        except GameDataError as err:
+            if r.strict:
+                raise
+            r.problem(f"{err.message}; the tile is left out", f"[tiles.{name}]")
     return out
 
 
@@ -301,6 +317,7 @@ def _corporations(
                 r.text(where, entry.get("color", "black"), "color"),
                 r.text(where, entry.get("text_color"), "text_color", optional=True) or None,
                 None if fp is None else r.integer(where, fp, "float_percent"),
+                r.text(where, entry.get("kind", "corporation"), "kind"),
             )
         )
     return tuple(out)
@@ -386,9 +403,15 @@ def game_from_data(
     train_data = tuple(dict(t) for t in r.array(data, "trains"))
     phase_data = tuple(dict(p) for p in r.array(data, "phases"))
     if trains is None:
-        trains = trains_from_game_data(
-            train_data, phase_data, source=source, quantities=train_quantities
-        )
+        try:
+            trains = trains_from_game_data(
+                train_data, phase_data, source=source, quantities=train_quantities
+            )
+        except GameDataError as err:
+            if strict:
+                raise
+            r.problem(f"trains and phases: {err.message}; the game has none")
+            trains = TrainManager(())
     elif train_data or phase_data:
         raise r.fail("trains are given both as data and as a train manager")
     players = data.get("players")
@@ -508,6 +531,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
             c["text_color"] = corp.text_color
         if corp.float_percent is not None:
             c["float_percent"] = corp.float_percent
+        if corp.kind != "corporation":
+            c["kind"] = corp.kind
         corporations.append(c)
     if corporations:
         out["corporations"] = corporations

@@ -38,25 +38,34 @@ __all__ = [
 #: Manifest count of a tile of which there is no limit.
 UNLIMITED = -1
 
-_COORD = re.compile(r"([A-Z]+)(-?\d+)")
+_COORD = re.compile(r"([A-Z]+|[a-z])(-?\d+)")
 
 
 def parse_coord(coord: str) -> tuple[int, int]:
-    """A coordinate ``K8`` as (letter index, number): ``A`` is 0, ``Z`` 25, ``AA`` 26.
+    """A coordinate ``K8`` as (letter index, number): ``A`` is 0, ``Z`` 25, ``AA`` 26, and, as
+    18xx.games writes hexes left of column A, ``a`` is -1, ``b`` -2.
 
-    Raises :class:`ValueError` for anything that is not capital letters followed by a number.
+    Raises :class:`ValueError` for anything that is not letters followed by a number.
+
+    >>> parse_coord("K8"), parse_coord("AA3"), parse_coord("a12")
+    ((10, 8), (26, 3), (-1, 12))
     """
     m = _COORD.fullmatch(coord)
     if m is None:
         raise ValueError(f"bad coordinate {coord!r}: expected letters and a number, e.g. K8")
+    text = m.group(1)
+    if text.islower():
+        return -(ord(text) - ord("a") + 1), int(m.group(2))
     index = 0
-    for ch in m.group(1):
+    for ch in text:
         index = index * 26 + (ord(ch) - ord("A") + 1)
     return index - 1, int(m.group(2))
 
 
 def letters(index: int) -> str:
-    """The letters of a coordinate column or row: 0 is ``A``, 25 ``Z``, 26 ``AA``."""
+    """The letters of a coordinate column or row: 0 is ``A``, 25 ``Z``, 26 ``AA``, -1 ``a``."""
+    if index < 0:
+        return chr(ord("a") - index - 1)
     out = ""
     n = index + 1
     while n:
@@ -72,7 +81,9 @@ def normalise_name(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Corporation:
-    """A public company: symbol, name, home hex (and city on a multi-city hex), token costs."""
+    """A company that lays track and runs trains: symbol, name, home hex (and city on a
+    multi-city hex), token costs, colours. ``kind`` is ``corporation``, or ``minor`` for the
+    minor companies some games have."""
 
     sym: str
     name: str
@@ -82,6 +93,7 @@ class Corporation:
     color: str = "black"
     text_color: str | None = None
     float_percent: int | None = None
+    kind: str = "corporation"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ parts of names and close misspellings (the seeds' "fuzzy matched" titles).
 ['18Chesapeake']
 
 When two sources have a game of the same name, the first registered keeps the name and the
-clash is listed in :func:`registry_warnings`.
+clash is listed in :func:`registry_warnings`; every game also answers to ``TITLE@FORMAT``
+(``1830@rails``), so each source's game stays reachable.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "get_tile",
     "load_game",
     "registry_warnings",
+    "reset",
 ]
 
 
@@ -59,6 +61,11 @@ class GameEntry:
     _game: Game | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    @property
+    def qualified_name(self) -> str:
+        """``TITLE@FORMAT``: a name of this game that no other source takes."""
+        return f"{self.name}@{self.format}"
+
     def load(self) -> Game:
         """The game (read once, then kept)."""
         with self._lock:
@@ -75,6 +82,7 @@ class _Registry:
 
     def add(self, entry: GameEntry, *, strict: bool) -> None:
         keys = {normalise_name(n) for n in entry.names} - {""}
+        taken: list[str] = []
         for key in sorted(keys):
             other = self.index.get(key)
             if other is not None and other is not entry:
@@ -82,15 +90,20 @@ class _Registry:
                     raise GameDataError(
                         f"game name {key!r} is used by two games", source=entry.source
                     )
-                self.warnings.append(
-                    ReadWarning(
-                        f"game name {key!r} is already {other.name} from {other.source} "
-                        f"({other.format}); the first keeps it",
-                        entry.source,
-                    )
-                )
+                taken.append(f"{key!r} ({other.name}, {other.format})")
                 continue
             self.index[key] = entry
+        # every game also answers to TITLE@FORMAT, so a second source of a title is reachable
+        self.index.setdefault(normalise_name(entry.qualified_name), entry)
+        if taken:
+            self.warnings.append(
+                ReadWarning(
+                    f"{entry.name} ({entry.format}): names already taken by earlier sources, "
+                    f"which keep them: {', '.join(taken)}; it answers to "
+                    f"{entry.qualified_name}",
+                    entry.source,
+                )
+            )
         self.entries.append(entry)
 
 
@@ -148,6 +161,13 @@ def add_entries(new: Iterable[GameEntry]) -> None:
     registry = _registry()
     for entry in new:
         registry.add(entry, strict=False)
+
+
+def reset() -> None:
+    """Forget the games added from sources (the built-in games stay known)."""
+    global _REGISTRY
+    with _REGISTRY_LOCK:
+        _REGISTRY = None
 
 
 def entries() -> list[GameEntry]:

@@ -1,0 +1,93 @@
+"""Other engines' games found under paths, made tilelay games, cached (tilelay.sources.games)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import reference
+from tilelay.cli import main
+from tilelay.errors import NoGameError
+from tilelay.games import registry
+from tilelay.games.model import Game
+from tilelay.sources import games as sources
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv(sources.ENVIRONMENT_VARIABLE, "")  # restored (unset) afterwards
+    yield
+    registry.reset()  # the games the command line added stay with this test
+
+
+@pytest.fixture(scope="module")
+def engine_entries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, registry.GameEntry]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
+    try:
+        entries = sources.discover(reference("18xxgames", "engine"))
+    finally:
+        mp.undo()
+    return {e.name: e for e in entries}
+
+
+def test_every_engine_game_with_a_map_loads(engine_entries: dict[str, registry.GameEntry]) -> None:
+    assert len(engine_entries) >= 114
+    for entry in engine_entries.values():
+        game = entry.load()
+        assert isinstance(game, Game) and game.hexes, entry.name
+        assert game.format == "18xx.games"
+
+
+def test_1846_from_the_engine(engine_entries: dict[str, registry.GameEntry]) -> None:
+    game = engine_entries["1846"].load()
+    assert game.layout.value == "pointy" and len(game.hexes) > 70
+    assert game.corporation("PRR").home == "F20"
+    minors = [c for c in game.corporations if c.kind == "minor"]
+    assert {c.sym for c in minors} >= {"MS", "BIG4"}
+    assert game.hex_tile("D6").location_name == "Chicago"
+    assert game.tile("57").cities and game.manifest["57"] == 4
+    # trains the engine counts in code are taken as unlimited, and said so
+    assert any("no num" in str(p) for p in game.problems)
+
+
+def test_the_cache_answers_the_second_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game_dir = reference("18xxgames", "engine", "lib", "engine", "game", "g_1889")
+    first = sources.discover(game_dir)
+    assert [e.name for e in first] == ["1889"]
+    first[0].load()
+    calls: list[str] = []
+    monkeypatch.setattr(sources.EngineReader, "games", lambda self: calls.append("games") or [])
+    monkeypatch.setattr(sources.EngineReader, "load", lambda self, key: calls.append(key))
+    again = sources.discover(game_dir)
+    game = again[0].load()
+    assert calls == [] and game.name == "1889" and len(game.hexes) == 52
+
+
+def test_a_path_without_games_says_so(tmp_path: Path) -> None:
+    with pytest.raises(NoGameError, match="holds no game"):
+        sources.discover(tmp_path)
+    with pytest.raises(NoGameError, match="no such file"):
+        sources.discover(tmp_path / "absent")
+
+
+def test_paths_from_the_environment() -> None:
+    env = {sources.ENVIRONMENT_VARIABLE: f"/a{sources.os.pathsep}{sources.os.pathsep}/b"}
+    assert sources.paths_from_environment(env) == ["/a", "/b"]
+
+
+def test_cli_games_lists_and_converts(capsys: pytest.CaptureFixture[str]) -> None:
+    game_dir = str(reference("18xxgames", "engine", "lib", "engine", "game", "g_1846"))
+    assert main(["--games", game_dir, "games", "--json"]) == 0
+    listed = {g["title"]: g for g in json.loads(capsys.readouterr().out)}
+    assert listed["1846"]["format"] == "18xx.games" and listed["1889"]["format"] == "tilelay"
+    assert main(["--games", game_dir, "convert-game", "1846", "--to", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hexes"]["D6"]["color"] == "yellow"  # Chicago is printed yellow
+    assert {"sym": "PRR", "home": "F20"}.items() <= data["corporations"][0].items()
+    assert main(["--games", "/nonexistent/place", "games"]) == 2
+    assert "no such file or folder" in capsys.readouterr().err

@@ -1,0 +1,128 @@
+"""``tilelay games``: the games tilelay knows, and one game compared across its sources.
+
+* ``tilelay games [--json]`` lists every game known: the built-in ones and those of the
+  sources given with ``--games`` or ``TILELAY_GAMES`` (title, source, format, hexes, tiles,
+  and how many things could not be read, listed in full with ``--problems``);
+* ``tilelay convert-game GAME --to toml|json`` writes one game in tilelay's format.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from tilelay.games import Game, game_to_toml, load_game
+from tilelay.games.model import UNLIMITED
+from tilelay.games.registry import entries, registry_warnings
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add the ``games`` and ``convert-game`` commands."""
+    p = sub.add_parser(
+        "games",
+        help="list the games known (built-in, and those of --games / TILELAY_GAMES)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per game, in a list")
+    p.add_argument("--problems", action="store_true", help="list what could not be read")
+    p.set_defaults(func=_list)
+    c = sub.add_parser("convert-game", help="write a game in tilelay's format (TOML) or as JSON")
+    c.add_argument("game", help="a game's title (any game known)")
+    c.add_argument("--to", choices=["toml", "json"], default="toml", help="the format (toml)")
+    c.set_defaults(func=_convert)
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    return {
+        "title": game.name,
+        "display_title": game.title,
+        "source": game.source,
+        "format": game.format,
+        "layout": game.layout.value,
+        "hexes": len(game.hexes),
+        "tiles": sum(c for c in game.manifest.values() if c != UNLIMITED),
+        "tile_kinds": len(game.manifest),
+        "problems": [str(p) for p in game.problems],
+    }
+
+
+def _list(args: argparse.Namespace) -> int:
+    games = [e.load() for e in entries()]
+    if args.json:
+        print(json.dumps([_summary(g) for g in games], indent=1, ensure_ascii=False))
+        return 0
+    for warning in registry_warnings():
+        print(f"tilelay: warning: {warning}", file=sys.stderr)
+    width = max((len(g.name) for g in games), default=5)
+    print(f"{'title':<{width}}  {'format':<10} {'hexes':>5} {'tiles':>5}  problems  source")
+    for g in games:
+        s = _summary(g)
+        print(
+            f"{g.name:<{width}}  {g.format:<10} {s['hexes']:>5} {s['tiles']:>5}  "
+            f"{len(g.problems):>8}  {g.source}"
+        )
+        if args.problems:
+            for p in g.problems:
+                print(f"    {p}")
+    print(f"{len(games)} games")
+    return 0
+
+
+def game_json(game: Game) -> dict[str, Any]:
+    """A game as JSON: title, layout, hexes (colour and canonical tile string), manifest
+    (-1: unlimited), location names, corporations with homes, trains as the engine writes
+    them, and the rest of tilelay's game data."""
+    from tilelay import dsl
+
+    data: dict[str, Any] = {
+        "title": game.name,
+        "display_title": game.title,
+        "layout": game.layout.value,
+        "hexes": {
+            coord: {
+                "color": tile.color.value + (tile.stripe.value if tile.stripe else ""),
+                "code": dsl.write(tile),
+            }
+            for coord, tile in game.hexes.items()
+        },
+        "manifest": dict(game.manifest),
+        "tiles": {
+            name: {"color": t.color.value, "code": dsl.write(t)}
+            for name, t in game.game_tiles.items()
+        },
+        "location_names": dict(game.location_names),
+        "corporations": [
+            {"sym": c.sym, "name": c.name, "home": c.home, "city": c.city, "kind": c.kind}
+            for c in game.corporations
+        ],
+        "companies": [
+            {"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue}
+            for c in game.companies
+        ],
+        "trains": [
+            {k: v for k, v in t.items() if k in ("name", "distance", "price", "num", "variants")}
+            for t in game.train_data
+        ]
+        or [
+            {"name": side.name, "distance": side.major_stops, "price": side.cost}
+            for card in game.trains.card_types
+            for side in card.sides
+        ],
+        "phases": list(game.phase_data),
+        "source": game.source,
+        "format": game.format,
+        "problems": [str(p) for p in game.problems],
+    }
+    return data
+
+
+def _convert(args: argparse.Namespace) -> int:
+    game = load_game(args.game)
+    if args.to == "json":
+        print(json.dumps(game_json(game), indent=1, ensure_ascii=False))
+    else:
+        sys.stdout.write(game_to_toml(game))
+    return 0
