@@ -235,7 +235,9 @@ def test_parse_coord() -> None:
     assert parse_coord("A1") == (0, 1)
     assert parse_coord("K8") == (10, 8)
     assert parse_coord("AA3") == (26, 3)
-    for bad in ("8K", "k8", "K", "", "K8a"):
+    assert parse_coord("a12") == (-1, 12)  # 18xx.games: hexes left of column A (1849)
+    assert parse_coord("b3") == (-2, 3)
+    for bad in ("8K", "aa8", "kK8", "K", "", "K8a"):
         with pytest.raises(ValueError):
             parse_coord(bad)
 
