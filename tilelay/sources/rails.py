@@ -13,9 +13,10 @@ How the files become a :class:`~tilelay.games.Game`:
   tiles that are never upgraded) becomes gray. The hex's ``city`` is its location name, its
   first ``cost`` a terrain cost, its ``impassable`` neighbours impassable borders on both
   hexes, and its ``value`` list the revenue of every stop on it, one value per off-board
-  revenue step of the phases (Rails' ``<OffBoardRevenue step>``): the values are keyed by the
-  newest tile colour of the phase each step starts in (``yellow_30|brown_50``), or, where two
-  steps start in phases of the same colour, by every phase's name.
+  revenue step of the phases (Rails' ``<OffBoardRevenue step>``): each run of phases with one
+  value is keyed by the newest tile colour of the phase it starts with (``yellow_30|brown_50``)
+  when every run starts with the first phase of its colour, else every phase is listed by
+  name (``2_30|3_30|…``).
 * Labels: the hex's ``label``; where it has none and its preprinted tile's Rails name is a
   label (one to three capital letters such as ``NY`` or ``B``, the name Rails gives the
   picture of that hex) and the tile has a city, that name. ``River`` (1889) is terrain
@@ -49,7 +50,7 @@ from tilelay.errors import GameSourceError, IncompleteGameError, ReadWarning
 from tilelay.games import Game, game_from_data, parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.tile import Border, BorderType, Color, Label, NodeKind, Revenue, TerrainUpgrade, Tile
-from tilelay.trains import Phase, TrainManager
+from tilelay.trains import Phase
 from tilelay.xml.rails import RailsTileSetEntry, read_rails_tiles, read_rails_tileset
 from tilelay.xml.rails_companies import RailsCompanies, read_rails_companies
 from tilelay.xml.rails_game import read_rails_game
@@ -185,7 +186,7 @@ class _Builder:
 
     def hexes(self) -> dict[str, Tile]:
         m = self.map
-        keys = _revenue_keys(self.trains)
+        steps = max(_offboard_steps(self.trains.phases), default=1)
         out: dict[str, Tile] = {}
         for h in m.hexes:
             base = self.tiles.get(h.tile)
@@ -196,18 +197,18 @@ class _Builder:
                     h.line,
                 )
                 base = Tile(name=h.tile)
-            out[h.coord] = self.hex_tile(h, base, keys)
+            out[h.coord] = self.hex_tile(h, base, steps)
         self.borders(out)
         return out
 
-    def hex_tile(self, h: RailsHex, base: Tile, keys: Sequence[Sequence[str]]) -> Tile:
+    def hex_tile(self, h: RailsHex, base: Tile, steps: int) -> Tile:
         tile = _plain(base).rotated(h.orientation)
         tile = replace(tile, rotation=0)
         if h.values:
-            revenue = _phased(h.values, keys)
-            if len(h.values) > len(keys) and len(keys) > 0:
+            revenue = _phased(h.values, self.trains.phases)
+            if len(h.values) > steps:
                 self.problem(
-                    f"hex {h.name}: {len(h.values)} values for {len(keys)} off-board revenue "
+                    f"hex {h.name}: {len(h.values)} values for {steps} off-board revenue "
                     "steps; the last ones are never used",
                     self.map_source,
                     h.line,
@@ -483,39 +484,30 @@ def _newest_colour(phase: Phase) -> str | None:
     return found[-1] if found else None
 
 
-def _revenue_keys(trains: TrainManager) -> list[list[str]]:
-    """For each off-board revenue step (1, 2, …), the revenue phase keys it is written under.
+def _phased(values: Sequence[int], phases: Sequence[Phase]) -> Revenue:
+    """A hex's off-board values as a revenue per phase (Rails uses value ``min(step, n)``
+    in a phase of off-board step ``step``).
 
-    A step is keyed by the newest tile colour of the phase it starts in when every step starts
-    in a phase of another colour; otherwise by the names of all the phases it lasts.
+    Each run of phases with one value is keyed by the newest tile colour of the phase it
+    starts with, when every run starts with the first phase of its own colour; otherwise
+    every phase is listed by name.
     """
-    phases = trains.phases
     steps = _offboard_steps(phases)
-    if not steps:
-        return []
-    n = max(steps)
-    first: dict[int, Phase] = {}
-    for phase, step in zip(phases, steps, strict=True):
-        first.setdefault(step, phase)
-    colours = [_newest_colour(first[s]) if s in first else None for s in range(1, n + 1)]
-    if all(c is not None for c in colours) and len(set(colours)) == len(colours):
-        return [[c] for c in colours if c is not None]
-    keys: list[list[str]] = [[] for _ in range(n)]
-    for phase, step in zip(phases, steps, strict=True):
-        keys[step - 1].append(phase.name)
-    return keys
-
-
-def _phased(values: Sequence[int], keys: Sequence[Sequence[str]]) -> Revenue:
-    if len(values) == 1 or not keys:
+    if len(values) == 1 or not steps:
         return Revenue(values[0])
-    pairs: list[tuple[str, int]] = []
-    for i, names in enumerate(keys):
-        value = values[min(i, len(values) - 1)]
-        pairs.extend((name, value) for name in names)
-    if len({v for _, v in pairs}) == 1:
-        return Revenue(pairs[0][1])
-    return Revenue(0, tuple(pairs))
+    per_phase = [(p, values[min(s, len(values)) - 1]) for p, s in zip(phases, steps, strict=True)]
+    runs = [(p, v) for i, (p, v) in enumerate(per_phase) if i == 0 or per_phase[i - 1][1] != v]
+    if len(runs) == 1:
+        return Revenue(runs[0][1])
+    first: dict[str | None, str] = {}
+    for phase in phases:
+        first.setdefault(_newest_colour(phase), phase.name)
+    colours = [_newest_colour(p) for p, _ in runs]
+    if len(set(colours)) == len(colours) and all(
+        c is not None and first[c] == p.name for c, (p, _) in zip(colours, runs, strict=True)
+    ):
+        return Revenue(0, tuple((c, v) for c, (_, v) in zip(colours, runs, strict=True) if c))
+    return Revenue(0, tuple((p.name, v) for p, v in per_phase))
 
 
 def _city_index(tile: Tile, station: int) -> int | None:
