@@ -294,6 +294,11 @@ BUILTIN_VS_RAILS: dict[str, dict[str, str]] = {
         ),
         "hex F4: track []/[]": "as F4's stops (the town makes the topology differ)",
         "hex F4: cost []/[40]": "as F4's stops",
+        "hex F8: label DC/None": (
+            "data difference: Rails' upgrade lists let plain tiles (57, 14, 15, 611) onto "
+            "Washington (F8) as well as its DC tiles, so the reader cannot keep the DC label "
+            "(tilelay lays only DC tiles on a DC hex); the hex keeps its place name"
+        ),
         "hex H4: cost [40]/[]": "data gap in Rails: no water cost on Strasburg (H4)",
         "hex H6: cost [40]/[]": "data gap in Rails: no water cost on Baltimore (H6)",
         **{
@@ -339,3 +344,19 @@ def test_rails_and_builtin_agree_on_the_essentials() -> None:
     assert rails.manifest == builtin.manifest
     for coord, tile in builtin.hexes.items():
         assert rails.hexes[coord].topology() == tile.topology(), coord
+
+
+def test_labels_as_tilelay_matches_them() -> None:
+    """Labels Rails' upgrade lists keep become tile labels; others are left out, with a
+    problem; tiles made for one place take its name."""
+    game = load_rails_game(_game("1856"))
+    # B (Barrie, London): from tile -11's name; 121 is let only onto them
+    assert game.hexes["F15"].label == "B" and game.tile("121").label == "B"
+    # L: Rails lets plain tiles (57, 14, …) onto these hexes too, so tilelay cannot keep it
+    assert game.hexes["B19"].label is None
+    assert any(p.message.startswith("hex B19: label 'L' not kept") for p in game.problems)
+    # Toronto's own tiles
+    assert game.tile("122").location_name == "Toronto"
+    assert game.hexes["N11"].location_name == "Toronto"
+    # the Rails tile each hex is printed with
+    assert dict(game.hexes["N11"].extra)["tile"] == "-56001"

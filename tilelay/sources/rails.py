@@ -9,7 +9,8 @@ resolved for the game's default options (:mod:`tilelay.xml.rails_options`) or th
 How the files become a :class:`~tilelay.games.Game`:
 
 * Each map hex holds its preprinted tile turned by the hex's ``orientation`` (Rails' sides are
-  tilelay's edges, see :mod:`tilelay.xml.rails_map`). Rails' colour ``fixed`` (preprinted
+  tilelay's edges, see :mod:`tilelay.xml.rails_map`); the tile's ``extra`` names the Rails tile
+  (``("tile", "-20")``). Rails' colour ``fixed`` (preprinted
   tiles that are never upgraded) becomes gray. The hex's ``city`` is its location name, its
   first ``cost`` a terrain cost, its ``impassable`` neighbours impassable borders on both
   hexes, and its ``value`` list the revenue of every stop on it, one value per off-board
@@ -23,9 +24,11 @@ How the files become a :class:`~tilelay.games.Game`:
   (``water``), and a label that repeats the hex's place name is not a label.
 * Rails' tiles carry no labels (except a few): Rails keeps a labelled hex's tiles apart by
   its hand-written upgrade lists. tilelay keeps them apart by labels, so a manifest tile that
-  the upgrade lists allow only on hexes of one label takes that label, and an unlabelled one
-  that they allow only on hexes of one place name takes that name (a tile made for that
-  place, e.g. 1856's Toronto tiles). These are derived facts, listed in :attr:`Game.problems`.
+  the upgrade lists allow only on hexes of one label takes that label; a hex whose label the
+  upgrade lists do not keep (they let plain tiles onto it, as 1856's ``L`` hexes) loses it,
+  since tilelay lays only tiles of a hex's label on it; and an unlabelled tile that they allow
+  only on hexes of one place name takes that name (a tile made for that place, e.g. 1856's
+  Toronto tiles). Each of these is listed in :attr:`Game.problems`.
 * The manifest is every tile of ``TileSet.xml`` with a quantity (99 or -1: unlimited, as Rails'
   ``Tile.java`` reads them); the game's own tiles are Rails' drawings of them.
 * Public companies become corporations (home hex and city, token costs, colours, float
@@ -164,11 +167,10 @@ class _Builder:
                 {"x": "letter", "y": "number"} if m.letter_is_x else {"x": "number", "y": "letter"}
             )
         hexes = self.hexes()
-        labels = {c: t.label for c, t in hexes.items()}
         names = {h.coord: h.city for h in m.hexes if h.city}
+        manifest, game_tiles = self.manifest(hexes, names)
         data["location_names"] = names
         data["hexes"] = [{"coords": [c], "tile": t} for c, t in hexes.items()]
-        manifest, game_tiles = self.manifest(labels, names)
         data["manifest"] = manifest
         data["tiles"] = {n: {"tile": t} for n, t in game_tiles.items()}
         data["corporations"] = self.corporations(hexes)
@@ -203,7 +205,8 @@ class _Builder:
 
     def hex_tile(self, h: RailsHex, base: Tile, steps: int) -> Tile:
         tile = _plain(base).rotated(h.orientation)
-        tile = replace(tile, rotation=0)
+        extra = tuple((k, v) for k, v in tile.extra if k != "tile")
+        tile = replace(tile, rotation=0, extra=(*extra, ("tile", h.tile)))
         if h.values:
             revenue = _phased(h.values, self.trains.phases)
             if len(h.values) > steps:
@@ -282,7 +285,7 @@ class _Builder:
     # ------------------------------------------------------------------- the manifest
 
     def manifest(
-        self, labels: Mapping[str, str | None], names: Mapping[str, str]
+        self, hexes: dict[str, Tile], names: Mapping[str, str]
     ) -> tuple[dict[str, Any], dict[str, Tile]]:
         unlimited = self.options.get("UnlimitedTiles", "No").strip().lower()
         manifest: dict[str, Any] = {}
@@ -308,45 +311,83 @@ class _Builder:
                 continue
             manifest[tid] = count
             tiles[tid] = plain
-        self.derive_labels(tiles, labels, names)
+        self.derive_labels(tiles, hexes, names)
         return manifest, tiles
 
     def derive_labels(
-        self,
-        tiles: dict[str, Tile],
-        labels: Mapping[str, str | None],
-        names: Mapping[str, str],
+        self, tiles: dict[str, Tile], hexes: dict[str, Tile], names: Mapping[str, str]
     ) -> None:
-        """Give manifest tiles the label (or place name) of the only hexes they can reach."""
+        """Labels of the manifest tiles and the hexes, as tilelay matches them.
+
+        A manifest tile without a label takes the label of the hexes Rails' upgrade lists let
+        it onto, when they all carry that one label. A hex keeps its label only when every
+        tile that can reach it carries that label too (tilelay lays only tiles of a hex's label
+        on it): a label that Rails lets unlabelled (or otherwise labelled) tiles onto is left
+        out, until nothing changes. A tile that stays unlabelled takes the place name of the
+        hexes it reaches, when they are all unlabelled and share one name.
+        """
+        on_hex: dict[str, set[str]] = {}
         reach: dict[str, set[str]] = {}
         for h in self.map.hexes:
-            for tid in _reachable(h.tile, h.name, self.tileset):
+            found = _reachable(h.tile, h.name, self.tileset) & set(tiles)
+            on_hex[h.coord] = found
+            for tid in found:
                 reach.setdefault(tid, set()).add(h.coord)
-        for tid, tile in list(tiles.items()):
-            coords = reach.get(tid)
-            if not coords or tile.label is not None or tile.location_name is not None:
-                continue
-            found = {labels.get(c) for c in coords}
-            if len(found) == 1 and None not in found:
-                (label,) = found
-                assert label is not None
-                tiles[tid] = replace(tile, labels=(Label(label),))
-                self.problem(
-                    f"tile {tid}: label {label!r} derived (TileSet.xml lets it only onto hexes "
-                    f"labelled {label}: {', '.join(sorted(coords))})",
-                    self.set_source,
+        labels = {c: t.label for c, t in hexes.items()}
+        derived: dict[str, str] = {}
+        while True:
+            derived = {}
+            for tid, tile in tiles.items():
+                seen = {labels.get(c) for c in reach.get(tid, ())}
+                if tile.label is None and len(seen) == 1 and None not in seen:
+                    (one,) = seen
+                    assert one is not None
+                    derived[tid] = one
+            dropped: dict[str, list[str]] = {}
+            for coord, hex_label in labels.items():
+                if hex_label is None:
+                    continue
+                other = sorted(
+                    t
+                    for t in on_hex.get(coord, ())
+                    if (tiles[t].label or derived.get(t)) != hex_label
                 )
+                if other:
+                    dropped[coord] = other
+            if not dropped:
+                break
+            for coord, other in dropped.items():
+                self.problem(
+                    f"hex {coord}: label {labels[coord]!r} not kept: TileSet.xml also lets "
+                    f"tiles {', '.join(other[:6])}{' …' if len(other) > 6 else ''} onto it, "
+                    "which are laid on hexes without that label too (tilelay lays only tiles "
+                    "with a hex's label on it)",
+                    self.map_source,
+                )
+                labels[coord] = None
+                hexes[coord] = replace(hexes[coord], labels=())
+        for tid, label in derived.items():
+            tiles[tid] = replace(tiles[tid], labels=(Label(label),))
+            coords = ", ".join(sorted(reach[tid]))
+            self.problem(
+                f"tile {tid}: label {label!r} derived (TileSet.xml lets it only onto hexes "
+                f"labelled {label}: {coords})",
+                self.set_source,
+            )
+        for tid, tile in list(tiles.items()):
+            where = reach.get(tid)
+            if not where or tile.label is not None or tile.location_name is not None:
                 continue
-            if None not in found:
+            if any(labels.get(c) is not None for c in where):
                 continue
-            places = {names.get(c) for c in coords}
+            places = {names.get(c) for c in where}
             if len(places) == 1 and None not in places:
                 (place,) = places
                 assert place is not None
                 tiles[tid] = replace(tile, location_name=place)
                 self.problem(
                     f"tile {tid}: place {place!r} derived (TileSet.xml lets it only onto "
-                    f"{', '.join(sorted(coords))})",
+                    f"{', '.join(sorted(where))})",
                     self.set_source,
                 )
 
