@@ -360,3 +360,11 @@ def test_labels_as_tilelay_matches_them() -> None:
     assert game.hexes["N11"].location_name == "Toronto"
     # the Rails tile each hex is printed with
     assert dict(game.hexes["N11"].extra)["tile"] == "-56001"
+
+
+def test_unlimited_tiles() -> None:
+    """Rails' quantity -1 (or 99) is unlimited: UNLIMITED (-1) in the manifest."""
+    from tilelay.games import UNLIMITED
+
+    game = load_rails_game(_game("18Chesapeake"))
+    assert game.manifest["8"] == UNLIMITED and game.manifest["57"] > 0
