@@ -10,3 +10,8 @@ Each reader takes one game's directory and returns the game (read leniently: wha
 use is listed in :attr:`Game.problems`), and finds the game directories under a folder. A path
 that holds no game raises :class:`~tilelay.errors.GameSourceError` naming it.
 """
+
+from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
+from tilelay.sources.rails import find_rails_games, load_rails_game
+
+__all__ = ["find_ge18xx_games", "find_rails_games", "load_ge18xx_game", "load_rails_game"]
