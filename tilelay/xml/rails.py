@@ -6,9 +6,12 @@ and ``<Track from to gauge>``. How it maps to the tile model:
 * Sides: Rails' ``sideN`` is tile-language edge ``(N + 3) % 6``. Found from tiles whose shape
   is known: Rails draws 7, 8, 9 and 57 from ``side3`` (the generic tiles from edge 0), and the
   mirror pair 26/27 fixes the direction (both count clockwise).
-* Stations: ``City`` is a city (``slots``), ``Town`` a town, ``OffMapCity`` an offboard;
+* Stations: ``City`` is a city (``slots``), ``Town`` a town, ``OffMapCity`` an offboard, or a
+  city when it has token slots (an off-map city that takes tokens, 18Chesapeake's Pittsburgh);
   ``value`` is the revenue (``-1``, used on off-map cities whose value comes from the map,
-  reads as no revenue), ``city`` the place name.
+  reads as no revenue), ``city`` the place name; the station's ``id`` is kept in the node's
+  ``extra`` (Rails numbers a tile's stations by it: ``city2`` is station 2, whatever its
+  place in the file).
 * Positions are numbers ``DHR``: ``D`` a side (0-5), ``H`` 0 for the direction of that side or
   5 for half a step further (towards the corner after it), ``R`` the distance from the centre;
   ``0`` is the centre. Found from 54 (cities at ``352`` and ``552`` between the sides their
@@ -20,7 +23,8 @@ and ``<Track from to gauge>``. How it maps to the tile model:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path as FilePath
 
 from lxml import etree
@@ -116,6 +120,8 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
             if position and not (0 <= position // 100 <= 5):
                 raise _err(f"tile {tid}: station position {position} out of range", source, child)
             kind = _STATION_KINDS[stype]
+            if kind is model.NodeKind.OFFBOARD and slots > 0:
+                kind = model.NodeKind.CITY  # an off-map city that takes tokens
             revenue = None if value is None or value < 0 else model.Revenue(value)
             if revenue is None and kind is not model.NodeKind.OFFBOARD and value is None:
                 revenue = model.Revenue(0)
@@ -135,6 +141,7 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
                     revenue,
                     slots if kind is model.NodeKind.CITY else 0,
                     name=child.get("city"),
+                    extra=(("id", sid),),
                 )
             )
         elif child.tag == "Track":
@@ -147,11 +154,7 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
             )
     if len(nodes) > 1 or any(positions):
         nodes = [
-            n
-            if p == 0 and len(nodes) == 1
-            else model.Node(
-                n.kind, n.revenue, n.slots, n.style, loc=rails_position_loc(p), name=n.name
-            )
+            n if p == 0 and len(nodes) == 1 else replace(n, loc=rails_position_loc(p))
             for n, p in zip(nodes, positions, strict=True)
         ]
 
@@ -250,18 +253,25 @@ def _upgrade(el: etree._Element, condition: tuple[str, tuple[str, ...]] | None) 
 
 
 def read_rails_tileset(
-    data: bytes | str | FilePath, *, source: str | None = None
+    data: bytes | str | FilePath,
+    *,
+    source: str | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> dict[str, RailsTileSetEntry]:
     """Read a Rails ``TileSet.xml``: tile id -> quantity and upgrade id lists.
 
-    Tiles and upgrades inside ``<IfOption>`` carry the option as their ``condition``; a tile
-    listed more than once (under different options) gathers every upgrade, and keeps the first
-    quantity given; a quantity given only per option (``<IfOption><Attributes quantity>``)
-    is the first option's.
+    Without ``options``, every variant is read: tiles and upgrades inside ``<IfOption>`` carry
+    the option as their ``condition``; a tile listed more than once (under different options)
+    gathers every upgrade, and keeps the first quantity given; a quantity given only per option
+    (``<IfOption><Attributes quantity>``) is the first option's. With ``options`` (the game's
+    option settings, see :func:`tilelay.xml.rails_options.game_options`) only what applies to
+    them is read, and no entry has a condition.
     """
     if isinstance(data, FilePath):
         source = source or str(data)
     root = parse_xml(data, source=source)
+    if options is not None:
+        return _resolved_tileset(root, source, options)
     out: dict[str, RailsTileSetEntry] = {}
 
     def cond(el: etree._Element) -> tuple[str, tuple[str, ...]]:
@@ -312,4 +322,39 @@ def read_rails_tileset(
             for t in el:
                 if isinstance(t.tag, str) and t.tag == "Tile":
                     add_tile(t, cond(el))
+    return out
+
+
+def _quantity(tid: str, text: str | None, source: str | None, el: etree._Element) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise _err(f"tile {tid}: quantity {text!r} is not a whole number", source, el) from None
+
+
+def _resolved_tileset(
+    root: etree._Element, source: str | None, options: Mapping[str, str]
+) -> dict[str, RailsTileSetEntry]:
+    from tilelay.xml.rails_options import OptionResolver
+
+    resolver = OptionResolver(options, source)
+    out: dict[str, RailsTileSetEntry] = {}
+    for el in resolver.children(root):
+        if el.tag != "Tile":
+            continue
+        attrs = resolver.attributes(el)
+        tid = attrs.get("id")
+        if tid is None:
+            raise _err("<Tile> has no 'id' attribute", source, el)
+        quantity = _quantity(tid, attrs.get("quantity"), source, el)
+        ups = tuple(_upgrade(u, None) for u in resolver.children(el) if u.tag == "Upgrade")
+        old = out.get(tid)
+        if old is not None:
+            out[tid] = RailsTileSetEntry(
+                tid, old.quantity if old.quantity is not None else quantity, (*old.upgrades, *ups)
+            )
+        else:
+            out[tid] = RailsTileSetEntry(tid, quantity, ups)
     return out
