@@ -34,6 +34,7 @@ from tilelay.tile import Tile
 __all__ = [
     "GameEntry",
     "add_entries",
+    "add_warnings",
     "entries",
     "find_games",
     "game_names",
@@ -173,6 +174,11 @@ def reset() -> None:
 def entries() -> list[GameEntry]:
     """Every game known, in the order registered (the built-in games first)."""
     return list(_registry().entries)
+
+
+def add_warnings(warnings: Iterable[ReadWarning]) -> None:
+    """Note things the sources of games hold but that could not be made games."""
+    _registry().warnings.extend(warnings)
 
 
 def registry_warnings() -> list[ReadWarning]:

@@ -17,13 +17,16 @@ import json
 import os
 import pickle
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from tilelay.errors import ReadWarning
 from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "1"  # bump when what is cached changes shape
+_VERSION = "2"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:
@@ -73,20 +76,44 @@ class SourceCache:
         except OSError:
             pass  # an unwritable cache only costs time
 
-    def listing(self) -> list[tuple[str, list[str]]] | None:
-        """The games of the source as ``(key, names)``, if cached."""
+    def _listing(self) -> dict[str, Any] | None:
         data = self._read("listing.json")
         if data is None:
             return None
         try:
             raw = json.loads(data)
-            return [(str(k), [str(n) for n in names]) for k, names in raw]
-        except (ValueError, TypeError):
+        except ValueError:
+            return None
+        return raw if isinstance(raw, dict) else None
+
+    def listing(self) -> list[tuple[str, list[str]]] | None:
+        """The games of the source as ``(key, names)``, if cached."""
+        raw = self._listing()
+        if raw is None:
+            return None
+        try:
+            return [(str(k), [str(n) for n in names]) for k, names in raw["games"]]
+        except (KeyError, ValueError, TypeError):
             return None
 
-    def store_listing(self, listing: list[tuple[str, list[str]]]) -> None:
-        """Keep the listing."""
-        self._write("listing.json", json.dumps(listing).encode())
+    def skipped(self) -> list[ReadWarning]:
+        """The games of the source that could not be read, as cached with the listing."""
+        raw = self._listing() or {}
+        out: list[ReadWarning] = []
+        for item in raw.get("skipped", []):
+            if isinstance(item, list) and len(item) == 2:
+                out.append(ReadWarning(str(item[0]), str(item[1])))
+        return out
+
+    def store_listing(
+        self, listing: list[tuple[str, list[str]]], *, skipped: Iterable[ReadWarning] = ()
+    ) -> None:
+        """Keep the listing (and what could not be read)."""
+        data = {
+            "games": listing,
+            "skipped": [[w.message, w.source or ""] for w in skipped],
+        }
+        self._write("listing.json", json.dumps(data).encode())
 
     def _game_file(self, key: str) -> str:
         return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24] + ".pickle"
