@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from tilelay import catalogue, dsl
 from tilelay.catalogue import natural_key
+from tilelay.convert import same_connections_up_to_rotation, to_dsl
 from tilelay.games.registry import entries
 from tilelay.tile import NodeKind, Tile
 
@@ -93,8 +94,6 @@ def _differences(tiles: Sequence[Tile]) -> tuple[str, ...]:
 
     differ("colour", (t.color.value for t in tiles))
     if any(not first.same_topology_up_to_rotation(t) for t in tiles[1:]):
-        from tilelay.convert import same_connections_up_to_rotation
-
         if all(same_connections_up_to_rotation(first, t) for t in tiles[1:]):
             out.append(
                 "track drawn differently with the same connections "
@@ -149,8 +148,6 @@ def conflicts(
         kinds = by_name[name]
         if len(kinds) < 2:
             continue
-        from tilelay.convert import to_dsl
-
         listed = tuple(
             Kind(dsl.write(to_dsl(tile)), tile.color.value, tuple(users))
             for tile, users in kinds.values()
