@@ -40,6 +40,7 @@ __all__ = [
     "game_names",
     "get_tile",
     "load_game",
+    "reference",
     "registry_warnings",
     "reset",
 ]
@@ -184,6 +185,14 @@ def add_warnings(warnings: Iterable[ReadWarning]) -> None:
 def registry_warnings() -> list[ReadWarning]:
     """Name clashes between games of different sources."""
     return list(_registry().warnings)
+
+
+def reference(entry: GameEntry) -> str:
+    """The shortest name that finds ``entry``: its title, or ``TITLE@FORMAT`` when an earlier
+    source keeps the title."""
+    if _registry().index.get(normalise_name(entry.name)) is entry:
+        return entry.name
+    return entry.qualified_name
 
 
 def game_names() -> list[str]:

@@ -27,7 +27,7 @@ ALL_ROTATIONS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 
 # Names in URLs (tiles, hexes, games): letters, digits and a little punctuation. Anything else
 # (slashes, backslashes, NUL, "..") is refused before any lookup happens.
-_SAFE = re.compile(r"^[\w .:'&()#,~-]{1,80}$")
+_SAFE = re.compile(r"^[\w .:'&()#,~@-]{1,80}$")
 
 
 def split_plus(text: str) -> list[str]:
