@@ -36,7 +36,7 @@ from tilelay.errors import GameDataError
 from tilelay.games.model import UNLIMITED, Game, coord_key, normalise_name, tile_key
 from tilelay.games.registry import GameEntry, entries
 from tilelay.tile import Tile
-from tilelay.trains import UNLIMITED_STOPS, TrainCardType
+from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
 
 __all__ = [
     "ASPECTS",
@@ -317,13 +317,18 @@ def _home(game: Game, sym: str) -> str:
 
 
 def _distance(card: TrainCardType) -> str:
+    """A train's distance: ``2``, ``4+4`` (major + minor stops), ``2, towns free`` (towns do
+    not count: Rails' ``countTowns="no"``, the engine's 99 town stops), ``∞``, ``3H``."""
     def stops(n: int) -> str:
         return "∞" if n >= UNLIMITED_STOPS else str(n)
 
     out = []
     for side in card.sides:
         text = stops(side.major_stops)
-        if side.minor_stops:
+        free = side.reach.count_towns is TownCounting.NO or side.minor_stops >= UNLIMITED_STOPS
+        if free:
+            text += ", towns free"
+        elif side.minor_stops:
             text += f"+{stops(side.minor_stops)}"
         if side.reach.base.value == "hexes":
             text += "H"
