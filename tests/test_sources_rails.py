@@ -362,6 +362,17 @@ def test_labels_as_tilelay_matches_them() -> None:
     assert dict(game.hexes["N11"].extra)["tile"] == "-56001"
 
 
+def test_river_sides() -> None:
+    """Steam Over Holland's river="…" sides are water borders on both hexes (found by
+    comparing it with 18xx.games': the reader had skipped them)."""
+    game = load_rails_game(_game("SOH"))
+    assert [(b.edge, b.type, b.cost) for b in game.hexes["J13"].borders] == [
+        (3, BorderType.WATER, None),
+        (4, BorderType.WATER, None),
+    ]
+    assert (1, BorderType.WATER) in [(b.edge, b.type) for b in game.hexes["J15"].borders]
+
+
 def test_unlimited_tiles() -> None:
     """Rails' quantity -1 (or 99) is unlimited: UNLIMITED (-1) in the manifest."""
     from tilelay.games import UNLIMITED

@@ -319,6 +319,7 @@ def _home(game: Game, sym: str) -> str:
 def _distance(card: TrainCardType) -> str:
     """A train's distance: ``2``, ``4+4`` (major + minor stops), ``2, towns free`` (towns do
     not count: Rails' ``countTowns="no"``, the engine's 99 town stops), ``∞``, ``3H``."""
+
     def stops(n: int) -> str:
         return "∞" if n >= UNLIMITED_STOPS else str(n)
 
@@ -507,8 +508,7 @@ def read_known_differences(text: str, source: str = "known_differences.toml") ->
     per_game: dict[str, tuple[Rule, ...]] = {}
     for title, rules in data.get("game", {}).items():
         per_game[normalise_name(title)] = tuple(
-            _rule(r, f"{source}: game {title} rule {i + 1}", (title,))
-            for i, r in enumerate(rules)
+            _rule(r, f"{source}: game {title} rule {i + 1}", (title,)) for i, r in enumerate(rules)
         )
     same = {
         normalise_name(other): normalise_name(title)
@@ -575,4 +575,3 @@ def compare(name: str, known: KnownDifferences | None = None) -> Comparison:
     group = _groups(known).get(known.title_key(game.name), [])
     games = [e.load() for e in group] or [game]
     return compare_games(games, games[0].name, known)
-

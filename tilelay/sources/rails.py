@@ -13,7 +13,7 @@ How the files become a :class:`~tilelay.games.Game`:
   (``("tile", "-20")``). Rails' colour ``fixed`` (preprinted
   tiles that are never upgraded) becomes gray. The hex's ``city`` is its location name, its
   first ``cost`` a terrain cost, its ``impassable`` neighbours impassable borders on both
-  hexes, and its ``value`` list the revenue of every stop on it, one value per off-board
+  hexes (its ``river`` neighbours water borders, with no cost: Rails charges in code), and its ``value`` list the revenue of every stop on it, one value per off-board
   revenue step of the phases (Rails' ``<OffBoardRevenue step>``): each run of phases with one
   value is keyed by the newest tile colour of the phase it starts with (``yellow_30|brown_50``)
   when every run starts with the first phase of its colour, else every phase is listed by
@@ -260,7 +260,9 @@ class _Builder:
         done: set[frozenset[str]] = set()
         for h in self.map.hexes:
             x, y = _xy(h.coord, self.map.letter_is_x)
-            for other in h.impassable:
+            sides = [(o, BorderType.IMPASSABLE) for o in h.impassable]
+            sides += [(o, BorderType.WATER) for o in h.rivers]
+            for other, kind in sides:
                 pair = frozenset((h.coord, other))
                 if pair in done:
                     continue
@@ -270,7 +272,8 @@ class _Builder:
                 )
                 if edge is None:
                     self.problem(
-                        f"hex {h.name}: impassable {other} is not a neighbour; not kept",
+                        f"hex {h.name}: {'impassable' if kind is BorderType.IMPASSABLE else 'river'}"
+                        f" {other} is not a neighbour; not kept",
                         self.map_source,
                         h.line,
                     )
@@ -279,7 +282,7 @@ class _Builder:
                 for coord, e in ((h.coord, edge), (other, (edge + 3) % 6)):
                     t = hexes.get(coord)
                     if t is not None:
-                        border = Border(e, BorderType.IMPASSABLE)
+                        border = Border(e, kind)
                         hexes[coord] = replace(t, borders=(*t.borders, border))
 
     # ------------------------------------------------------------------- the manifest
