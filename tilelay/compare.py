@@ -318,7 +318,8 @@ def _home(game: Game, sym: str) -> str:
 
 def _distance(card: TrainCardType) -> str:
     """A train's distance: ``2``, ``4+4`` (major + minor stops), ``2, towns free`` (towns do
-    not count: Rails' ``countTowns="no"``, the engine's 99 town stops), ``∞``, ``3H``."""
+    not count: Rails' ``countTowns="no"``, the engine's 99 town stops; ``towns skipped`` when
+    they score nothing either), ``∞``, ``3H``."""
 
     def stops(n: int) -> str:
         return "∞" if n >= UNLIMITED_STOPS else str(n)
@@ -328,7 +329,7 @@ def _distance(card: TrainCardType) -> str:
         text = stops(side.major_stops)
         free = side.reach.count_towns is TownCounting.NO or side.minor_stops >= UNLIMITED_STOPS
         if free:
-            text += ", towns free"
+            text += ", towns free" if side.score.towns else ", towns skipped"
         elif side.minor_stops:
             text += f"+{stops(side.minor_stops)}"
         if side.reach.base.value == "hexes":

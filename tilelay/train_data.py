@@ -131,9 +131,11 @@ class _GameData:
                 major += pay
                 if nodes & _MINOR_NODES:
                     town_kind = "major"
-            else:
+            elif pay:
                 minor += pay
                 town_kind = "minor"
+            # towns visited but paid nothing ({nodes: [town], pay: 0, visit: 99}, 18Scan's
+            # 5E): they neither count against the length nor score
         if major == 0:
             raise self.fail(where, "distance has no city or offboard stops")
         counting = {"major": TownCounting.MAJOR, "minor": TownCounting.YES}.get(
