@@ -295,6 +295,31 @@ def _costs(tile: Tile) -> str:
     return " ".join(str(c) for c in sorted(u.cost for u in tile.upgrades if u.cost))
 
 
+def _links(tile: Tile) -> tuple[object, ...]:
+    """What the track connects (:meth:`Tile.connections`): edge-to-edge links and each
+    stop's kind and exits; junctions and the way paths are drawn do not matter."""
+    conn = tile.connections()
+    stops = sorted(
+        (n.kind.value, tuple(sorted(tile.node_exits(i))))
+        for i, n in enumerate(tile.nodes)
+        if n.is_stop
+    )
+    return (tuple(sorted(conn.links)), tuple(stops))
+
+
+def _same_track(a: Tile, b: Tile, *, turn: bool = True) -> bool:
+    """Whether ``a`` and ``b`` have the same track (turned some way when ``turn``): the same
+    topology, or the same connections (a junction with three paths connects what three
+    edge-to-edge paths connect)."""
+    rotations = range(6) if turn else (0,)
+    if turn and a.same_topology_up_to_rotation(b):
+        return True
+    if not turn and a.topology() == b.topology():
+        return True
+    target = _links(b)
+    return any(_links(a.rotated(r)) == target for r in rotations)
+
+
 def _count(n: int | None) -> str:
     if n is None:
         return ""
@@ -365,9 +390,9 @@ def differences(a: Game, b: Game) -> list[Difference]:
             add("stops", coord, _kinds(ta), _kinds(tb))
         else:
             add("revenue", coord, _revenues(ta), _revenues(tb))
-            if not ta.same_topology_up_to_rotation(tb):
+            if not _same_track(ta, tb):
                 add("track", coord, _exits(ta), _exits(tb))
-            elif ta.topology() != tb.topology():
+            elif not _same_track(ta, tb, turn=False):
                 add("track turned", coord, _exits(ta), _exits(tb))
         add("label", coord, ta.label or "", tb.label or "")
         ba = {x.edge: x for x in ta.borders}
@@ -386,7 +411,7 @@ def differences(a: Game, b: Game) -> list[Difference]:
         ta, tb = a.tile(name), b.tile(name)
         add("tile label", name, ta.label or "", tb.label or "")
         add("tile colour", name, ta.color.value, tb.color.value)
-        if not ta.same_topology_up_to_rotation(tb):
+        if not _same_track(ta, tb):
             add("tile track", name, _exits(ta), _exits(tb))
         ra = " ".join(str(v) for v in sorted(ta.revenue_values()))
         rb = " ".join(str(v) for v in sorted(tb.revenue_values()))
