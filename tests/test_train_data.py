@@ -139,3 +139,20 @@ def test_game_data_n_plus_m_variants_and_errors() -> None:
             [{"name": "1", "on": "Z"}],
             source="g",
         )
+
+
+def test_available_on_names_a_phase() -> None:
+    """The engine's ``available_on`` is a phase name (``Phase#available?``): 1880's 2R comes
+    in phase C2, which no train starts (found comparing 1880 with Rails')."""
+    trains = [
+        {"name": "2", "distance": 2, "price": 100, "num": 2},
+        {"name": "8", "distance": 8, "price": 700, "num": 2},
+        {"name": "2R", "distance": 2, "price": 250, "num": 1, "available_on": "C2"},
+    ]
+    phases = [
+        {"name": "A1", "on": "2", "tiles": ["yellow"]},
+        {"name": "C2", "on": "8", "tiles": ["yellow", "green"]},
+    ]
+    m = trains_from_game_data(trains, phases, source="g")
+    assert m.phase("C2").releases == ("2R",)
+    assert m.released_in_phase("2R") == "C2"
