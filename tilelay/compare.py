@@ -35,7 +35,7 @@ from typing import Any
 from tilelay.errors import GameDataError
 from tilelay.games.model import UNLIMITED, Game, coord_key, normalise_name, tile_key
 from tilelay.games.registry import GameEntry, entries
-from tilelay.tile import Tile
+from tilelay.tile import NodeKind, Revenue, Tile
 from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
 
 __all__ = [
@@ -283,8 +283,24 @@ def _kinds(tile: Tile) -> str:
     return " ".join(sorted(n.kind.value for n in tile.stops))
 
 
+def _revenue(revenue: Revenue | None) -> str:
+    """A revenue as text, a phase that repeats the value before it left out
+    (``yellow_0|green_0|gray_80`` is ``yellow_0|gray_80``)."""
+    if revenue is None:
+        return "0"
+    if not revenue.phases:
+        return str(revenue.value)
+    kept: list[tuple[str, int]] = []
+    for phase, value in revenue.phases:
+        if not kept or kept[-1][1] != value or phase == "diesel":
+            kept.append((phase, value))
+    if len(kept) == 1:
+        return str(kept[0][1])
+    return "|".join(f"{p}_{v}" for p, v in kept)
+
+
 def _revenues(tile: Tile) -> str:
-    return " ".join(sorted(str(n.revenue) for n in tile.stops))
+    return " ".join(sorted(_revenue(n.revenue) for n in tile.stops))
 
 
 def _exits(tile: Tile) -> str:
@@ -336,7 +352,8 @@ def _home(game: Game, sym: str) -> str:
     tile = game.hexes.get(corp.home)
     if index is None or tile is None or index >= len(tile.cities):
         return corp.home
-    node = tile.nodes.index(tile.cities[index])
+    # by position: equal cities compare equal, so tile.nodes.index() would find the first
+    node = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY][index]
     exits = "".join(str(e) for e in sorted(tile.node_exits(node)))
     return f"{corp.home}/{exits}" if exits and len(tile.cities) > 1 else corp.home
 
@@ -359,6 +376,8 @@ def _distance(card: TrainCardType) -> str:
             text += f"+{stops(side.minor_stops)}"
         if side.reach.base.value == "hexes":
             text += "H"
+        if not free and side.max_visits is not None and side.max_visits >= UNLIMITED_STOPS:
+            text += " of ∞"  # an express: visits any number of stops, pays the best n
         out.append(text)
     return " / ".join(out)
 
