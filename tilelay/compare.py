@@ -15,9 +15,11 @@ difference, a data error in one source, a drawing-only detail, a naming differen
 a reader does not model, or something tilelay's tile language lacks. A difference no rule
 explains is *unexplained*: a new fact to investigate.
 
->>> comparison = compare("1830")
->>> comparison.sources
-('tilelay',)
+>>> from tilelay.games import load_game
+>>> differences(load_game("1830"), load_game("1830"))
+[]
+>>> str(Difference("manifest", "15", ("18xx.games", "rails"), ("6", "5")))
+'manifest 15: 6 (18xx.games) / 5 (rails)'
 """
 
 from __future__ import annotations
