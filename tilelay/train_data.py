@@ -162,9 +162,9 @@ def trains_from_game_data(
     in code, e.g. 1830's 6-trains) or is an error. ``variants`` become the second side of a
     dual card named ``"side1/side2"``. ``rusts_on`` names the train whose first purchase rusts
     this one: put on the phase that train starts if there is one, else on that train's card
-    type. ``available_on`` names the phase that releases this one (as the engine reads it),
-    or, if no phase has that name, a train as ``rusts_on`` does. ``discount`` is kept per side, and gives
-    ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
+    type. ``available_on`` names the phase that releases this one (as the engine reads it), or,
+    if no phase has that name, a train as ``rusts_on`` does. ``discount`` is kept per side, and
+    gives ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
     :attr:`TrainManager.warnings`; malformed values raise :class:`GameDataError`.
     """
     data = _GameData(source)

@@ -2,8 +2,9 @@
 
 A source (a path of one format) is keyed by the SHA-256 of tilelay's version, the code that
 reads games (the modules of ``tilelay`` it is made of), its format, and the relative names and
-contents of its files: any change to a file (or to a reader) gives a new key, so a cache entry never describes other sources. For each key the cache keeps the listing
-of the games (their names) and each game once read (pickled, one file per game).
+contents of its files: any change to a file (or to a reader) gives a new key, so a cache entry
+never describes other sources. For each key the cache keeps the listing of the games (their
+names) and each game once read (pickled, one file per game).
 
 The cache lives in ``$TILELAY_CACHE``, else ``$XDG_CACHE_HOME/tilelay``, else
 ``~/.cache/tilelay``. A cache that cannot be written is not an error: games are then read from
