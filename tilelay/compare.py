@@ -3,7 +3,8 @@
 tilelay reads the same title from up to four sources (its built-in TOML, the 18xx.games
 engine, Rails, GE18XX). :func:`differences` lists what two of them disagree on, as
 :class:`Difference` values: the hex set; each hex's colour, stops (cities, towns, off-boards)
-and revenues, track up to rotation (and how it is turned), label, borders, terrain costs and
+and revenues (``revenue phases``: the same values in the same order, the phases named
+otherwise), track up to rotation (and how it is turned), label, borders, terrain costs and
 location name; the manifest (counts, and each shared tile's label, colour, track and
 revenues); corporations (homes, token costs), companies (value, revenue, blocked hexes) and
 trains (count, price, distance of each train).
@@ -26,10 +27,11 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from importlib import resources
 from typing import Any
@@ -62,6 +64,7 @@ ASPECTS: tuple[str, ...] = (
     "colour",
     "stops",
     "revenue",
+    "revenue phases",
     "track",
     "track turned",
     "label",
@@ -116,6 +119,9 @@ class Difference:
     where: str
     sources: tuple[str, str]
     values: tuple[str, str]
+    unread: str = ""
+    """Set by :func:`compare_games` when a source could not read the place (a hex its reader
+    drew as a plain hex): ``"18xx.games: unknown part 'stub'"``."""
 
     def __str__(self) -> str:
         a, b = (v if v else "—" for v in self.values)
@@ -130,11 +136,14 @@ class Difference:
 
     def to_json(self) -> dict[str, Any]:
         """The difference as plain data."""
-        return {
+        data: dict[str, Any] = {
             "what": self.what,
             "where": self.where,
             "values": dict(zip(self.sources, self.values, strict=True)),
         }
+        if self.unread:
+            data["unread"] = self.unread
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +167,9 @@ class Rule:
     A difference matches when its aspect is one of ``what``; its place matches one of the
     shell patterns of ``where``; every format in ``formats`` is one of the two compared; and
     ``values`` (if given) match: a pair of patterns matched against the two values in either
-    order, or patterns per format (``{"rails": ""}``: Rails has nothing).
+    order, or patterns per format (``{"rails": ""}``: Rails has nothing); with ``unread``, only
+    differences at places a source could not read (:attr:`Difference.unread`), whose reason
+    replaces ``{unread}`` in the cause.
     """
 
     what: tuple[str, ...]
@@ -168,10 +179,13 @@ class Rule:
     values: tuple[str, ...] = ()
     values_by_format: tuple[tuple[str, str], ...] = ()
     games: tuple[str, ...] = ()
+    unread: bool = False
 
     def matches(self, diff: Difference) -> bool:
         """Whether ``diff`` is one of the differences this rule explains."""
         if diff.what not in self.what:
+            return False
+        if self.unread and not diff.unread:
             return False
         if not any(fnmatch.fnmatchcase(diff.where, p) for p in self.where):
             return False
@@ -208,6 +222,9 @@ class KnownDifferences:
         else of every game; ``None`` when no rule explains it."""
         for rule in (*self.per_game.get(normalise_name(title), ()), *self.general):
             if rule.matches(diff):
+                if rule.unread:
+                    text = rule.cause.text.replace("{unread}", diff.unread)
+                    return replace(rule.cause, text=text)
                 return rule.cause
         return None
 
@@ -299,6 +316,15 @@ def _revenue(revenue: Revenue | None) -> str:
     if len(kept) == 1:
         return str(kept[0][1])
     return "|".join(f"{p}_{v}" for p, v in kept)
+
+
+def _revenue_values(tile: Tile) -> list[tuple[int, ...]]:
+    """Each stop's revenue values in order, the phases they are keyed by left out."""
+    out = []
+    for n in tile.stops:
+        text = _revenue(n.revenue)
+        out.append(tuple(int(part.rpartition("_")[2]) for part in text.split("|")))
+    return sorted(out)
 
 
 def _revenues(tile: Tile) -> str:
@@ -409,8 +435,10 @@ def differences(a: Game, b: Game) -> list[Difference]:
         add("colour", coord, ta.color.value, tb.color.value)
         if _kinds(ta) != _kinds(tb):
             add("stops", coord, _kinds(ta), _kinds(tb))
-        else:
-            add("revenue", coord, _revenues(ta), _revenues(tb))
+        elif _revenues(ta) != _revenues(tb):
+            same_values = _revenue_values(ta) == _revenue_values(tb)
+            add("revenue phases" if same_values else "revenue", coord, _revenues(ta), _revenues(tb))
+        if _kinds(ta) == _kinds(tb):
             if not _same_track(ta, tb):
                 add("track", coord, _exits(ta), _exits(tb))
             elif not _same_track(ta, tb, turn=False):
@@ -490,6 +518,47 @@ def _companies(game: Game) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in out.items()}
 
 
+_UNREAD = re.compile(r"(?:^|: )bad tile string \(column \d+\): (.*); (.*) drawn as plain hexes$")
+
+
+def _unread_hexes(game: Game) -> dict[str, str]:
+    """The hexes the game's reader could not read (drawn as plain hexes, as its problems
+    say), each with the reason."""
+    out: dict[str, str] = {}
+    for problem in game.problems:
+        m = _UNREAD.search(problem.message)
+        if m:
+            for coord in m.group(2).split(", "):
+                out.setdefault(coord, m.group(1))
+    return out
+
+
+_HEX_ASPECTS = frozenset(ASPECTS[: ASPECTS.index("location") + 1])
+
+
+def _places(diff: Difference, games: Sequence[Game]) -> list[str]:
+    """The hexes a difference is about: its hex (and, for a border, the hex across it), or a
+    corporation's home."""
+    if diff.what in _HEX_ASPECTS:
+        coord, _, edge = diff.where.partition(".")
+        places = [coord]
+        if edge:
+            for game in games:
+                if coord in game.hexes:
+                    across = game.neighbour(coord, int(edge))
+                    if across is not None:
+                        places.append(across)
+        return places
+    if diff.what == "home":
+        return [
+            c.home
+            for game in games
+            for c in game.corporations
+            if c.sym == diff.where and c.home is not None
+        ]
+    return []
+
+
 # --------------------------------------------------------------------------- the known causes
 
 
@@ -503,7 +572,8 @@ def _strings(data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
 
 
 def _rule(data: dict[str, Any], where: str, games: tuple[str, ...]) -> Rule:
-    unknown = set(data) - {"what", "where", "formats", "values", "category", "source", "cause"}
+    keys = {"what", "where", "formats", "values", "category", "source", "cause", "unread"}
+    unknown = set(data) - keys
     if unknown:
         raise GameDataError(f"{where}: unknown keys {sorted(unknown)}")
     what = _strings(data, "what", where)
@@ -539,6 +609,7 @@ def _rule(data: dict[str, Any], where: str, games: tuple[str, ...]) -> Rule:
         values=pair,
         values_by_format=by_format,
         games=games,
+        unread=data.get("unread") is True,
     )
 
 
@@ -604,7 +675,17 @@ def compare_games(
     title = title or games[0].name
     findings: list[Finding] = []
     for other in games[1:]:
+        pair = (games[0], other)
+        unread = [_unread_hexes(g) for g in pair]
         for diff in differences(games[0], other):
+            reasons = [
+                f"{g.format}: {u[c]}"
+                for g, u in zip(pair, unread, strict=True)
+                for c in _places(diff, pair)
+                if c in u
+            ]
+            if reasons:
+                diff = replace(diff, unread="; ".join(dict.fromkeys(reasons)))
             findings.append(Finding(diff, known.cause(title, diff)))
     return Comparison(title, tuple(g.format for g in games), tuple(findings))
 
