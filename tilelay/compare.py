@@ -31,13 +31,13 @@ import re
 import tomllib
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib import resources
 from typing import Any
 
 from tilelay.errors import GameDataError
-from tilelay.games.model import UNLIMITED, Game, coord_key, normalise_name, tile_key
+from tilelay.games.model import UNLIMITED, Game, coord_key, letters, normalise_name, tile_key
 from tilelay.games.registry import GameEntry, entries
 from tilelay.tile import NodeKind, Revenue, Tile
 from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
@@ -55,6 +55,8 @@ __all__ = [
     "compare_games",
     "differences",
     "known_differences",
+    "read_known_differences",
+    "renamed",
     "titles_in_several_sources",
 ]
 
@@ -210,12 +212,16 @@ def _match(value: str, pattern: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class KnownDifferences:
-    """The known differences: rules for every game, rules per title, and titles that name
-    the same game (``same_game``: a name -> the title it stands for)."""
+    """The known differences: rules for every game, rules per title, titles that name the
+    same game (``same_game``: a name -> the title it stands for) and sources that name a
+    game's hexes otherwise (``coordinates``)."""
 
     general: tuple[Rule, ...]
     per_game: Mapping[str, tuple[Rule, ...]]
     same_game: Mapping[str, str]
+    coordinates: Mapping[tuple[str, str], tuple[tuple[int, int], str]] = field(default_factory=dict)
+    """(title key, format) -> the shift of that source's doubled coordinates onto the
+    reference's, and why: a source that names the hexes of a game otherwise."""
 
     def cause(self, title: str, diff: Difference) -> Cause | None:
         """The cause of ``diff`` in game ``title``: the first matching rule of the title,
@@ -264,6 +270,8 @@ class Comparison:
     title: str
     sources: tuple[str, ...]
     findings: tuple[Finding, ...]
+    notes: tuple[str, ...] = ()
+    """How the sources were aligned before comparing (a source's hexes renamed)."""
 
     @property
     def unexplained(self) -> tuple[Finding, ...]:
@@ -283,6 +291,7 @@ class Comparison:
             "title": self.title,
             "sources": list(self.sources),
             "counts": self.counts(),
+            "notes": list(self.notes),
             "differences": [f.to_json() for f in self.findings],
         }
 
@@ -521,6 +530,31 @@ def _companies(game: Game) -> dict[str, list[str]]:
 _UNREAD = re.compile(r"(?:^|: )bad tile string \(column \d+\): (.*); (.*) drawn as plain hexes$")
 
 
+def renamed(game: Game, like: Game, shift: tuple[int, int]) -> Game:
+    """``game`` with its hexes named as ``like`` names them: each hex's doubled coordinates
+    (:meth:`Game.coord_xy`) moved by ``shift``, then written in ``like``'s convention (the
+    letter its column or its row). Location names, homes and blocked hexes follow."""
+    dx, dy = shift
+
+    def name(coord: str) -> str:
+        x, y = game.coord_xy(coord)
+        x, y = x + dx, y + dy
+        return f"{letters(x)}{y}" if like.letter_is_x else f"{letters(y)}{x}"
+
+    return replace(
+        game,
+        hexes={name(c): t for c, t in game.hexes.items()},
+        location_names={name(c): n for c, n in game.location_names.items()},
+        corporations=tuple(
+            replace(c, home=name(c.home)) if c.home is not None else c for c in game.corporations
+        ),
+        companies=tuple(replace(c, blocks=tuple(map(name, c.blocks))) for c in game.companies),
+        letter_is_x=like.letter_is_x,
+        _xy={},
+        _by_xy={},
+    )
+
+
 def _unread_hexes(game: Game) -> dict[str, str]:
     """The hexes the game's reader could not read (drawn as plain hexes, as its problems
     say), each with the reason."""
@@ -633,7 +667,25 @@ def read_known_differences(text: str, source: str = "known_differences.toml") ->
         for title, others in data.get("same_game", {}).items()
         for other in ([others] if isinstance(others, str) else others)
     }
-    return KnownDifferences(general, per_game, same)
+    coordinates: dict[tuple[str, str], tuple[tuple[int, int], str]] = {}
+    for title, by_format in data.get("coordinates", {}).items():
+        for fmt, entry in by_format.items():
+            where = f"{source}: coordinates of {title} in {fmt}"
+            shift = entry.get("shift")
+            why = entry.get("cause")
+            if (
+                not isinstance(shift, list)
+                or len(shift) != 2
+                or not all(isinstance(v, int) for v in shift)
+            ):
+                raise GameDataError(f"{where}: shift must be two whole numbers")
+            if not isinstance(why, str) or not why:
+                raise GameDataError(f"{where}: cause must be a sentence")
+            coordinates[(normalise_name(title), fmt)] = (
+                (shift[0], shift[1]),
+                " ".join(why.split()),
+            )
+    return KnownDifferences(general, per_game, same, coordinates)
 
 
 @functools.cache
@@ -674,7 +726,12 @@ def compare_games(
         raise ValueError("compare_games needs at least one game")
     title = title or games[0].name
     findings: list[Finding] = []
+    notes: list[str] = []
     for other in games[1:]:
+        shift = known.coordinates.get((normalise_name(title), other.format))
+        if shift is not None:
+            other = renamed(other, games[0], shift[0])
+            notes.append(f"{other.format}: hexes renamed to {games[0].format}'s: {shift[1]}")
         pair = (games[0], other)
         unread = [_unread_hexes(g) for g in pair]
         for diff in differences(games[0], other):
@@ -687,7 +744,7 @@ def compare_games(
             if reasons:
                 diff = replace(diff, unread="; ".join(dict.fromkeys(reasons)))
             findings.append(Finding(diff, known.cause(title, diff)))
-    return Comparison(title, tuple(g.format for g in games), tuple(findings))
+    return Comparison(title, tuple(g.format for g in games), tuple(findings), tuple(notes))
 
 
 def compare(name: str, known: KnownDifferences | None = None) -> Comparison:

@@ -153,6 +153,8 @@ def _compare(args: argparse.Namespace) -> int:
     print(f"{result.title}: {', '.join(result.sources)} (each compared with {result.sources[0]})")
     if len(result.sources) < 2:
         print("  only one source has this game: nothing to compare")
+    for note in result.notes:
+        print(f"  note: {note}")
     for finding in result.findings:
         cause = finding.cause
         print(f"  {finding.difference}")
