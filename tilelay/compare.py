@@ -226,12 +226,18 @@ class KnownDifferences:
     def cause(self, title: str, diff: Difference) -> Cause | None:
         """The cause of ``diff`` in game ``title``: the first matching rule of the title,
         else of every game; ``None`` when no rule explains it."""
+        rule = self.rule(title, diff)
+        if rule is None:
+            return None
+        if rule.unread:
+            return replace(rule.cause, text=rule.cause.text.replace("{unread}", diff.unread))
+        return rule.cause
+
+    def rule(self, title: str, diff: Difference) -> Rule | None:
+        """The rule that explains ``diff`` in game ``title`` (see :meth:`cause`)."""
         for rule in (*self.per_game.get(normalise_name(title), ()), *self.general):
             if rule.matches(diff):
-                if rule.unread:
-                    text = rule.cause.text.replace("{unread}", diff.unread)
-                    return replace(rule.cause, text=text)
-                return rule.cause
+                return rule
         return None
 
     def title_key(self, name: str) -> str:
@@ -611,6 +617,8 @@ def _rule(data: dict[str, Any], where: str, games: tuple[str, ...]) -> Rule:
     if unknown:
         raise GameDataError(f"{where}: unknown keys {sorted(unknown)}")
     what = _strings(data, "what", where)
+    if what == ("*",):
+        what = ASPECTS
     bad = [w for w in what if w not in _ORDER]
     if not what or bad:
         raise GameDataError(f"{where}: what must name aspects of {list(ASPECTS)}, not {bad}")
