@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import reference
-from tests.game_compare import differences, offboard_revenues
+from tests.conftest import offboard_revenues, reference
+from tilelay.compare import compare_games
 from tilelay.errors import GameSourceError, IncompleteGameError, XMLFormatError
 from tilelay.games import load_game
 from tilelay.hexgeo import Layout
@@ -132,44 +132,13 @@ def test_xml_stays_hardened(tmp_path: Path) -> None:
         load_ge18xx_game(d, tiles=reference("ge18xx", "Tiles"))
 
 
-_SAME_OFFBOARD = (
-    "representation: 18xx.games draws a plain border joining the two hexes of one off-board "
-    "area; GE18XX has no such element"
-)
-#: Every difference between the built-in 1830 (first) and GE18XX's (second), with its cause.
-BUILTIN_VS_GE_1830: dict[str, str] = {
-    "corporation CPR: only in tilelay": "representation: GE18XX's symbol is CP",
-    "corporation CP: only in ge18xx": "representation: as CPR",
-    "corporation ERIE: only in tilelay": "representation: GE18XX's symbol is Erie",
-    "corporation Erie: only in ge18xx": "representation: as ERIE",
-    "company (220, 30, ('I13', 'I15')): 1/0": (
-        "data gap in GE18XX: the B&O private blocks only its homeCell1 I15 (18xx.games and "
-        "Rails: I13 and I15)"
-    ),
-    "company (220, 30, ('I15',)): 0/1": "data gap in GE18XX: as above",
-    **{
-        f"hex {h}: borders ['{e}:plain']/[]": _SAME_OFFBOARD
-        for h, e in (("A11", 1), ("A9", 4), ("I1", 5), ("J2", 2))
-    },
-    **{
-        f"hex {h}: colour yellow/white": (
-            "representation: GE18XX draws the OO hexes as white cells with two cities (no "
-            "preprinted tile); 18xx.games and Rails as yellow preprinted tiles (1830 has no yellow "
-            "OO tile: the first tile laid there is green 59)"
-        )
-        for h in ("D10", "E5", "E11", "H18")
-    },
-}
-
-
 def test_ge18xx_1830_against_builtin() -> None:
+    """Every difference of GE18XX's 1830 from the built-in one has a known cause in
+    tilelay/data/known_differences.toml; the manifest is all of them missing (GE18XX has no
+    1830-TileSet.xml, a problem says so)."""
     ge = load_ge18xx_game(_game("1830"))
     builtin = load_game("1830")
-    found = {d for d in differences(builtin, ge) if not d.startswith("manifest ")}
-    for item in sorted(found):
-        print(f"  {item}: {BUILTIN_VS_GE_1830.get(item, 'UNEXPLAINED')}")
-    assert found == set(BUILTIN_VS_GE_1830), found ^ set(BUILTIN_VS_GE_1830)
-    # the manifest: GE18XX has no 1830-TileSet.xml (a problem says so)
-    assert {d for d in differences(builtin, ge) if d.startswith("manifest ")} == {
-        f"manifest {n}: {c}/None" for n, c in builtin.manifest.items()
-    }
+    result = compare_games([builtin, ge])
+    assert [str(f.difference) for f in result.unexplained] == []
+    missing = {f.difference.where for f in result.findings if f.difference.what == "manifest"}
+    assert missing == set(builtin.manifest)

@@ -18,6 +18,7 @@ MAP = b"""<Map tileOrientation="EW" letterOrientation="vertical" even="B">
   <Defaults><Access type="city" runTo="yes"/></Defaults>
   <Hex name="A9" tile="-901" orientation="1" value="30,50" city="Canadian West"/>
   <Hex name="B16" tile="-10" impassable="C17, C15"/>
+  <Hex name="B18" tile="0" river="C17"/>
   <IfOption name="Variant" value="Basegame,Simple">
     <Hex name="F2" tile="-903" orientation="5" value="40,70" city="Chicago"/>
   </IfOption>
@@ -35,11 +36,12 @@ def test_map_hexes_with_options() -> None:
     m = read_rails_map(MAP, source="Map.xml", options={"Variant": "Basegame"})
     assert m.layout is Layout.POINTY and not m.letter_is_x
     by = {h.coord: h for h in m.hexes}
-    assert set(by) == {"A9", "B16", "F2", "U-1", "R14", "Q1"}
+    assert set(by) == {"A9", "B16", "B18", "F2", "U-1", "R14", "Q1"}
     assert by["A9"].values == (30, 50) and by["A9"].orientation == 1
     assert by["A9"].city == "Canadian West"
     assert by["F2"].tile == "-903"
     assert by["B16"].impassable == ("C17", "C15")
+    assert by["B18"].rivers == ("C17",) and by["B18"].impassable == ()
     assert by["U-1"].name == "U99" and by["U-1"].costs == (80, 120)
     assert by["U-1"].city == "Nowhere"  # misspelt 'ciry', read and reported
     assert by["R14"].reserved is None  # Include_Unit2 is a toggle: "no" by default

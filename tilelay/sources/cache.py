@@ -1,9 +1,10 @@
 """The on-disk cache of games read from other engines' sources.
 
-A source (a path of one format) is keyed by the SHA-256 of tilelay's version, its format, and
-the relative names and contents of its files: any change to a file (or to tilelay) gives a new
-key, so a cache entry never describes other sources. For each key the cache keeps the listing
-of the games (their names) and each game once read (pickled, one file per game).
+A source (a path of one format) is keyed by the SHA-256 of tilelay's version, the code that
+reads games (the modules of ``tilelay`` it is made of), its format, and the relative names and
+contents of its files: any change to a file (or to a reader) gives a new key, so a cache entry
+never describes other sources. For each key the cache keeps the listing of the games (their
+names) and each game once read (pickled, one file per game).
 
 The cache lives in ``$TILELAY_CACHE``, else ``$XDG_CACHE_HOME/tilelay``, else
 ``~/.cache/tilelay``. A cache that cannot be written is not an error: games are then read from
@@ -12,6 +13,7 @@ their sources each time. Entries written by this module are the only ones it rea
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -39,10 +41,22 @@ def cache_dir() -> Path:
     return base / "tilelay"
 
 
+@functools.cache
+def _code_digest() -> bytes:
+    """A digest of tilelay's own modules: a reader fixed is a new key, even in a checkout
+    whose version number has not changed."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def _key(fmt: str, root: Path, files: list[Path]) -> str:
     from tilelay import __version__
 
     digest = hashlib.sha256(f"{_VERSION}\0{__version__}\0{fmt}\0".encode())
+    digest.update(_code_digest())
     for path in files:
         try:
             name = str(path.relative_to(root))

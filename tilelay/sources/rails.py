@@ -8,16 +8,16 @@ resolved for the game's default options (:mod:`tilelay.xml.rails_options`) or th
 
 How the files become a :class:`~tilelay.games.Game`:
 
-* Each map hex holds its preprinted tile turned by the hex's ``orientation`` (Rails' sides are
-  tilelay's edges, see :mod:`tilelay.xml.rails_map`); the tile's ``extra`` names the Rails tile
-  (``("tile", "-20")``). Rails' colour ``fixed`` (preprinted
-  tiles that are never upgraded) becomes gray. The hex's ``city`` is its location name, its
-  first ``cost`` a terrain cost, its ``impassable`` neighbours impassable borders on both
-  hexes, and its ``value`` list the revenue of every stop on it, one value per off-board
-  revenue step of the phases (Rails' ``<OffBoardRevenue step>``): each run of phases with one
-  value is keyed by the newest tile colour of the phase it starts with (``yellow_30|brown_50``)
-  when every run starts with the first phase of its colour, else every phase is listed by
-  name (``2_30|3_30|…``).
+* Each map hex holds its preprinted tile turned by the hex's ``orientation`` (Rails' sides
+  are tilelay's edges, see :mod:`tilelay.xml.rails_map`); the tile's ``extra`` names the Rails
+  tile (``("tile", "-20")``). Rails' colour ``fixed`` (preprinted tiles that are never
+  upgraded) becomes gray. The hex's ``city`` is its location name, its first ``cost`` a terrain
+  cost, its ``impassable`` neighbours impassable borders on both hexes (its ``river``
+  neighbours water borders, with no cost: Rails charges in code), and its ``value`` list the
+  revenue of every stop on it, one value per off-board revenue step of the phases (Rails'
+  ``<OffBoardRevenue step>``): each run of phases with one value is keyed by the newest tile
+  colour of the phase it starts with (``yellow_30|brown_50``) when every run starts with the
+  first phase of its colour, else every phase is listed by name (``2_30|3_30|…``).
 * Labels: the hex's ``label``; where it has none and its preprinted tile's Rails name is a
   label (one to three capital letters such as ``NY`` or ``B``, the name Rails gives the
   picture of that hex) and the tile has a city, that name. ``River`` (1889) is terrain
@@ -260,7 +260,9 @@ class _Builder:
         done: set[frozenset[str]] = set()
         for h in self.map.hexes:
             x, y = _xy(h.coord, self.map.letter_is_x)
-            for other in h.impassable:
+            sides = [(o, BorderType.IMPASSABLE) for o in h.impassable]
+            sides += [(o, BorderType.WATER) for o in h.rivers]
+            for other, kind in sides:
                 pair = frozenset((h.coord, other))
                 if pair in done:
                     continue
@@ -269,8 +271,9 @@ class _Builder:
                     (e for e, (dx, dy) in enumerate(offsets) if (x + dx, y + dy) == (ox, oy)), None
                 )
                 if edge is None:
+                    side = "impassable" if kind is BorderType.IMPASSABLE else "river"
                     self.problem(
-                        f"hex {h.name}: impassable {other} is not a neighbour; not kept",
+                        f"hex {h.name}: {side} {other} is not a neighbour; not kept",
                         self.map_source,
                         h.line,
                     )
@@ -279,7 +282,7 @@ class _Builder:
                 for coord, e in ((h.coord, edge), (other, (edge + 3) % 6)):
                     t = hexes.get(coord)
                     if t is not None:
-                        border = Border(e, BorderType.IMPASSABLE)
+                        border = Border(e, kind)
                         hexes[coord] = replace(t, borders=(*t.borders, border))
 
     # ------------------------------------------------------------------- the manifest

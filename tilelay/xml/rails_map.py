@@ -17,7 +17,9 @@ with :class:`~tilelay.xml.rails_options.OptionResolver`). What Rails' own code m
 * ``cost`` lists tile-laying costs, the first for the preprinted tile; ``value`` lists a stop
   value per off-board revenue step (``<OffBoardRevenue step>`` of the phases); ``city`` is the
   place name; ``impassable`` names neighbouring hexes whose common side cannot be crossed (only
-  one of the two hexes names the other); ``label`` is the label printed on the hex.
+  one of the two hexes names the other); ``river`` names, the same way, neighbouring hexes
+  across a river side (Steam Over Holland; the cost of crossing is in Rails' code);
+  ``label`` is the label printed on the hex.
 """
 
 from __future__ import annotations
@@ -92,8 +94,8 @@ class RailsHex:
 
     ``coord`` is the tilelay coordinate (:func:`rails_coord` of ``name``); ``tile`` the
     preprinted tile's id; ``orientation`` 0-5; ``costs`` and ``values`` the integer lists of
-    ``cost`` and ``value``; ``impassable`` the tilelay coordinates of the hexes across an
-    impassable side.
+    ``cost`` and ``value``; ``impassable`` and ``rivers`` the tilelay coordinates of the
+    hexes across an impassable side and across a river side.
     """
 
     name: str
@@ -106,6 +108,7 @@ class RailsHex:
     label: str | None = None
     impassable: tuple[str, ...] = ()
     reserved: str | None = None
+    rivers: tuple[str, ...] = ()
     line: int | None = None
 
 
@@ -250,17 +253,19 @@ def _hex(
         warnings.append(
             ReadWarning(f"hex {name}: orientation {turn} read as {turn % 6}", source, line)
         )
-    impassable: list[str] = []
-    for other in re.split(r"[,\s]+", attrs.get("impassable") or ""):
-        if other:
+    sides: dict[str, list[str]] = {"impassable": [], "river": []}
+    for key, found in sides.items():
+        for other in re.split(r"[,\s]+", attrs.get(key) or ""):
+            if not other:
+                continue
             try:
-                impassable.append(rails_coord(other))
+                found.append(rails_coord(other))
             except ValueError as err:
                 if other[:1] != "@":
                     raise XMLFormatError(
-                        f"hex {name}: impassable: {err}", source=source, line=line
+                        f"hex {name}: {key}: {err}", source=source, line=line
                     ) from None
-                warnings.append(ReadWarning(f"hex {name}: impassable: {err}", source, line))
+                warnings.append(ReadWarning(f"hex {name}: {key}: {err}", source, line))
     for child in resolver.children(el):
         # <Access> (run-through rules), <RevenueBonus> and the like: not in tilelay's model
         warnings.append(
@@ -277,7 +282,8 @@ def _hex(
         values=_ints(attrs.get("value"), "value", name, el, source),
         city=city,
         label=label,
-        impassable=tuple(impassable),
+        impassable=tuple(sides["impassable"]),
         reserved=(attrs.get("reserved") or "").strip() or None,
+        rivers=tuple(sides["river"]),
         line=line,
     )
