@@ -38,7 +38,7 @@ from typing import Any
 
 from tilelay.errors import GameDataError
 from tilelay.games.model import UNLIMITED, Game, coord_key, letters, normalise_name, tile_key
-from tilelay.games.registry import GameEntry, entries
+from tilelay.games.registry import GameEntry, entries, load_game
 from tilelay.tile import NodeKind, Revenue, Tile
 from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
 
@@ -761,8 +761,6 @@ def compare(name: str, known: KnownDifferences | None = None) -> Comparison:
 
     Raises :class:`~tilelay.errors.NotFoundError` when no game has that name.
     """
-    from tilelay.games.registry import load_game
-
     known = known or known_differences()
     game = load_game(name)
     group = _groups(known).get(known.title_key(game.name), [])

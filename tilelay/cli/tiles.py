@@ -43,8 +43,7 @@ def _conflicts(args: argparse.Namespace) -> int:
                     "number": c.name,
                     "differences": list(c.differences),
                     "kinds": [
-                        {"code": k.code, "color": k.color, "users": list(k.users)}
-                        for k in c.kinds
+                        {"code": k.code, "color": k.color, "users": list(k.users)} for k in c.kinds
                     ],
                 }
                 for c in found

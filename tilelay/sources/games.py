@@ -25,9 +25,10 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from tilelay.catalogue import tile_codes
 from tilelay.errors import NoGameError, ReadWarning, TilelayError
 from tilelay.games import Game, game_from_data
-from tilelay.games.registry import GameEntry, add_entries
+from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
 from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
@@ -220,8 +221,6 @@ def engine_game(
     """
     data, notes = engine_game_data(game)
     if generic:
-        from tilelay.catalogue import tile_codes
-
         known = tile_codes()
         own = data.setdefault("tiles", {})
         for name in data["manifest"]:
@@ -444,8 +443,6 @@ def discover(path: str | Path) -> list[GameEntry]:
 def note_skipped(skipped: Iterable[ReadWarning]) -> None:
     """List the games a source holds but that could not be read (e.g. Rails' incomplete
     1817) among the registry's warnings."""
-    from tilelay.games.registry import add_warnings
-
     add_warnings(ReadWarning(f"not loaded: {w.message}", w.source, w.line) for w in skipped)
 
 

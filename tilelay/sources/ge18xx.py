@@ -51,7 +51,8 @@ from tilelay.errors import (
     ReadWarning,
 )
 from tilelay.games import Game, game_from_data
-from tilelay.hexgeo import Layout, xml_side_to_edge
+from tilelay.games.model import parse_coord
+from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout, xml_side_to_edge
 from tilelay.tile import (
     Border,
     BorderType,
@@ -524,9 +525,6 @@ class _Geometry:
     """Neighbours of a GE18XX map's hexes (the game's doubled coordinates)."""
 
     def __init__(self, m: GeMap) -> None:
-        from tilelay.games.model import parse_coord
-        from tilelay.hexgeo import NEIGHBOUR_OFFSETS
-
         self.offsets = NEIGHBOUR_OFFSETS[m.layout]
         self.by_xy: dict[tuple[int, int], str] = {}
         self.xy: dict[str, tuple[int, int]] = {}

@@ -32,6 +32,7 @@ from lxml import etree
 from tilelay import tile as model
 from tilelay.errors import XMLFormatError
 from tilelay.hexgeo import Loc
+from tilelay.xml.rails_options import OptionResolver
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
@@ -337,8 +338,6 @@ def _quantity(tid: str, text: str | None, source: str | None, el: etree._Element
 def _resolved_tileset(
     root: etree._Element, source: str | None, options: Mapping[str, str]
 ) -> dict[str, RailsTileSetEntry]:
-    from tilelay.xml.rails_options import OptionResolver
-
     resolver = OptionResolver(options, source)
     out: dict[str, RailsTileSetEntry] = {}
     for el in resolver.children(root):
