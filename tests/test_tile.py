@@ -118,7 +118,7 @@ def test_colour_names() -> None:
     assert Color.parse("grey") == (Color.GRAY, None)
     assert Color.parse("browngray") == (Color.BROWN, Color.GRAY)
     with pytest.raises(ValueError, match="unknown colour"):
-        Color.parse("pink")
+        Color.parse("magenta")
 
 
 def test_model_rejects_impossible_tiles() -> None:

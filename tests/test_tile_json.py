@@ -45,7 +45,7 @@ def test_json_keeps_fields_the_tile_language_lacks() -> None:
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"color": "pink"}, "tile.color: expected one of"),
+        ({"color": "magenta"}, "tile.color: expected one of"),
         ({"nodes": [{"kind": "castle"}]}, "tile.nodes[0].kind"),
         ({"nodes": [], "paths": [{"a": "0", "b": "_0"}]}, "refers to node _0"),
         ({"paths": [{"a": "9", "b": "0"}]}, "tile.paths[0].a: expected an edge"),
