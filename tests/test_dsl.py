@@ -485,6 +485,7 @@ def test_stop_sub_parts() -> None:
     assert dsl.write(t) == code
     assert dsl.format_revenue("+%d", 30) == "+30" and dsl.format_revenue(None, 30) == "30"
     assert dsl.format_revenue("%s%%", 5) == "5%"
+    assert dsl.format_revenue("%999999999d", 5) == "5"  # refused: printed plainly
 
 
 def test_large_icons_and_upgrade_size() -> None:

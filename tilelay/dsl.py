@@ -73,7 +73,7 @@ __all__ = [
 
 _DIGITS = frozenset("0123456789")
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
-_FORMAT_DIRECTIVE = re.compile(r"%(?:%|[-+ 0#]*[0-9]*([dis]))")
+_FORMAT_DIRECTIVE = re.compile(r"%(?:%|[-+ 0#]*[0-9]{0,2}([dis]))")
 _TRACKS = ("broad", "narrow", "dual", "thin", "future")
 
 #: Sub parts the engine's games write but its reader ignores, by part: this reader accepts
@@ -88,11 +88,19 @@ IGNORED_SUB_PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def valid_revenue_format(fmt: str) -> bool:
+    """Whether ``fmt`` is a revenue format: text with one ``%d``, ``%i`` or ``%s`` (flags and
+    a width up to 99 allowed) and ``%%`` for a per cent sign."""
+    directives = [m for m in _FORMAT_DIRECTIVE.finditer(fmt) if m.group(1)]
+    return len(directives) == 1 and "%" not in _FORMAT_DIRECTIVE.sub("", fmt)
+
+
 def format_revenue(fmt: str | None, value: int) -> str:
-    """``value`` printed with a revenue format (``+%d`` gives ``+30``), or plainly without."""
-    if fmt is None:
+    """``value`` printed with a revenue format (``+%d`` gives ``+30``), or plainly without one
+    (or with one that :func:`valid_revenue_format` refuses)."""
+    if fmt is None or not valid_revenue_format(fmt):
         return str(value)
-    return fmt % ((value,) * sum(1 for m in _FORMAT_DIRECTIVE.finditer(fmt) if m.group(1)))
+    return fmt % (value,)
 
 
 class _Sub:
@@ -353,9 +361,7 @@ class _Parser:
 
     def revenue_format(self, sub: _Sub, part: str) -> str:
         v = self.value(sub, part)
-        directives = [m for m in _FORMAT_DIRECTIVE.finditer(v) if m.group(1)]
-        bare = _FORMAT_DIRECTIVE.sub("", v)
-        if len(directives) != 1 or "%" in bare or any(c in v for c in "|"):
+        if not valid_revenue_format(v):
             raise self.error(
                 sub.col,
                 f"{part}: format must hold one %d or %s (e.g. +%d), got {v!r}",
