@@ -66,6 +66,7 @@ __all__ = [
     "MAIN_PARTS",
     "canonical",
     "format_revenue",
+    "valid_revenue_format",
     "parse",
     "unsupported",
     "write",
