@@ -18,12 +18,15 @@ from tilelay.tile import (
     Edge,
     FutureLabel,
     Label,
+    Node,
     NodeKind,
     NodeRef,
     PartitionSide,
     Revenue,
     StopRoute,
     Stub,
+    Tile,
+    TownStyle,
     Track,
 )
 
@@ -616,3 +619,24 @@ def test_mistakes_the_engine_misreads_stay_errors(
     with pytest.raises(TileSyntaxError) as info:
         dsl.parse(code)
     assert info.value.column == column and words in str(info.value), (str(info.value), engine)
+
+
+def test_writer_leaves_out_what_a_part_cannot_hold_and_says_so() -> None:
+    odd = Tile(
+        nodes=(
+            Node(NodeKind.TOWN, Revenue(10), halt=True, symbol="£", style=TownStyle.DOT),
+            Node(NodeKind.CITY, Revenue(20), 1, to_city=True, revenue_rows=2),
+            Node(NodeKind.OFFBOARD, Revenue(30), halt=True),
+        )
+    )
+    code = dsl.write(odd)
+    assert code == "halt=symbol:£,revenue:10;city=revenue:20;offboard=revenue:30"
+    assert dsl.parse(code)  # always a string the reader takes
+    assert dsl.unsupported(odd) == [
+        "node _0: style on a halt",
+        "node _1: rows on a city",
+        "node _1: to_city on a city",
+        "node _2: offboard marked as a halt or pass",
+    ]
+    with pytest.raises(TilelayError, match="cannot be written"):
+        dsl.write(odd, strict=True)

@@ -66,9 +66,9 @@ __all__ = [
     "MAIN_PARTS",
     "canonical",
     "format_revenue",
-    "valid_revenue_format",
     "parse",
     "unsupported",
+    "valid_revenue_format",
     "write",
 ]
 
@@ -828,21 +828,19 @@ def unsupported(tile: Tile) -> list[str]:
             out.append(f"node _{i}: token slots on a {n.kind.value}")
         part = _node_part(n)
         if part not in _NODE_KINDS:
-            out.append(f"node _{i}: a {n.kind.value} that is also a halt or pass")
+            out.append(f"node _{i}: {n.kind.value} marked as a halt or pass")
             continue
         allowed = _NODE_SUBS[part]
         for key, present in (
+            ("style", n.style is not None),
             ("visit_cost", n.visit_cost != 1),
-            ("route", n.route is not None),
+            ("route", n.route is not None and n.route is not default_route(n)),
             ("format", n.revenue_format is not None),
             ("rows", n.revenue_rows != 1),
-            ("boom", n.boom),
-            ("to_city", n.to_city),
-            ("outline", n.outline),
+            *_node_flags(n),
             ("symbol", n.symbol is not None),
             ("color", n.pass_color is not None),
             ("size", n.pass_size != 1),
-            ("style", n.style is not None),
         ):
             if present and key not in allowed:
                 out.append(f"node _{i}: {key} on a {part}")
@@ -877,41 +875,45 @@ def _node_part(n: Node) -> str:
 
 
 def _write_node(n: Node) -> str:
-    part = _node_part(n)
     if n.kind is NodeKind.JUNCTION:
         return "junction"
-    subs: list[str] = []
-    if n.symbol is not None and part == "halt":
-        subs.append(f"symbol:{n.symbol}")
+    part = _node_part(n)
+    if part not in _NODE_KINDS:  # a halt that is no town, a pass that is no city
+        part = n.kind.value
+    subs: list[tuple[str, str]] = []
+    if n.symbol is not None:
+        subs.append(("symbol", n.symbol))
     if part != "halt" or n.revenue not in (None, Revenue(0)):
-        subs.append(f"revenue:{_revenue_text(n.revenue)}")
-    if n.kind is NodeKind.CITY and n.slots != 1:
-        subs.append(f"slots:{n.slots}")
+        subs.append(("revenue", _revenue_text(n.revenue)))
+    if n.slots != 1:
+        subs.append(("slots", str(n.slots)))
     if n.style is not None:
-        subs.append(f"style:{n.style.value}")
+        subs.append(("style", n.style.value))
     if n.groups:
-        subs.append("groups:" + "|".join(n.groups))
+        subs.append(("groups", "|".join(n.groups)))
     if n.hide:
-        subs.append("hide:1")
+        subs.append(("hide", "1"))
     if n.loc is not None and n.loc.kind != "location":
-        subs.append(f"loc:{n.loc}")
+        subs.append(("loc", str(n.loc)))
     if n.visit_cost != 1:
-        subs.append(f"visit_cost:{n.visit_cost}")
+        subs.append(("visit_cost", str(n.visit_cost)))
     if n.route is not None and n.route is not default_route(n):
-        subs.append(f"route:{n.route.value}")
+        subs.append(("route", n.route.value))
     if n.revenue_format is not None:
-        subs.append(f"format:{n.revenue_format}")
-    if n.revenue_rows != 1 and part == "offboard":
-        subs.append(f"rows:{n.revenue_rows}")
-    for key, flag in (("boom", n.boom), ("to_city", n.to_city), ("outline", n.outline)):
-        if flag:
-            subs.append(f"{key}:1")
-    if part == "pass":
-        if n.pass_color is not None:
-            subs.append(f"color:{n.pass_color}")
-        if n.pass_size != 1:
-            subs.append(f"size:{n.pass_size}")
-    return f"{part if part in _NODE_KINDS else n.kind.value}=" + ",".join(subs)
+        subs.append(("format", n.revenue_format))
+    if n.revenue_rows != 1:
+        subs.append(("rows", str(n.revenue_rows)))
+    subs += [(key, "1") for key, flag in _node_flags(n) if flag]
+    if n.pass_color is not None:
+        subs.append(("color", n.pass_color))
+    if n.pass_size != 1:
+        subs.append(("size", str(n.pass_size)))
+    allowed = _NODE_SUBS[part]  # what the part cannot hold, :func:`unsupported` names
+    return f"{part}=" + ",".join(f"{k}:{v}" for k, v in subs if k in allowed)
+
+
+def _node_flags(n: Node) -> tuple[tuple[str, bool], ...]:
+    return (("boom", n.boom), ("to_city", n.to_city), ("outline", n.outline))
 
 
 def _write_path(p: Path, lanes: int = 0) -> str:
