@@ -39,7 +39,7 @@ from typing import Any
 from tilelay.errors import GameDataError
 from tilelay.games.model import UNLIMITED, Game, coord_key, letters, normalise_name, tile_key
 from tilelay.games.registry import GameEntry, entries, load_game
-from tilelay.tile import NodeKind, Revenue, Tile
+from tilelay.tile import Border, NodeKind, Revenue, Tile
 from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
 
 __all__ = [
@@ -442,6 +442,7 @@ def differences(a: Game, b: Game) -> list[Difference]:
         if va != vb:
             out.append(Difference(what, where, pair, (va, vb)))
 
+    sides_a, sides_b = _sides(a), _sides(b)
     for coord in set(a.hexes) ^ set(b.hexes):
         ta, tb = a.hexes.get(coord), b.hexes.get(coord)
         add("hex", coord, ta.color.value if ta else "", tb.color.value if tb else "")
@@ -459,8 +460,7 @@ def differences(a: Game, b: Game) -> list[Difference]:
             elif not _same_track(ta, tb, turn=False):
                 add("track turned", coord, _exits(ta), _exits(tb))
         add("label", coord, ta.label or "", tb.label or "")
-        ba = {x.edge: x for x in ta.borders}
-        bb = {x.edge: x for x in tb.borders}
+        ba, bb = sides_a.get(coord, {}), sides_b.get(coord, {})
         for edge in set(ba) | set(bb):
             add("border", f"{coord}.{edge}", _border(ba.get(edge)), _border(bb.get(edge)))
         add("cost", coord, _costs(ta), _costs(tb))
@@ -515,6 +515,21 @@ def _place_key(what: str, where: str) -> tuple[object, ...]:
         return (coord_key(head), edge)
     except ValueError:
         return ((where, 0, where), "")
+
+
+def _sides(game: Game) -> dict[str, dict[int, Border]]:
+    """Each hex's borders, a border written on one of the two hexes it separates counted on
+    both (sources write a shared border once or twice)."""
+    out: dict[str, dict[int, Border]] = {}
+    for coord, tile in game.hexes.items():
+        for border in tile.borders:
+            out.setdefault(coord, {})[border.edge] = border
+    for coord, tile in game.hexes.items():
+        for border in tile.borders:
+            other = game.neighbour(coord, border.edge)
+            if other is not None and border.type is not None:
+                out.setdefault(other, {}).setdefault((border.edge + 3) % 6, border)
+    return out
 
 
 def _border(border: Any) -> str:
