@@ -357,6 +357,11 @@ class Board:
                 )
         if tile.name not in self.game.manifest:
             return f"tile {tile.name} is not in the manifest of {self.game.name}"
+        if any(icon.blocks_lay for icon in tile.icons):
+            return (
+                f"tile {tile.name} is laid only by a private company's ability "
+                "(its icon blocks an ordinary lay)"
+            )
         if self.available(tile.name) == 0:
             return (
                 f"no copy of tile {tile.name} is left "
@@ -382,7 +387,8 @@ class Board:
         preprinted hex's label, under the game's upgrade rules), then the map's: no new track
         off the map, across an impassable border or into a red, gray or blue hex without track
         facing back (:meth:`allowed_exits`); a colour ``phase`` allows; a copy left in the
-        manifest (:meth:`available`).
+        manifest (:meth:`available`); not a tile that only a company's ability lays (an icon
+        with ``blocks_lay``, as 1889's port tile 437).
         """
         new = self._tile(tile)
         if self._supply_reason(new, phase) is not None:
