@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tilelay.board import Board
 from tilelay.catalogue import tiles
 from tilelay.games import Game, game_names, load_game
 from tilelay.hexgeo import Layout
@@ -72,6 +73,8 @@ def drawings() -> Iterator[tuple[str, str]]:
         game = _every_tile(name)
         yield f"map/{name}", map_svg(game)
         yield f"map/{name}/board", map_svg(game, board=_Board(name), size=40)
+        tokens = Board(game).with_home_tokens()
+        yield f"map/{name}/tokens", map_svg(game, board=tokens, size=40)
         for tile, _ in game.manifest_tiles():
             yield f"game/{name}/{tile.name}", tile_svg(tile.rotated(3), layout=game.layout)
 
