@@ -395,14 +395,95 @@ class Board:
             return ()
         return self._tile_rotations(self.game.hex_tile(coord).name, new)
 
-    def legal_lays(self, coord: str, *, phase: Phase | None = None) -> dict[str, tuple[int, ...]]:
-        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations."""
+    def legal_lays(
+        self, coord: str, *, phase: Phase | None = None, corporation: str | None = None
+    ) -> dict[str, tuple[int, ...]]:
+        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations.
+
+        With ``corporation``, only what it may lay where its track reaches, as the 18xx.games
+        track step decides: ``coord`` must be in :meth:`reach`, and every rotation must have
+        an exit on one of the edges reached there.
+        """
+        reached: frozenset[int] | None = None
+        if corporation is not None:
+            coord = self.game.hex_tile(coord).name
+            reached = self.reach(corporation).get(coord)
+            if reached is None:
+                return {}
         out: dict[str, tuple[int, ...]] = {}
         for name in self.game.manifest:
             rotations = self.legal_rotations(coord, name, phase=phase)
+            if reached is not None:
+                tile = self.game.tile(name)
+                rotations = tuple(r for r in rotations if tile.rotated(r).exits() & reached)
             if rotations:
                 out[name] = rotations
         return out
+
+    def reach(self, corporation: str) -> dict[str, frozenset[int]]:
+        """Where ``corporation`` may lay track: hex -> the edges its track reaches there.
+
+        As the 18xx.games engine's graph: every edge (leading onto the map) of a hex where it
+        has a token, and every exit of each path it reaches from its tokens, on that hex and
+        on the neighbour across it. Its trains' walk passes through towns, junctions and
+        cities except a city whose slots are all taken by other corporations; it stops at
+        offboards and at the end of terminal paths.
+        """
+        g = self.track_graph()
+        tiles: dict[str, Tile] = {}
+
+        def tile(coord: str) -> Tile:
+            t = tiles.get(coord)
+            if t is None:
+                t = tiles[coord] = self.tile_at(coord)
+            return t
+
+        reach: dict[str, set[int]] = {}
+        start: list[int] = []
+        for coord, city in self.tokens_of(corporation):
+            reach.setdefault(coord, set()).update(self.allowed_exits(coord))
+            start.append(g.node_id[(coord, _city_nodes(tile(coord))[city])])
+        blocked: set[int] = set()
+        for (coord, city), corps in self._tokens.items():
+            city_node = tile(coord).nodes[_city_nodes(tile(coord))[city]]
+            if corporation not in corps and len(corps) >= city_node.slots:
+                blocked.add(g.node_id[(coord, _city_nodes(tile(coord))[city])])
+        seen_nodes = set(start)
+        seen_paths: set[int] = set()
+        todo = list(start)
+        while todo:
+            node = todo.pop()
+            stack = list(g.node_ends[node])
+            seen_ends: set[int] = set()
+            while stack:
+                end = stack.pop()
+                if end in seen_ends:
+                    continue
+                seen_ends.add(end)
+                p = end >> 1
+                if p not in seen_paths:
+                    seen_paths.add(p)
+                    coord, j = g.paths[p]
+                    for edge in tile(coord).paths[j].edges():
+                        reach.setdefault(coord, set()).add(edge)
+                        other = self.game.neighbour(coord, edge)
+                        if other is not None and not self.impassable(coord, edge):
+                            reach.setdefault(other, set()).add(neighbour_edge(edge))
+                far = end ^ 1
+                target = g.end_node[far]
+                if target >= 0:
+                    if g.terminal[p] or target in seen_nodes:
+                        continue
+                    kind = g.node_kinds[target]
+                    if kind is NodeKind.JUNCTION:
+                        stack.extend(g.node_ends[target])
+                        continue
+                    seen_nodes.add(target)
+                    if kind is not NodeKind.OFFBOARD and target not in blocked:
+                        todo.append(target)
+                    continue
+                stack.extend(g.links[far])
+        return {coord: frozenset(edges) for coord, edges in reach.items()}
 
     def why_illegal(
         self, coord: str, tile: Tile | str, rotation: int, *, phase: Phase | None = None
