@@ -316,8 +316,10 @@ class BoardState:
         trains = tuple(trains)
         if corporation is not None:
             corporation = game.corporation(corporation).sym
+        if len(trains) > 20:
+            raise IllegalEdit(f"at most 20 trains, not {len(trains)}")
         for name in trains:
-            game.trains.card_type_of(name)
+            game.trains.train_type(name)
         return replace(self, corporation=corporation, trains=trains)
 
     def with_options(self, options: Iterable[str]) -> BoardState:

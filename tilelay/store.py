@@ -36,7 +36,7 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -279,17 +279,33 @@ class Store:
             raise NotFoundError(f"no {kind or 'document'} {doc_id}")
         return self._document(row)
 
-    def documents(self, kind: str | None = None) -> list[Document]:
-        """Every document (of ``kind``), the most recently saved first, without bodies
-        (``body`` is None)."""
-        sql = "SELECT id, kind, name, version, created, updated FROM documents"
+    def documents(self, kind: str | None = None, *, fields: Sequence[str] = ()) -> list[Document]:
+        """Every document (of ``kind``), the most recently saved first, without their bodies:
+        ``body`` is None, or with ``fields`` a dict of those top-level fields of the body
+        (numbers and strings as they are, lists and objects as JSON text)."""
+        for key in fields:
+            if not key.isidentifier():
+                raise StoreError(f"bad field name {key[:40]!r}")
+        extract = "".join(f", json_extract(body, '$.{key}')" for key in fields)
+        sql = f"SELECT id, kind, name, version, created, updated{extract} FROM documents"
         args: tuple[Any, ...] = ()
         if kind is not None:
             sql += " WHERE kind = ?"
             args = (kind,)
         sql += " ORDER BY updated DESC, id DESC"
         rows = self._connect().execute(sql, args)
-        return [Document(r[0], r[1], r[2], r[3], r[4], r[5], None) for r in rows]
+        return [
+            Document(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                dict(zip(fields, r[6:], strict=True)) if fields else None,
+            )
+            for r in rows
+        ]
 
     def revisions(self, doc_id: int) -> list[Revision]:
         """The kept earlier and refused bodies of document ``doc_id``, newest first."""
