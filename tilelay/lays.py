@@ -4,12 +4,10 @@
 record's options and, just before every ``lay_tile`` still in force, asks the board
 (:meth:`tilelay.board.Board.legal_lays`, connectivity aside) which tiles may be laid on that
 hex in which rotations, in the phase then. Each answer is a :class:`RecordedLay`, which also
-says whether the recorded lay is among them.
+says whether the recorded lay is among them::
 
->>> from tilelay.replay import load_record  # doctest: +SKIP
->>> lays = list(record_lays(load_record("1889_314.json")))  # doctest: +SKIP
->>> lays[0].coord, lays[0].legal["8"], lays[0].recorded_is_legal  # doctest: +SKIP
-('J3', (0, 1, 3, 5), True)
+    lays = list(record_lays(load_record("1889_314.json")))
+    lays[0].coord, lays[0].legal["8"], lays[0].recorded_is_legal  # ('J3', (0, 1, 3, 5), True)
 """
 
 from __future__ import annotations
