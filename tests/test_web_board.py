@@ -185,7 +185,7 @@ def test_saved_boards(client: TestClient) -> None:
     assert client.get("/api/boards/12345").json()["status"] == 404
     page = client.get("/boards")
     assert page.status_code == 200 and f"?board={imported['board']['id']}" in page.text
-    assert f"?board={board_id}\"" not in page.text
+    assert f'?board={board_id}"' not in page.text
     board_page = client.get(f"/board/1889?board={imported['board']['id']}")
     assert board_page.status_code == 200 and "K8=57-1" in board_page.text
     assert client.get("/board/1830?board=" + str(imported["board"]["id"])).status_code == 404

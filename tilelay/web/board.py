@@ -48,6 +48,7 @@ from tilelay.store import StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
 from tilelay.tile import NodeKind
+from tilelay.upgrades import distinct_rotations
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
 from tilelay.web.params import read_body, safe_name, split_plus
@@ -254,6 +255,8 @@ def board_view(state: BoardState, *, reach: bool = False) -> dict[str, Any]:
 
 
 def _choices(board: Board, legal: Mapping[str, tuple[int, ...]]) -> list[dict[str, Any]]:
+    """The tiles offered, each with its legal rotations (``all``) and a drawing of each
+    rotation that places the tile differently (a symmetric tile's twins left out)."""
     game = board.game
     out = []
     for name, rotations in legal.items():
@@ -263,12 +266,13 @@ def _choices(board: Board, legal: Mapping[str, tuple[int, ...]]) -> list[dict[st
                 "tile": name,
                 "color": tile.color.value,
                 "left": board.available(name),
+                "all": list(rotations),
                 "rotations": [
                     {
                         "rotation": r,
                         "svg": tile_svg(tile.rotated(r), layout=game.layout, size=CHOICE_SIZE),
                     }
-                    for r in rotations
+                    for r in distinct_rotations(tile, rotations)
                 ],
             }
         )

@@ -607,6 +607,7 @@
     runs.appendChild(body);
     $("record-banner").hidden = false;
     app.classList.add("record-mode");
+    editing(false);
     goStep(0);
   }
 
@@ -702,7 +703,16 @@
     toast("A new board from step " + recordStep + ": save it to keep it.", "info");
   }
 
+  // while a record is shown, the board's own controls rest
+  function editing(on) {
+    for (const id of ["phase", "undo", "redo", "save", "board-name", "reach"]) $(id).disabled = !on;
+    $("mode-label").textContent = on
+      ? "Click a hex to see what may be laid there · arrow keys move, Enter opens"
+      : "A recorded game: ← → step through it, Home and End jump";
+  }
+
   function leaveRecord() {
+    editing(true);
     record = null;
     app.classList.remove("record-mode");
     $("record-banner").hidden = true;
@@ -711,7 +721,7 @@
     $("map-run-figure").hidden = true;
     $("maps").classList.remove("split");
     $("map-caption").hidden = true;
-    setMap(view.svg);
+    show(view);
   }
 
   // ------------------------------------------------------------------ keyboard
