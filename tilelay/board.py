@@ -22,7 +22,7 @@ from tilelay.actions import Action, TileLay
 from tilelay.errors import TilelayError
 from tilelay.games import Game
 from tilelay.hexgeo import neighbour_edge
-from tilelay.tile import BorderType, Color, Edge, NodeKind, NodeRef, Path, Tile
+from tilelay.tile import BorderType, Color, Edge, FutureLabel, NodeKind, NodeRef, Path, Tile
 from tilelay.trains import Phase
 from tilelay.upgrades import explain, legal_rotations
 
@@ -369,10 +369,28 @@ class Board:
             )
         return None
 
+    def future_label(self, coord: str) -> FutureLabel | None:
+        """The future label in force at ``coord`` (as 18xx.games carries it over): the
+        preprinted hex's until a tile of its colour is laid, then the tile's own."""
+        hex_tile = self.game.hex_tile(coord)
+        tile = self.tile_at(hex_tile.name)
+        printed = hex_tile.future_label
+        if tile is hex_tile or tile.name == hex_tile.name:
+            return printed
+        if printed is not None and _rank(tile.color) < _rank(printed.color):
+            return printed
+        return tile.future_label
+
     def _tile_rotations(self, coord: str, tile: Tile) -> tuple[int, ...]:
         old = self.tile_at(coord)
         hex_tile = self.game.hex_tile(coord)
-        rotations = legal_rotations(old, tile, self.game.upgrade_rules, hex_label=hex_tile.label)
+        rotations = legal_rotations(
+            old,
+            tile,
+            self.game.upgrade_rules,
+            hex_label=hex_tile.label,
+            future_label=self.future_label(coord),
+        )
         allowed = self.allowed_exits(coord)
         old_exits = old.exits()
         return tuple(r for r in rotations if tile.rotated(r).exits() - old_exits <= allowed)
@@ -497,7 +515,14 @@ class Board:
             return why
         old = self.tile_at(coord)
         hex_tile = self.game.hex_tile(coord)
-        why = explain(old, new, rotation, self.game.upgrade_rules, hex_label=hex_tile.label)
+        why = explain(
+            old,
+            new,
+            rotation,
+            self.game.upgrade_rules,
+            hex_label=hex_tile.label,
+            future_label=self.future_label(coord),
+        )
         if why is not None:
             return f"tile {new.name} in rotation {rotation % 6} cannot replace {old.name}: {why}"
         for edge in sorted(new.rotated(rotation).exits() - old.exits()):
@@ -524,6 +549,13 @@ class Board:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+_RANKS = {Color.WHITE: 0, Color.YELLOW: 1, Color.GREEN: 2, Color.BROWN: 3, Color.GRAY: 4}
+
+
+def _rank(color: Color) -> int:
+    return _RANKS.get(color, 5)
 
 
 def _city_nodes(tile: Tile) -> list[int]:

@@ -1,7 +1,8 @@
 """The 18xx.games tile language (seeds 001/002): read and write.
 
-A tile string is main parts separated by ``;`` (``city``, ``town``, ``offboard``, ``junction``,
-``path``, ``label``, ``upgrade``, ``border``, ``icon``, ``frame``, ``stripes``), each ``kind=``
+A tile string is main parts separated by ``;`` (``city``, ``town``, ``halt``, ``offboard``,
+``junction``, ``path``, ``label``, ``future_label``, ``upgrade``, ``border``, ``icon``, ``frame``,
+``stripes``, ``stub``), each ``kind=``
 followed by sub parts separated by ``,`` as ``key:value``; list values are separated by ``|``.
 Paths join edges (``0``–``5``) and nodes defined earlier (``_0`` is the first city, town,
 offboard or junction). ``lanes:N`` expands into ``N`` parallel paths.
@@ -30,6 +31,7 @@ from tilelay.tile import (
     Edge,
     End,
     Frame,
+    FutureLabel,
     Icon,
     Label,
     Lane,
@@ -64,20 +66,26 @@ class _Parser:
     __slots__ = (
         "borders",
         "frame",
+        "future_label",
         "icons",
         "labels",
         "nodes",
         "path_cols",
         "paths",
+        "skipped",
         "source",
         "stripe",
+        "stubs",
         "text",
         "upgrades",
     )
 
-    def __init__(self, text: str, source: str | None) -> None:
+    def __init__(self, text: str, source: str | None, skipped: list[str] | None = None) -> None:
         self.text = text
         self.source = source
+        self.skipped = skipped
+        self.future_label: FutureLabel | None = None
+        self.stubs: list[int] = []
         self.nodes: list[Node] = []
         self.paths: list[Path] = []
         self.path_cols: list[int] = []
@@ -186,9 +194,10 @@ class _Parser:
 
     # ------------------------------------------------------------------ parts
 
-    def node(self, kind: NodeKind, subs: list[_Sub]) -> None:
-        part = kind.value
-        allowed = _NODE_SUBS[kind]
+    def node(self, kind: NodeKind, subs: list[_Sub], halt: bool = False) -> None:
+        part = "halt" if halt else kind.value
+        allowed = _HALT_SUBS if halt else _NODE_SUBS[kind]
+        symbol: str | None = None
         revenue: Revenue | None = None
         slots = 1 if kind is NodeKind.CITY else 0
         style: TownStyle | None = None
@@ -199,7 +208,8 @@ class _Parser:
         for sub in subs:
             key = sub.key
             if key not in allowed:
-                raise self._unknown_sub(sub, part, allowed)
+                self._unknown_sub(sub, part, allowed)
+                continue
             if key in seen:
                 raise self.error(sub.col, f"{part}: sub part {key!r} given twice")
             seen.add(key)
@@ -220,9 +230,45 @@ class _Parser:
                 hide = self.flag(sub, part)
             elif key == "loc":
                 loc = self.loc(sub, part)
+            elif key == "symbol":
+                symbol = self.value(sub, part)
         if kind is not NodeKind.JUNCTION and revenue is None:
             revenue = Revenue(0)
-        self.nodes.append(Node(kind, revenue, slots, style, groups, hide, loc))
+        extra: tuple[tuple[str, str], ...] = ()
+        if halt:
+            extra = (("halt", symbol or ""),)
+        self.nodes.append(Node(kind, revenue, slots, style, groups, hide, loc, extra=extra))
+
+    def future(self, subs: list[_Sub], col: int) -> None:
+        text: str | None = None
+        color: Color | None = None
+        for sub in subs:
+            if sub.key == "label":
+                text = self.value(sub, "future_label")
+            elif sub.key == "color":
+                v = self.value(sub, "future_label")
+                try:
+                    color = Color(v)
+                except ValueError:
+                    raise self.error(sub.col, f"future_label: unknown colour {v!r}") from None
+            else:
+                self._unknown_sub(sub, "future_label", ("label", "color"))
+        if color is None:
+            raise self.error(col, "future_label: sub part 'color' is required")
+        if self.future_label is not None:
+            raise self.error(col, "future_label: a tile has one future label; this is the second")
+        self.future_label = FutureLabel(text, color)
+
+    def stub(self, subs: list[_Sub], col: int) -> None:
+        edge: int | None = None
+        for sub in subs:
+            if sub.key == "edge":
+                edge = self.integer(sub, "stub", low=0, high=5, what="an edge 0-5")
+            else:
+                self._unknown_sub(sub, "stub", ("edge",))
+        if edge is None:
+            raise self.error(col, "stub: sub part 'edge' is required")
+        self.stubs.append(edge)
 
     def path(self, subs: list[_Sub], col: int) -> None:
         a: End | None = None
@@ -237,7 +283,8 @@ class _Parser:
         for sub in subs:
             key = sub.key
             if key not in _PATH_SUBS:
-                raise self._unknown_sub(sub, "path", _PATH_SUBS)
+                self._unknown_sub(sub, "path", _PATH_SUBS)
+                continue
             if key in seen:
                 raise self.error(sub.col, f"path: sub part {key!r} given twice")
             seen.add(key)
@@ -297,7 +344,7 @@ class _Parser:
             elif sub.key == "loc":
                 loc = self.loc(sub, "upgrade")
             else:
-                raise self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc"))
+                self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc"))
         if cost is None:
             raise self.error(col, "upgrade: sub part 'cost' is required")
         self.upgrades.append(TerrainUpgrade(cost, terrains, loc))
@@ -321,7 +368,7 @@ class _Parser:
             elif sub.key == "cost":
                 cost = self.integer(sub, "border", low=0, what="a whole number")
             else:
-                raise self._unknown_sub(sub, "border", ("edge", "type", "cost"))
+                self._unknown_sub(sub, "border", ("edge", "type", "cost"))
         if edge is None:
             raise self.error(col, "border: sub part 'edge' is required")
         self.borders.append(Border(edge, btype, cost))
@@ -343,9 +390,7 @@ class _Parser:
             elif sub.key == "loc":
                 loc = self.loc(sub, "icon")
             else:
-                raise self._unknown_sub(
-                    sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc")
-                )
+                self._unknown_sub(sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc"))
         if image is None:
             raise self.error(col, "icon: sub part 'image' is required")
         self.icons.append(Icon(image, name, sticky, blocks, loc))
@@ -359,7 +404,7 @@ class _Parser:
             elif sub.key == "color2":
                 color2 = self.value(sub, "frame")
             else:
-                raise self._unknown_sub(sub, "frame", ("color", "color2"))
+                self._unknown_sub(sub, "frame", ("color", "color2"))
         if color is None:
             raise self.error(col, "frame: sub part 'color' is required")
         if self.frame is not None:
@@ -376,13 +421,17 @@ class _Parser:
                 except ValueError:
                     raise self.error(sub.col, f"stripes: unknown colour {v!r}") from None
             else:
-                raise self._unknown_sub(sub, "stripes", ("color",))
+                self._unknown_sub(sub, "stripes", ("color",))
         if color is None:
             raise self.error(col, "stripes: sub part 'color' is required")
         self.stripe = color
 
-    def _unknown_sub(self, sub: _Sub, part: str, allowed: tuple[str, ...]) -> TileSyntaxError:
-        return self.error(
+    def _unknown_sub(self, sub: _Sub, part: str, allowed: tuple[str, ...]) -> None:
+        """An unknown sub part: an error, or (lenient) noted in ``skipped`` and left out."""
+        if self.skipped is not None:
+            self.skipped.append(f"column {sub.col}: {part}: sub part {sub.key!r} left out")
+            return
+        raise self.error(
             sub.col,
             f"{part}: unknown sub part {sub.key!r}: expected one of {', '.join(allowed)}",
         )
@@ -414,6 +463,9 @@ class _Parser:
             return
         handler = _HANDLERS.get(kind)
         if handler is None:
+            if self.skipped is not None:
+                self.skipped.append(f"column {col}: part {kind!r} left out")
+                return
             raise self.error(col, f"unknown part {kind!r}: expected one of {', '.join(MAIN_PARTS)}")
         subs: list[_Sub] = []
         if rest.strip():
@@ -442,6 +494,8 @@ class _Parser:
                 icons=tuple(self.icons),
                 frame=self.frame,
                 stripe=self.stripe if self.stripe is not None else stripe,
+                future_label=self.future_label,
+                stubs=tuple(self.stubs),
             )
         except TileModelError as err:  # pragma: no cover - the parser checks references first
             raise self.error(1, err.message) from None
@@ -480,6 +534,7 @@ _NODE_SUBS: dict[NodeKind, tuple[str, ...]] = {
     NodeKind.OFFBOARD: ("revenue", "groups", "hide", "loc"),
     NodeKind.JUNCTION: (),
 }
+_HALT_SUBS = ("symbol", "revenue", "groups", "hide", "loc")
 _PATH_SUBS = ("a", "b", "terminal", "ignore", "a_lane", "b_lane", "lanes", "track")
 
 
@@ -490,6 +545,10 @@ def _node_handler(kind: NodeKind) -> Callable[[_Parser, list[_Sub], int], None]:
     return handle
 
 
+def _halt(p: _Parser, subs: list[_Sub], col: int) -> None:
+    p.node(NodeKind.TOWN, subs, halt=True)
+
+
 def _blank(p: _Parser, subs: list[_Sub], col: int) -> None:
     if subs:
         raise p.error(subs[0].col, "blank: takes no sub parts")
@@ -498,6 +557,7 @@ def _blank(p: _Parser, subs: list[_Sub], col: int) -> None:
 _HANDLERS: dict[str, Callable[[_Parser, list[_Sub], int], None]] = {
     "city": _node_handler(NodeKind.CITY),
     "town": _node_handler(NodeKind.TOWN),
+    "halt": _halt,
     "offboard": _node_handler(NodeKind.OFFBOARD),
     "junction": _node_handler(NodeKind.JUNCTION),
     "path": _Parser.path,
@@ -506,6 +566,8 @@ _HANDLERS: dict[str, Callable[[_Parser, list[_Sub], int], None]] = {
     "icon": _Parser.icon,
     "frame": _Parser.frame_part,
     "stripes": _Parser.stripes,
+    "future_label": _Parser.future,
+    "stub": _Parser.stub,
     "blank": _blank,
 }
 
@@ -522,6 +584,9 @@ MAIN_PARTS: tuple[str, ...] = (
     "icon",
     "frame",
     "stripes",
+    "future_label",
+    "stub",
+    "halt",
     "blank",
 )
 
@@ -556,11 +621,14 @@ def parse(
     name: str = "",
     color: Color | str = Color.WHITE,
     source: str | None = None,
+    skipped: list[str] | None = None,
 ) -> Tile:
     """Read a tile string into a :class:`~tilelay.tile.Tile`.
 
     ``color`` may be a two-colour name such as ``greenbrown`` (colour plus stripe). ``source``
-    names where the string came from, for error messages.
+    names where the string came from, for error messages. Given a ``skipped`` list, parts and
+    sub parts the language does not know are left out and described there (each with its
+    column) instead of being errors; anything else wrong is still an error.
     """
     if isinstance(color, Color):
         tile_color, stripe = color, None
@@ -569,7 +637,7 @@ def parse(
             tile_color, stripe = Color.parse(color)
         except ValueError as err:
             raise TileSyntaxError(str(err), source=source) from None
-    p = _Parser(code, source)
+    p = _Parser(code, source, skipped)
     p.run()
     return p.finish(name, tile_color, stripe)
 
@@ -618,6 +686,9 @@ def _write_node(n: Node) -> str:
     if n.kind is NodeKind.JUNCTION:
         return "junction"
     subs = [f"revenue:{_revenue_text(n.revenue)}"]
+    halt = dict(n.extra).get("halt") if n.kind is NodeKind.TOWN else None
+    if halt:
+        subs.insert(0, f"symbol:{halt}")
     if n.kind is NodeKind.CITY and n.slots != 1:
         subs.append(f"slots:{n.slots}")
     if n.style is not None:
@@ -628,7 +699,7 @@ def _write_node(n: Node) -> str:
         subs.append("hide:1")
     if n.loc is not None and n.loc.kind != "location":
         subs.append(f"loc:{n.loc}")
-    return f"{n.kind.value}=" + ",".join(subs)
+    return ("halt" if halt is not None else n.kind.value) + "=" + ",".join(subs)
 
 
 def _write_path(p: Path, lanes: int = 0) -> str:
@@ -679,6 +750,11 @@ def write(tile: Tile, *, strict: bool = False) -> str:
         parts.append(_write_path(p))
         i += 1
     parts.extend(f"label={lab.text}" for lab in tile.labels)
+    if tile.future_label is not None:
+        fl = tile.future_label
+        label = f"label:{fl.text}," if fl.text is not None else ""
+        parts.append(f"future_label={label}color:{fl.color.value}")
+    parts.extend(f"stub=edge:{edge}" for edge in tile.stubs)
     for u in tile.upgrades:
         subs = [f"cost:{u.cost}"]
         if u.terrains:

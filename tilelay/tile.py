@@ -182,7 +182,8 @@ class Node:
     name printed on the tile. ``revenue_loc`` and ``revenue_layout`` (``circle``, ``oval``,
     ``horizontal``, ``vertical``, ``split``) say where and how the revenue is drawn.
     ``extra`` holds attributes of a source format that the model does not interpret, as
-    ``(name, value)`` pairs, so that files round-trip (e.g. seed 000's RevenueCenter ``id``).
+    ``(name, value)`` pairs, so that files round-trip (e.g. seed 000's RevenueCenter ``id``;
+    ``("halt", symbol)`` marks a town that is an 18xx.games halt).
     """
 
     kind: NodeKind
@@ -285,6 +286,15 @@ class Label:
 
     text: str
     loc: Loc | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FutureLabel:
+    """The label a tile of a later colour must carry on this hex (the tile language's
+    ``future_label=label:M,color:green``): ``text`` (None: no label) on the ``color`` tile."""
+
+    text: str | None
+    color: Color
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,7 +420,9 @@ class Tile:
     the edges of paths, borders and locs are already turned. ``location_name`` is the printed
     name of the place (from a map; the tile language has none). ``extra`` holds attributes of a
     source format that the model does not interpret, as ``(name, value)`` pairs, so that files
-    round-trip (e.g. seed 000's ``fixed``).
+    round-trip (e.g. seed 000's ``fixed``). ``future_label`` is the label a tile of a later
+    colour must carry here; ``stubs`` are edges with a stub of track (where some games require
+    the next tile to have track).
     """
 
     name: str = ""
@@ -426,6 +438,8 @@ class Tile:
     rotation: int = 0
     location_name: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
+    future_label: FutureLabel | None = None
+    stubs: tuple[int, ...] = ()
     _topology: dict[int, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
@@ -514,6 +528,7 @@ class Tile:
                 u if u.loc is None else replace(u, loc=u.loc.rotated(r)) for u in self.upgrades
             ),
             borders=tuple(replace(b, edge=rotate_edge(b.edge, r)) for b in self.borders),
+            stubs=tuple(rotate_edge(e, r) for e in self.stubs),
             icons=tuple(
                 i if i.loc is None else replace(i, loc=i.loc.rotated(r)) for i in self.icons
             ),

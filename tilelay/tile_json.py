@@ -124,6 +124,13 @@ def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
         out["frame"] = fd
     if tile.extra:
         out["extra"] = [[k, v] for k, v in tile.extra]
+    if tile.future_label is not None:
+        out["future_label"] = {
+            "text": tile.future_label.text,
+            "color": tile.future_label.color.value,
+        }
+    if tile.stubs:
+        out["stubs"] = list(tile.stubs)
     return out
 
 
@@ -237,6 +244,8 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         "icons",
         "frame",
         "extra",
+        "future_label",
+        "stubs",
     }
     for key in d:
         if key not in known:
@@ -354,6 +363,19 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             r.str_(f.get("color"), "tile.frame.color"),
             r.opt_str(f.get("color2"), "tile.frame.color2"),
         )
+    future = None
+    if d.get("future_label") is not None:
+        fl = r.obj(d["future_label"], "tile.future_label")
+        future = model.FutureLabel(
+            r.opt_str(fl.get("text"), "tile.future_label.text"),
+            r.enum(model.Color, fl.get("color"), "tile.future_label.color"),
+        )
+    stubs = []
+    for i, e in enumerate(r.lst(d.get("stubs"), "tile.stubs")):
+        edge = r.int_(e, f"tile.stubs[{i}]")
+        if not 0 <= edge <= 5:
+            raise r.fail(f"tile.stubs[{i}]", f"expected an edge 0-5, got {edge}")
+        stubs.append(edge)
     rotation = r.int_(d.get("rotation", 0), "tile.rotation")
     if not 0 <= rotation <= 5:
         raise r.fail("tile.rotation", f"expected 0-5, got {rotation}")
@@ -372,6 +394,8 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             rotation=rotation,
             location_name=r.opt_str(d.get("location_name"), "tile.location_name"),
             extra=_extra_pairs(r, d.get("extra"), "tile.extra"),
+            future_label=future,
+            stubs=tuple(stubs),
         )
     except TileModelError as err:
         raise TileModelError(err.message, source=source) from None

@@ -170,11 +170,15 @@ class _Reader:
         if not isinstance(code, str):
             raise self.fail(f"{where}: code must be a tile string, not {code!r}", *needles)
         tile_color, stripe = self.color(where, entry.get("color", "white"), *needles)
+        # lenient: what the tile language does not know is left out (and said), not fatal
+        skipped: list[str] | None = None if self.strict else []
         try:
-            tile = dsl.parse(code, name=name, color=tile_color)
+            tile = dsl.parse(code, name=name, color=tile_color, skipped=skipped)
         except TilelayError as err:
             col = f" (column {err.column})" if err.column is not None else ""
             raise self.fail(f"{where}: bad tile string{col}: {err.message}", *needles) from None
+        if skipped:
+            self.problem(f"{where}: tile string read without: {'; '.join(skipped)}", *needles)
         if stripe is not None:
             tile = replace(tile, stripe=stripe)
         return tile
