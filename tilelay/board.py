@@ -393,7 +393,12 @@ class Board:
         )
         allowed = self.allowed_exits(coord)
         old_exits = old.exits()
-        return tuple(r for r in rotations if tile.rotated(r).exits() - old_exits <= allowed)
+        stubs = frozenset(old.stubs) if self.game.upgrade_rules.stubs_restricted else frozenset()
+        return tuple(
+            r
+            for r in rotations
+            if tile.rotated(r).exits() - old_exits <= allowed and stubs <= tile.rotated(r).exits()
+        )
 
     def legal_rotations(
         self, coord: str, tile: Tile | str, *, phase: Phase | None = None
@@ -436,7 +441,37 @@ class Board:
                 rotations = tuple(r for r in rotations if tile.rotated(r).exits() & reached)
             if rotations:
                 out[name] = rotations
-        return out
+        return self._most_exits(coord, out)
+
+    def _max_exits_applies(self, coord: str) -> bool:
+        kinds = self.game.upgrade_rules.max_exits
+        if not kinds:
+            return False
+        tile = self.tile_at(self.game.hex_tile(coord).name)
+        cities = bool(tile.cities)
+        return (
+            (cities and "cities" in kinds)
+            or (cities and not tile.labels and "unlabeled_cities" in kinds)
+            or (not cities and not tile.towns and "track" in kinds)
+        )
+
+    def _most_exits(
+        self, coord: str, lays: dict[str, tuple[int, ...]]
+    ) -> dict[str, tuple[int, ...]]:
+        """``lays`` keeping, under the game's ``max_exits`` rule, only the tiles with the most
+        exits of their colour (18xx.games' ``TILE_UPGRADES_MUST_USE_MAX_EXITS``)."""
+        if not lays or not self._max_exits_applies(coord):
+            return lays
+        exits = {name: len(self.game.tile(name).exits()) for name in lays}
+        most: dict[Color, int] = {}
+        for name, n in exits.items():
+            color = self.game.tile(name).color
+            most[color] = max(most.get(color, 0), n)
+        return {
+            name: rotations
+            for name, rotations in lays.items()
+            if exits[name] == most[self.game.tile(name).color]
+        }
 
     def reach(self, corporation: str) -> dict[str, frozenset[int]]:
         """Where ``corporation`` may lay track: hex -> the edges its track reaches there.
@@ -529,6 +564,21 @@ class Board:
             if not self.exit_allowed(coord, edge):
                 why = self._exit_reason(coord, edge)
                 return f"track would leave {coord} across edge {edge}: {why}"
+        if self.game.upgrade_rules.stubs_restricted:
+            missing = sorted(set(old.stubs) - new.rotated(rotation).exits())
+            if missing:
+                return (
+                    f"{coord} has track stubs at edge(s) {missing}: {self.game.name}'s tiles "
+                    "must take them up"
+                )
+        if self._max_exits_applies(coord):
+            lays = self.legal_lays(coord, phase=phase)
+            if new.name not in lays:
+                best = [n for n in lays if self.game.tile(n).color == new.color]
+                return (
+                    f"{self.game.name} lays only the tiles with the most exits here: "
+                    f"{', '.join(best) or 'none'} rather than {new.name}"
+                )
         return None
 
     def _exit_reason(self, coord: str, edge: int) -> str:

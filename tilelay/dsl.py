@@ -216,7 +216,9 @@ class _Parser:
             if key == "revenue":
                 revenue = self.revenue(sub, part)
             elif key == "slots":
-                slots = self.integer(sub, part, low=1, what="a whole number of at least 1")
+                # lenient reading takes the engine's slot-less cities (slots:0) as they are
+                low = 0 if self.skipped is not None else 1
+                slots = self.integer(sub, part, low=low, what="a whole number of at least 1")
             elif key == "style":
                 try:
                     style = TownStyle(self.value(sub, part))

@@ -86,6 +86,8 @@ class UpgradeRules:
     town_replacement: bool = False
     town_replacement_phases: tuple[str, ...] = ()
     labelled_cities_merge: bool = True
+    max_exits: tuple[str, ...] = ()
+    stubs_restricted: bool = False
 
     def colour_step(self, old: Color, new: Color) -> bool:
         """Whether a tile of colour ``new`` may replace one of colour ``old``."""
@@ -96,8 +98,18 @@ class UpgradeRules:
 DEFAULT_RULES = UpgradeRules()
 
 _RULE_KEYS = frozenset(
-    {"steps", "towns_merge", "town_replacement", "town_replacement_phases", "labelled_cities_merge"}
+    {
+        "steps",
+        "towns_merge",
+        "town_replacement",
+        "town_replacement_phases",
+        "labelled_cities_merge",
+        "max_exits",
+        "stubs_restricted",
+    }
 )
+#: The kinds of hex ``max_exits`` may name.
+MAX_EXITS_KINDS = ("cities", "unlabeled_cities", "track")
 
 
 def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> UpgradeRules:
@@ -113,11 +125,14 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
     if unknown:
         raise fail(f"unknown key {unknown[0]!r} (expected one of {', '.join(sorted(_RULE_KEYS))})")
     flags: dict[str, bool] = {}
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
         if key in data:
             if not isinstance(data[key], bool):
                 raise fail(f"{key} must be true or false, not {data[key]!r}")
             flags[key] = data[key]
+    max_exits = data.get("max_exits", [])
+    if not isinstance(max_exits, list) or not all(k in MAX_EXITS_KINDS for k in max_exits):
+        raise fail(f"max_exits must be a list of {', '.join(MAX_EXITS_KINDS)}, not {max_exits!r}")
     phases = data.get("town_replacement_phases", [])
     if not isinstance(phases, list) or not all(isinstance(p, str) for p in phases):
         raise fail(f"town_replacement_phases must be a list of phase names, not {phases!r}")
@@ -132,7 +147,13 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
             except ValueError as err:
                 raise fail(f"steps: {err}") from None
         steps = frozenset(pairs)
-    return UpgradeRules(name=name, steps=steps, town_replacement_phases=tuple(phases), **flags)
+    return UpgradeRules(
+        name=name,
+        steps=steps,
+        town_replacement_phases=tuple(phases),
+        max_exits=tuple(max_exits),
+        **flags,
+    )
 
 
 @cache

@@ -513,9 +513,11 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
     default = rules_for(None)
     if rules.steps != default.steps:
         out["steps"] = sorted([a.value, b.value] for a, b in rules.steps)
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
         if getattr(rules, key) != getattr(default, key):
             out[key] = getattr(rules, key)
+    if rules.max_exits:
+        out["max_exits"] = list(rules.max_exits)
     if rules.town_replacement_phases:
         out["town_replacement_phases"] = list(rules.town_replacement_phases)
     return out
