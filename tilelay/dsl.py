@@ -133,10 +133,13 @@ class _Parser:
             return False
         raise self.error(sub.col, f"{part}: {sub.key} must be 1 or 0, got {sub.value!r}")
 
-    def loc(self, sub: _Sub, part: str) -> Loc:
+    def loc(self, sub: _Sub, part: str) -> Loc | None:
         try:
             return parse_loc(self.value(sub, part))
         except ValueError as err:
+            if self.skipped is not None:  # lenient: the thing is placed where it is drawn
+                self.skipped.append(f"column {sub.col}: {part}: {err}; left out")
+                return None
             raise self.error(sub.col, f"{part}: {err}") from None
 
     def revenue(self, sub: _Sub, part: str) -> Revenue:

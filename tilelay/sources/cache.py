@@ -23,7 +23,7 @@ from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "4"  # bump when what is cached changes shape
+_VERSION = "5"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:
