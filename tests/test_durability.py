@@ -81,6 +81,8 @@ def test_acknowledged_saves_survive_sigkill(tmp_path: Path) -> None:
         t.join(timeout=10)
     with lock:
         snapshot = dict(acked)
+    saves = sum(v for v, _ in snapshot.values())
+    print(f"{len(snapshot)} boards, {saves} acknowledged versions before SIGKILL")
     # the database is consistent before anything else opens it for writing
     check = sqlite3.connect(db)
     assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
