@@ -266,3 +266,25 @@ def test_openapi_describes_every_api_route(client: TestClient) -> None:
         "status",
         "suggestions",
     ]
+
+
+def test_a_game_of_a_second_source_keeps_its_name(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tilelay.games import registry
+    from tilelay.sources.games import add_paths
+
+    engine = reference("18xxgames", "engine", "lib", "engine", "game", "g_1889")
+    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
+    add_paths([engine])
+    try:
+        page = client.get("/board/1889@18xx.games")
+        assert page.status_code == 200
+        view = post(client, "/api/boards/view", {"state": {"game": "1889@18xx.games"}})
+        assert view["game"]["name"] == "1889@18xx.games"  # not the built-in 1889
+        assert BoardState.from_json(view["state"]).resolve().format == "18xx.games"
+        assert post(client, "/api/boards/view", {"state": {"game": "1889"}})["game"]["name"] == (
+            "1889"
+        )
+    finally:
+        registry.reset()

@@ -46,6 +46,7 @@ __all__ = [
     "IllegalEdit",
     "StateError",
     "board_actions",
+    "game_key",
 ]
 
 #: The most actions a board holds (a long game lays a few hundred tiles).
@@ -55,6 +56,18 @@ MAX_HISTORY = 500
 
 #: ``Edit.index`` of a change of phase.
 PHASE = -1
+
+
+def game_key(game: Game) -> str:
+    """The name that loads ``game`` (:func:`~tilelay.games.load_game`): its title, or
+    ``TITLE@FORMAT`` when the title belongs to another source's game (the first registered)."""
+    base = game.with_options(())
+    try:
+        if load_game(base.name) is base:
+            return base.name
+    except TilelayError:
+        pass
+    return f"{base.name}@{base.format}"
 
 
 class StateError(TilelayError, ValueError):
@@ -404,7 +417,7 @@ class BoardState:
         if not isinstance(game, str) or not game.strip() or len(game) > 80:
             raise StateError("'game' must name a game")
         state = cls(
-            game=load_game(game).name,
+            game=game_key(load_game(game)),
             options=_strings(data, "options", 50),
             phase=_optional_str(data, "phase"),
             actions=_strings(data, "actions", MAX_ACTIONS),

@@ -43,7 +43,7 @@ from tilelay.board import Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, game_names, load_game
 from tilelay.routes import RoutePlanner
-from tilelay.sandbox import BoardState, IllegalEdit, StateError
+from tilelay.sandbox import BoardState, IllegalEdit, StateError, game_key
 from tilelay.store import StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
@@ -129,7 +129,7 @@ def _game_info(game: Game) -> dict[str, Any]:
             if side.name not in trains and side.runs:
                 trains.append(side.name)
     return {
-        "name": game.name,
+        "name": game_key(game),
         "title": game.title,
         "layout": game.layout.value,
         "phases": [{"name": p.name, "tiles": list(p.tiles)} for p in game.phases],
@@ -428,7 +428,7 @@ async def lays_api(request: Request) -> Response:
 def _game(request: Request) -> Game:
     name = str(request.path_params["game"])
     request.state.suggest = "/board/{}"
-    if not safe_name(name):
+    if not safe_name(name.replace("@", " ", 1)):  # TITLE@FORMAT names one source's game
         raise NotFoundError(f"no game named {name!r}", suggestions=game_names())
     return load_game(name)
 
@@ -448,7 +448,7 @@ async def board_page(request: Request) -> Response:
     def work() -> tuple[dict[str, Any], dict[str, Any] | None]:
         if store is None:
             try:
-                state = BoardState(game.name).with_options(options)
+                state = BoardState(game_key(game)).with_options(options)
             except IllegalEdit as err:
                 raise WebError(str(err)) from None
             return board_view(state), None
@@ -457,7 +457,7 @@ async def board_page(request: Request) -> Response:
         except StoreError as err:
             raise store_error(err) from None
         state = read_state({"state": doc.body})
-        if state.game != game.name:
+        if state.game != game_key(game):
             raise WebError(
                 f"board {doc.id} is a board of {state.game}, not {game.name}",
                 404,
@@ -474,7 +474,7 @@ async def board_page(request: Request) -> Response:
         {
             "title": f"{game.title}: board",
             "game": game,
-            "q": quote(game.name, safe=""),
+            "q": quote(game_key(game), safe=""),
             "boot": Markup(boot),
             "map": Markup(view["svg"]),
             "database": str(store_path(request)),

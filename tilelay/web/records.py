@@ -41,7 +41,7 @@ from tilelay.replay import (
 )
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner
-from tilelay.sandbox import BoardState, board_actions
+from tilelay.sandbox import BoardState, board_actions, game_key
 from tilelay.store import Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
@@ -183,7 +183,7 @@ def analyse_record(record: Mapping[str, Any]) -> Analysis:
     colors = {c.sym: css_color(c.color) for c in game.corporations}
     chart = revenue_chart(series, colors, last_step=max(len(steps) - 1, 1))
     summary = {
-        "game": {"name": game.name, "title": game.title, "options": list(game.chosen_options)},
+        "game": {"name": game_key(game), "title": game.title, "options": list(game.chosen_options)},
         "steps": rows,
         "runs": runs,
         "chart": chart,
@@ -340,7 +340,7 @@ def branch_state(analysis: Analysis, n: int) -> BoardState:
     trains = step.train_names(corp) if corp is not None else []
     known = {s.name for card in game.trains.card_types for s in card.sides}
     return BoardState(
-        game.name,
+        game_key(game),
         options=game.chosen_options,
         phase=None if step.phase.name == first else step.phase.name,
         actions=tuple(str(a) for a in board_actions(step.board)),
