@@ -366,6 +366,11 @@ def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: P
     pg.click('.tabs [data-tab="routes"]')
     pg.wait_for_selector("#routes-total")
     _shot(pg, shots, "1889_13_branched")
+    # the record is kept: the saved boards page opens it again
+    pg.goto(server + "/boards", wait_until="load")
+    pg.click("#records a.open >> nth=0")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '0'")
     assert pg.console_errors == []
 
 

@@ -434,15 +434,17 @@ def _game(request: Request) -> Game:
 
 
 async def board_page(request: Request) -> Response:
-    """``GET /board/<game>``: the board page (``?board=ID``: a saved board;
-    ``?options=a+b``: the game's options)."""
+    """``GET /board/<game>``: the board page (``?board=ID``: a saved board; ``?record=ID``:
+    an imported record, stepped through; ``?options=a+b``: the game's options)."""
     from tilelay.web.saved import get_store, store_error, store_path
 
     game = _game(request)
     options = split_plus(request.query_params.get("options", "").replace(",", " "))
     saved_id = request.query_params.get("board", "").strip()
-    if saved_id and not (saved_id.isascii() and saved_id.isdigit() and len(saved_id) < 12):
-        raise WebError(f"bad board id {saved_id[:20]!r}: expected a number", 400)
+    record_id = request.query_params.get("record", "").strip()
+    for what, value in (("board", saved_id), ("record", record_id)):
+        if value and not (value.isascii() and value.isdigit() and len(value) < 12):
+            raise WebError(f"bad {what} id {value[:20]!r}: expected a number", 400)
     store = get_store(request) if saved_id else None
 
     def work() -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -467,7 +469,8 @@ async def board_page(request: Request) -> Response:
 
     view, saved = await compute(work)
     # "<" written as \u003c: nothing in the data can end the script element
-    boot = json.dumps({"view": view, "board": saved}).replace("<", "\\u003c")
+    record = int(record_id) if record_id else None
+    boot = json.dumps({"view": view, "board": saved, "record": record}).replace("<", "\\u003c")
     return render(
         request,
         "board.html",

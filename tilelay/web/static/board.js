@@ -897,5 +897,15 @@
   }
   show(view);
   updateSaveStatus();
+  if (boot.record) {
+    // a record imported before: step through it
+    call("GET", "/api/records/" + boot.record)
+      .then((answer) => {
+        record = answer;
+        tab("record");
+        startRecord();
+      })
+      .catch((e) => toast("The record could not be opened: " + e.message));
+  }
   app.dataset.ready = "1";
 })();
