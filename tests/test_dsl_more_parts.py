@@ -79,3 +79,10 @@ def test_a_future_label_rules_the_tile_of_its_colour() -> None:
     assert "labelled M" in str(board.why_illegal("B2", "14", 0))
     board = board.lay("B2", game.tile("M14"), 0)
     assert board.future_label("B2") is None  # used up by the green tile
+
+
+def test_stubs_are_drawn() -> None:
+    from tilelay.svg import tile_svg
+
+    svg = tile_svg(dsl.parse("city=revenue:0;stub=edge:2", color="white"), size=50)
+    assert svg.count('class="track stub"') == 1 and 'data-edge="2"' in svg
