@@ -346,11 +346,11 @@ def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
     out.append('<g class="paths" fill="none" stroke-linecap="butt">')
     samples = draw_paths(tile, layout, nodes, fill, out)
     for edge in tile.stubs:  # a stub: a short track from the edge towards the centre
-        a = scaled(edge_midpoint(edge, layout))
-        b = mul(a, 0.55)
+        start = scaled(edge_midpoint(edge, layout))
+        stop = mul(start, 0.55)
         out.append(
-            f'<path class="track stub" data-edge="{edge}" d="M {fmt_point(a)} L {fmt_point(b)}"'
-            ' stroke="#000" stroke-width="8"/>'
+            f'<path class="track stub" data-edge="{edge}"'
+            f' d="M {fmt_point(start)} L {fmt_point(stop)}" stroke="#000" stroke-width="8"/>'
         )
     out.append("</g>")
     draw_nodes(tile, nodes, out)
