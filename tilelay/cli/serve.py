@@ -19,6 +19,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         choices=["critical", "error", "warning", "info", "debug"],
         help="uvicorn's log level (default info)",
     )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the database of saved boards (default: the variable TILELAY_DB, else "
+        "tilelay.sqlite3 in the user's data directory)",
+    )
     p.set_defaults(func=_serve)
 
 
@@ -30,5 +36,9 @@ def _serve(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise TilelayError(f"--port must be 0-65535, got {args.port}")
     print(f"tilelay: serving on http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level=args.log_level)
+    from tilelay.store import default_path
+
+    db = args.db if args.db else default_path()
+    print(f"tilelay: saved boards in {db}", flush=True)
+    uvicorn.run(create_app(db=db), host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -27,7 +27,7 @@ from typing import Any
 from tilelay import dsl
 from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
-from tilelay.games.model import UNLIMITED, Company, Corporation, Game, parse_coord
+from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
 from tilelay.hexgeo import Layout
 from tilelay.tile import Color, Tile
 from tilelay.train_data import trains_from_game_data
@@ -48,6 +48,7 @@ SECTION_KEYS = (
     "companies",
     "trains",
     "phases",
+    "options",
 )
 #: The top-level keys of game data.
 GAME_KEYS = frozenset(
@@ -71,6 +72,7 @@ _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
     {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
 )
+_OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
 _COMPANY_KEYS = frozenset(
     {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
 )
@@ -353,6 +355,40 @@ def _companies(
     return tuple(out)
 
 
+def _options(
+    r: _Reader, data: Mapping[str, Any], game_tiles: Mapping[str, Tile]
+) -> tuple[GameOption, ...]:
+    out: list[GameOption] = []
+    generic = tile_codes()
+    for i, entry in enumerate(r.array(data, "options")):
+        where = f"options[{i}]"
+        r.unknown(where, entry, _OPTION_KEYS)
+        name = r.text(where, entry.get("name"), "name")
+        where = f"option {name}"
+        adds: list[tuple[str, int]] = []
+        added = entry.get("add_tiles", {})
+        if not isinstance(added, Mapping):
+            raise r.fail(f"{where}: add_tiles must be a table of tile = count", "add_tiles")
+        for tile, count in added.items():
+            value = UNLIMITED if count == "unlimited" else count
+            if isinstance(value, bool) or not isinstance(value, int) or value < UNLIMITED:
+                raise r.fail(f"{where}: tile {tile}: count must be >= 0 or 'unlimited'", tile)
+            if tile not in game_tiles and tile not in generic:
+                r.problem(f"{where}: no such tile {tile}", tile)
+                continue
+            adds.append((str(tile), value))
+        out.append(
+            GameOption(
+                name,
+                r.text(where, entry.get("title", name), "title"),
+                r.text(where, entry.get("description"), "description", optional=True) or None,
+                tuple(adds),
+                r.strings(where, entry.get("remove_tiles", []), "remove_tiles"),
+            )
+        )
+    return tuple(out)
+
+
 def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
     rows = r.table(data, "market").get("rows", [])
     if not isinstance(rows, Sequence) or not all(
@@ -457,6 +493,7 @@ def game_from_data(
         format=format,
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
+        options=_options(r, data, game_tiles),
     )
 
 
@@ -472,9 +509,11 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
     default = rules_for(None)
     if rules.steps != default.steps:
         out["steps"] = sorted([a.value, b.value] for a, b in rules.steps)
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
         if getattr(rules, key) != getattr(default, key):
             out[key] = getattr(rules, key)
+    if rules.max_exits:
+        out["max_exits"] = list(rules.max_exits)
     if rules.town_replacement_phases:
         out["town_replacement_phases"] = list(rules.town_replacement_phases)
     return out
@@ -484,8 +523,10 @@ def game_to_data(game: Game) -> dict[str, Any]:
     """``game`` as game data (tilelay's format as plain data; :func:`game_from_data` reads it).
 
     Hexes are grouped by colour and canonical tile string in map order; the game's own tiles
-    are written as tile strings. What the tile language cannot express is not kept.
+    are written as tile strings. What the tile language cannot express is not kept. The
+    game is written as defined, with its options and none chosen.
     """
+    game = game.with_options(())
     out: dict[str, Any] = {"title": game.name}
     if game.title != game.name:
         out["display_title"] = game.title
@@ -562,4 +603,17 @@ def game_to_data(game: Game) -> dict[str, Any]:
     rules = _rules_data(game)
     if rules is not None:
         out["upgrade_rules"] = rules
+    if game.options:
+        out["options"] = [_option_data(o) for o in game.options]
+    return out
+
+
+def _option_data(option: GameOption) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": option.name, "title": option.title}
+    if option.description is not None:
+        out["description"] = option.description
+    if option.add_tiles:
+        out["add_tiles"] = {t: "unlimited" if c == UNLIMITED else c for t, c in option.add_tiles}
+    if option.remove_tiles:
+        out["remove_tiles"] = list(option.remove_tiles)
     return out
