@@ -34,7 +34,14 @@ from tilelay.train_data import trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
-__all__ = ["GAME_KEYS", "SECTION_KEYS", "game_from_data", "game_to_data"]
+__all__ = [
+    "GAME_KEYS",
+    "SECTION_KEYS",
+    "company_entry",
+    "corporation_entry",
+    "game_from_data",
+    "game_to_data",
+]
 
 #: The keys of game data holding tables or lists of tables (the sections of a TOML file).
 SECTION_KEYS = (
@@ -497,6 +504,56 @@ def game_from_data(
     )
 
 
+def corporation_entry(
+    sym: str,
+    name: str,
+    *,
+    home: str | None = None,
+    city: int | None = None,
+    tokens: Sequence[int] | None = None,
+    color: str | None = None,
+    text_color: str | None = None,
+    float_percent: int | None = None,
+    kind: str = "corporation",
+) -> dict[str, Any]:
+    """A corporation as game data (what is not given is left out, to take the defaults)."""
+    entry: dict[str, Any] = {"sym": sym, "name": name}
+    for key, value in (("home", home), ("city", city)):
+        if value is not None:
+            entry[key] = value
+    if tokens is not None:
+        entry["tokens"] = list(tokens)
+    for key, text in (("color", color), ("text_color", text_color)):
+        if text:
+            entry[key] = text
+    if float_percent is not None:
+        entry["float_percent"] = float_percent
+    if kind != "corporation":
+        entry["kind"] = kind
+    return entry
+
+
+def company_entry(
+    sym: str,
+    name: str,
+    value: int,
+    revenue: int,
+    *,
+    description: str | None = None,
+    blocks: Sequence[str] = (),
+    min_players: int | None = None,
+) -> dict[str, Any]:
+    """A private company as game data (what is not given is left out)."""
+    entry: dict[str, Any] = {"sym": sym, "name": name, "value": value, "revenue": revenue}
+    if description:
+        entry["description"] = description
+    if blocks:
+        entry["blocks"] = list(blocks)
+    if min_players is not None:
+        entry["min_players"] = min_players
+    return entry
+
+
 def _tile_color(tile: Tile) -> str:
     return tile.color.value + (tile.stripe.value if tile.stripe is not None else "")
 
@@ -559,39 +616,34 @@ def game_to_data(game: Game) -> dict[str, Any]:
             name: {"color": _tile_color(tile), "code": dsl.write(tile)}
             for name, tile in game.game_tiles.items()
         }
-    corporations: list[dict[str, Any]] = []
-    for corp in game.corporations:
-        c: dict[str, Any] = {"sym": corp.sym, "name": corp.name}
-        if corp.home is not None:
-            c["home"] = corp.home
-        if corp.city is not None:
-            c["city"] = corp.city
-        c["tokens"] = list(corp.tokens)
-        c["color"] = corp.color
-        if corp.text_color is not None:
-            c["text_color"] = corp.text_color
-        if corp.float_percent is not None:
-            c["float_percent"] = corp.float_percent
-        if corp.kind != "corporation":
-            c["kind"] = corp.kind
-        corporations.append(c)
+    corporations = [
+        corporation_entry(
+            c.sym,
+            c.name,
+            home=c.home,
+            city=c.city,
+            tokens=c.tokens,
+            color=c.color,
+            text_color=c.text_color,
+            float_percent=c.float_percent,
+            kind=c.kind,
+        )
+        for c in game.corporations
+    ]
     if corporations:
         out["corporations"] = corporations
-    companies: list[dict[str, Any]] = []
-    for comp in game.companies:
-        d: dict[str, Any] = {
-            "sym": comp.sym,
-            "name": comp.name,
-            "value": comp.value,
-            "revenue": comp.revenue,
-        }
-        if comp.description is not None:
-            d["description"] = comp.description
-        if comp.blocks:
-            d["blocks"] = list(comp.blocks)
-        if comp.min_players is not None:
-            d["min_players"] = comp.min_players
-        companies.append(d)
+    companies = [
+        company_entry(
+            c.sym,
+            c.name,
+            c.value,
+            c.revenue,
+            description=c.description,
+            blocks=c.blocks,
+            min_players=c.min_players,
+        )
+        for c in game.companies
+    ]
     if companies:
         out["companies"] = companies
     if game.train_data:

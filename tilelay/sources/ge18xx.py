@@ -51,6 +51,7 @@ from tilelay.errors import (
     ReadWarning,
 )
 from tilelay.games import Game, game_from_data
+from tilelay.games.data import company_entry, corporation_entry
 from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout, xml_side_to_edge
 from tilelay.tile import (
@@ -440,27 +441,23 @@ class _Builder:
                         src,
                         c.line,
                     )
-            if c.color:
-                entry["color"] = c.color
-            if c.text_color:
-                entry["text_color"] = c.text_color
-            if c.float_percent is not None:
-                entry["float_percent"] = c.float_percent
-            out.append(entry)
+            out.append(
+                corporation_entry(
+                    c.sym,
+                    c.name,
+                    color=c.color,
+                    text_color=c.text_color,
+                    float_percent=c.float_percent,
+                )
+                | entry
+            )
         return out
 
     def privates(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for p in self.companies.privates:
-            entry: dict[str, Any] = {
-                "sym": p.sym,
-                "name": p.name,
-                "value": p.value,
-                "revenue": p.revenue,
-            }
-            if p.blocks:
-                entry["blocks"] = [self.map.ids.get(b, b) for b in p.blocks]
-            out.append(entry)
+            blocks = [self.map.ids.get(b, b) for b in p.blocks]
+            out.append(company_entry(p.sym, p.name, p.value, p.revenue, blocks=blocks))
         return out
 
     # ---------------------------------------------------------------------- trains

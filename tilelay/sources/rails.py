@@ -51,6 +51,7 @@ from lxml import etree
 
 from tilelay.errors import GameSourceError, IncompleteGameError, ReadWarning
 from tilelay.games import Game, game_from_data, parse_coord
+from tilelay.games.data import company_entry, corporation_entry
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.tile import Border, BorderType, Color, Label, NodeKind, Revenue, TerrainUpgrade, Tile
 from tilelay.trains import Phase
@@ -432,13 +433,16 @@ class _Builder:
                         src,
                         c.line,
                     )
-            if c.color:
-                entry["color"] = c.color
-            if c.text_color:
-                entry["text_color"] = c.text_color
-            if c.float_percent is not None:
-                entry["float_percent"] = c.float_percent
-            out.append(entry)
+            out.append(
+                corporation_entry(
+                    c.sym,
+                    c.name,
+                    color=c.color,
+                    text_color=c.text_color,
+                    float_percent=c.float_percent,
+                )
+                | entry
+            )
         return out
 
     def privates(self) -> list[dict[str, Any]]:
@@ -451,15 +455,7 @@ class _Builder:
                     self.company_source,
                     p.line,
                 )
-            entry: dict[str, Any] = {
-                "sym": p.sym,
-                "name": p.name,
-                "value": p.value,
-                "revenue": p.revenue[0],
-            }
-            if p.blocks:
-                entry["blocks"] = list(p.blocks)
-            out.append(entry)
+            out.append(company_entry(p.sym, p.name, p.value, p.revenue[0], blocks=p.blocks))
         return out
 
 
