@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from tilelay import dsl
 from tilelay.catalogue import suggest, tile_codes
@@ -37,8 +37,10 @@ from tilelay.upgrades import rules_for, rules_from_data
 __all__ = [
     "GAME_KEYS",
     "SECTION_KEYS",
+    "CompanyRecord",
     "company_entry",
     "corporation_entry",
+    "corporation_from",
     "game_from_data",
     "game_to_data",
 ]
@@ -531,6 +533,41 @@ def corporation_entry(
     if kind != "corporation":
         entry["kind"] = kind
     return entry
+
+
+class CompanyRecord(Protocol):
+    """What a reader's record of a public company gives (Rails' and GE18XX's have it)."""
+
+    @property
+    def sym(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def color(self) -> str | None: ...
+    @property
+    def text_color(self) -> str | None: ...
+    @property
+    def float_percent(self) -> int | None: ...
+
+
+def corporation_from(
+    record: CompanyRecord,
+    *,
+    home: str | None = None,
+    city: int | None = None,
+    tokens: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """A corporation as game data from a reader's record and the home and tokens it worked out."""
+    return corporation_entry(
+        record.sym,
+        record.name,
+        home=home,
+        city=city,
+        tokens=tokens,
+        color=record.color,
+        text_color=record.text_color,
+        float_percent=record.float_percent,
+    )
 
 
 def company_entry(
