@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.carcassonne.errors import CarcassonneError, IllegalMoveError, TurnOrderError
 from tilelay.carcassonne.tile import OPPOSITE_HALF, Kind, TileType
 from tilelay.carcassonne.tileset import TileSet, base_tileset
 
@@ -45,6 +45,9 @@ CITY = int(Kind.CITY)
 ROAD = int(Kind.ROAD)
 MONASTERY = int(Kind.MONASTERY)
 FARM = int(Kind.FARM)
+
+#: Turn phases: a tile may be placed; a follower may go on the tile just placed; a follower went.
+TILE, FOLLOWER, PLACED = 0, 1, 2
 
 
 def key_of(x: int, y: int) -> int:
@@ -185,18 +188,21 @@ def compile_tileset(tileset: TileSet) -> Compiled:
 class Board:
     """A Carcassonne board with the start tile placed, and the players' scores and followers.
 
-    A turn is :meth:`place` (or :meth:`place_at`), then optionally :meth:`place_follower` on one
-    of :meth:`follower_options`, then :meth:`score_turn`. :meth:`final_scoring` ends the game.
+    A turn is :meth:`place` (or :meth:`place_at`), then optionally one :meth:`place_follower` on
+    one of :meth:`follower_options`, then :meth:`score_turn`. :meth:`final_scoring` ends the game.
+    Steps out of this order raise :class:`~tilelay.carcassonne.errors.TurnOrderError`.
     """
 
     __slots__ = (
         "_last",
         "_mon_count",
         "_monasteries",
+        "_phase",
         "_slot_cache",
         "cities",
         "compiled",
         "done",
+        "finished",
         "follower_log",
         "followers",
         "frontier",
@@ -241,7 +247,13 @@ class Board:
         self._mon_count: dict[int, int] = {}
         self._last = -1
         self._slot_cache: dict[int, list[int]] = {}
+        #: Where the turn is: TILE (a tile may be placed), FOLLOWER (the tile is placed, a
+        #: follower may go on it), PLACED (a follower went on it); :meth:`score_turn` ends it.
+        self._phase = TILE
+        #: Whether :meth:`final_scoring` has been done.
+        self.finished = False
         self.place(self.tileset.index(self.tileset.start), key_of(0, 0), 0)
+        self._phase = TILE
 
     # --- copying ---------------------------------------------------------------------------
 
@@ -272,6 +284,8 @@ class Board:
         new._mon_count = dict(self._mon_count)
         new._last = self._last
         new._slot_cache = {}
+        new._phase = self._phase
+        new.finished = self.finished
         return new
 
     # --- placement ---------------------------------------------------------------------------
@@ -301,12 +315,25 @@ class Board:
         key = key_of(x, y)
         if not 0 <= rotation < 4:
             raise CarcassonneError(f"rotation {rotation}: expected 0, 1, 2 or 3")
+        self._check_tile_turn()
         if not self.is_legal(index, key, rotation):
-            raise CarcassonneError(f"tile {name} cannot go at ({x}, {y}) turned {rotation}")
+            raise IllegalMoveError(f"tile {name} cannot go at ({x}, {y}) turned {rotation}")
         return self.place(index, key, rotation)
 
+    def _check_tile_turn(self) -> None:
+        if self.finished:
+            raise TurnOrderError("the game is over (final scoring is done)")
+        if self._phase != TILE:
+            raise TurnOrderError(
+                f"tile {self._last} is placed but its turn is not scored: call score_turn() first"
+            )
+
     def place(self, type_index: int, key: int, rotation: int) -> int:
-        """Place a tile without checking legality (see :meth:`is_legal`); returns its number."""
+        """Place a tile without checking that it fits (see :meth:`is_legal`); returns its
+        number. Raises :class:`TurnOrderError` if the last turn is not scored yet."""
+        if self._phase != TILE or self.finished:
+            self._check_tile_turn()
+        self._phase = FOLLOWER
         rt = self.compiled.rot[type_index][rotation]
         parent = self.parent
         base = len(parent)
@@ -384,6 +411,7 @@ class Board:
         self.pennants[rb] += self.pennants[ra]
         if self.followers[ra]:
             self.followers[rb] = self.followers[rb] + self.followers[ra]
+            self.followers[ra] = ()
         self.cities[rb] |= self.cities[ra]
         return rb
 
@@ -391,17 +419,23 @@ class Board:
 
     def free_features(self) -> list[int]:
         """Features (indices into the tile type's list) of the last placed tile whose region has
-        no follower yet, whatever the players' supplies."""
+        no follower yet and is not scored, whatever the players' supplies and the turn."""
         _t, _r, _k, base = self.placed[self._last]
         followers = self.followers
+        done = self.done
         find = self.find
         n = len(self.parent) - base
-        return [i for i in range(n) if not followers[find(base + i)]]
+        out = []
+        for i in range(n):
+            root = find(base + i)
+            if not followers[root] and not done[root]:
+                out.append(i)
+        return out
 
     def follower_options(self, player: int) -> list[int]:
-        """Features of the last placed tile where ``player`` may put a follower (none when the
-        player has no follower left)."""
-        if self.meeples[player] <= 0:
+        """Features of the last placed tile where ``player`` may put a follower now: none when
+        the player has no follower left, or once a follower is placed or the turn scored."""
+        if self.meeples[player] <= 0 or self._phase != FOLLOWER:
             return []
         return self.free_features()
 
@@ -474,17 +508,28 @@ class Board:
         return out
 
     def place_follower(self, player: int, feature: int) -> None:
-        """Put a follower of ``player`` on feature ``feature`` of the last placed tile."""
+        """Put a follower of ``player`` on feature ``feature`` of the last placed tile.
+
+        Raises :class:`TurnOrderError` when this turn already placed a follower or is scored,
+        and :class:`IllegalMoveError` when the feature is taken or the supply is empty."""
+        if self._phase != FOLLOWER:
+            if self._phase == PLACED:
+                raise TurnOrderError(f"this turn already placed a follower on tile {self._last}")
+            raise TurnOrderError(
+                f"tile {self._last}'s turn is scored: a follower can only go on the tile just "
+                "placed, before score_turn()"
+            )
         if self.meeples[player] <= 0:
-            raise CarcassonneError(f"player {player + 1} has no follower left")
+            raise IllegalMoveError(f"player {player + 1} has no follower left")
         if feature not in self.free_features():
-            raise CarcassonneError(f"feature {feature} of the last tile cannot take a follower")
+            raise IllegalMoveError(f"feature {feature} of the last tile cannot take a follower")
         _t, _r, _k, base = self.placed[self._last]
         node = base + feature
         root = self.find(node)
         self.followers[root] = (*self.followers[root], (player, node))
         self.meeples[player] -= 1
         self.follower_log.append((player, node, self._last, feature))
+        self._phase = PLACED
 
     # --- scoring -----------------------------------------------------------------------------
 
@@ -513,7 +558,12 @@ class Board:
     def score_turn(self) -> list[ScoreEvent]:
         """Score the features the last placed tile completed (city, road, monastery) and give
         their followers back. Completed features without followers give an event with no
-        players."""
+        players. Raises :class:`TurnOrderError` when the last turn is already scored."""
+        if self._phase == TILE:
+            raise TurnOrderError(
+                "no tile placed since the last score_turn(): this turn is already scored"
+            )
+        self._phase = TILE
         events: list[ScoreEvent] = []
         _t, _r, key, base = self.placed[self._last]
         kinds = self.kind
@@ -556,7 +606,14 @@ class Board:
         return self.opens[self.find(node)] == 0
 
     def final_scoring(self) -> list[ScoreEvent]:
-        """Score every incomplete road, city and monastery, and the farms (end of the game)."""
+        """Score every incomplete road, city and monastery, and the farms (end of the game).
+
+        Raises :class:`TurnOrderError` when the end is already scored or the last turn is not."""
+        if self.finished:
+            raise TurnOrderError("the end of the game is already scored")
+        if self._phase != TILE:
+            self._check_tile_turn()
+        self.finished = True
         events: list[ScoreEvent] = []
         parent = self.parent
         first = self.rules.farm_scoring is FarmScoring.FIRST_EDITION
@@ -635,7 +692,10 @@ class Board:
     def followers_on_board(self) -> list[tuple[int, int, int]]:
         """``(player, tile number, feature index)`` of every follower now on the board."""
         out = []
-        for root in range(len(self.parent)):
+        parent = self.parent
+        for root in range(len(parent)):
+            if parent[root] != root:
+                continue
             for player, node in self.followers[root]:
                 number = self._tile_of_node(node)
                 out.append((player, number, node - self.placed[number][3]))

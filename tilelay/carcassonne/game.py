@@ -104,7 +104,7 @@ class GreedyPlayer(Player):
         for i, (key, rot) in enumerate(options):
             trial = board.clone()
             trial.place(tile, key, rot)
-            spots: list[int | None] = [None, *trial.follower_options(player)]
+            spots: list[int | None] = [*trial.follower_options(player), None]
             for spot in spots:
                 after = trial.clone() if spot is not None else trial
                 value = 0.0
