@@ -49,7 +49,10 @@ def test_play_greedy_with_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("argv", "message"),
     [
         (["--players", "0"], "--players 0: expected a number from 1 to 6"),
-        (["--player", "smart"], "--player smart: expected one of greedy, random"),
+        (
+            ["--player", "smart"],
+            "--player smart: expected one of random, greedy, mcts:easy, mcts:medium, mcts:hard",
+        ),
         (
             ["--players", "3", "--player", "random", "--player", "greedy"],
             "--player given 2 times for 3 players",

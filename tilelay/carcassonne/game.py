@@ -167,13 +167,23 @@ PLAYER_KINDS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
 }
 
 
+#: Every player kind :func:`make_player` knows (``mcts`` takes a level: ``mcts:hard``).
+ALL_KINDS: tuple[str, ...] = ("random", "greedy", "human", "mcts:easy", "mcts:medium", "mcts:hard")
+
+
 def make_player(kind: str, seed: int | str | None = None) -> Player:
-    """A computer player by name (``random`` or ``greedy``)."""
-    if kind not in PLAYER_KINDS:
-        raise CarcassonneError(
-            f"unknown player {kind!r} (expected {', '.join(sorted(PLAYER_KINDS))})"
-        )
-    return PLAYER_KINDS[kind](seed)
+    """A player by kind: ``random``, ``greedy``, ``human`` (moves come from
+    :meth:`Game.make_move`) or ``mcts[:LEVEL]`` (levels ``easy``, ``medium``, ``hard``; see
+    :mod:`tilelay.carcassonne.mcts`)."""
+    if kind in PLAYER_KINDS:
+        return PLAYER_KINDS[kind](seed)
+    if kind == "human":
+        return HumanPlayer(seed)
+    if kind == "mcts" or kind.startswith("mcts:"):
+        from tilelay.carcassonne.mcts import MctsPlayer, parse_level  # imports this module
+
+        return MctsPlayer(seed, level=parse_level(kind))
+    raise CarcassonneError(f"unknown player {kind!r} (expected {', '.join(ALL_KINDS)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -565,6 +575,7 @@ def transcript(game: Game) -> list[str]:
 
 
 __all__ = [
+    "ALL_KINDS",
     "Game",
     "GreedyPlayer",
     "HumanPlayer",
