@@ -182,6 +182,7 @@ class RotTile:
         "edges",
         "features",
         "kinds",
+        "meeple_spots",
         "monastery",
         "opens",
         "pennants",
@@ -222,6 +223,10 @@ class RotTile:
         #: Features a figure may stand on (all but the river).
         self.standable: tuple[int, ...] = tuple(
             i for i, f in enumerate(feats) if f.kind is not Kind.RIVER
+        )
+        #: Features a follower (not the abbot) may stand on (no river, no garden).
+        self.meeple_spots: tuple[int, ...] = tuple(
+            i for i, f in enumerate(feats) if f.kind not in (Kind.RIVER, Kind.GARDEN)
         )
         self.slots: tuple[int, ...] = tuple(slots)
         conns: list[tuple[tuple[int, int, bool], ...]] = []
@@ -585,11 +590,15 @@ class Board:
         the player has no follower left, or once a follower is placed or the turn scored."""
         if self.meeples[player] <= 0 or self._phase != FOLLOWER:
             return []
-        out = self.free_features()
-        if self.rules.abbot or self.rules.river:
-            base = self.placed[self._last][3]
-            kind = self.kind
-            out = [i for i in out if kind[base + i] != GARDEN]
+        t, r, _k, base = self.placed[self._last]
+        followers = self.followers
+        done = self.done
+        find = self.find
+        out = []
+        for i in self.compiled.rot[t][r].meeple_spots:
+            root = find(base + i)
+            if not followers[root] and not done[root]:
+                out.append(i)
         return out
 
     def abbot_options(self, player: int) -> list[int]:
