@@ -1,22 +1,25 @@
 """A Monte-Carlo search player for Carcassonne.
 
 For the drawn tile the player lists every move (placement and figure action, see
-:func:`~tilelay.carcassonne.game.legal_actions`), orders them with the greedy player's one-turn
-value, and spends its budget (playouts and/or seconds) on a bandit over them: UCB1 with
-*progressive widening* (the best-ordered moves first, more of them as playouts accumulate). Each
-playout makes the move on a copy of the board, *determinizes* the hidden pile (the tiles not
-drawn yet, which every player may count, in a random order; river tiles first when the River is
-still open), plays the game out with a fast, greedy-biased policy for every player, scores the
-end and rewards the searching player by winning and by score margin. The move with the most
-playouts is played.
+:func:`~tilelay.carcassonne.game.legal_actions`), orders them by the greedy player's one-turn
+value (move ordering), and races the best ``width`` of them (plus the best move without a
+figure) by *successive halving with common random numbers*: each round deals one
+*determinization* of the hidden pile (the tiles not drawn yet, which every player may count, in
+a random order; river tiles first while the River is open) and one playout seed, and every move
+still in the race is played out with both: the same tiles in the same order and the same dice
+for the greedy-biased playout policy, so that moves are compared against the same luck. The
+budget is split over log2(width) phases; after each phase the worse half of the moves drops
+out. A playout plays every player with a fast policy (the most connected of three random
+placements; followers by a small heuristic), scores the end, and its value is the searching
+player's lead. The move with the best total lead is played.
 
-It is a search of depth one with a stochastic model of the rest of the game: with tiles drawn at
-random, deeper trees pay little for their cost in Python (measured: ``benchmarks/
-bench_carcassonne_bot.py``).
+This is a Monte-Carlo search of depth one with a bandit at the root. With tiles drawn at random
+deeper trees (or UCB1 with progressive widening, tried first) paid less for their cost in
+Python: measured in ``benchmarks/bench_carcassonne_bot.py``.
 
 Levels (``mcts:easy``, ``mcts:medium``, ``mcts:hard``) set the budget; :class:`MctsPlayer` also
 takes ``playouts`` and ``seconds`` directly. With a playout budget and no time limit the player is
-deterministic for a given seed.
+deterministic for a given seed; every level stops at 1 s a move whatever its playouts.
 """
 
 from __future__ import annotations
@@ -54,8 +57,8 @@ class Budget:
 #: The levels for people.
 LEVELS: dict[str, Budget] = {
     "easy": Budget(40, 1.0),
-    "medium": Budget(250, 1.0),
-    "hard": Budget(800, 1.0),
+    "medium": Budget(300, 1.0),
+    "hard": Budget(1000, 1.0),
 }
 
 
@@ -87,15 +90,19 @@ def _policy_action(board: Board, player: int, rng: random.Random) -> int:
     return best
 
 
-def playout(board: Board, pile: list[int], player: int, rng: random.Random) -> None:
-    """Play ``pile`` (drawn from the end) out on ``board`` from ``player`` on, then score the
-    end. Each turn looks at three random placements and keeps the one with the most neighbours
-    (compact boards complete features), then maybe places a follower (:func:`_policy_action`)."""
+def playout(
+    board: Board, pile: list[int], player: int, rng: random.Random, depth: int = 1 << 30
+) -> None:
+    """Play ``pile`` (drawn from the end) out on ``board`` from ``player`` on, at most
+    ``depth`` tiles, then score the end as if the game ended there. Each turn looks at three
+    random placements and keeps the one with the most neighbours (compact boards complete
+    features), then maybe places a follower (:func:`_policy_action`)."""
     players = len(board.scores)
     legal_keys = board.legal_keys
     frontier = board.frontier
     randrange = rng.randrange
-    while pile:
+    while pile and depth > 0:
+        depth -= 1
         tile = pile.pop()
         options = legal_keys(tile)
         if not options:
@@ -143,21 +150,11 @@ def determinize(board: Board, remaining: list[int], rng: random.Random) -> list[
     return pile
 
 
-def _open_value(board: Board, node: int) -> float:
-    """What a region may be worth at the end: a farm counts its open cities as half."""
-    root = board.find(node)
-    if board.kind[root] == FARM:
-        cities = board.farm_cities(root)
-        complete = sum(1 for c in cities if board.opens[c] == 0)
-        return 3.0 * complete + 1.5 * (len(cities) - complete)
-    from tilelay.carcassonne.game import region_value
-
-    return region_value(board, root)
-
-
 def prior_values(board: Board, tile: int, player: int, moves: list[Action]) -> list[float]:
     """The greedy one-turn value of each move: points gained over the best other player, half
     the open value of a new figure's feature, less 1.5 for a figure that stays out."""
+    from tilelay.carcassonne.game import region_value
+
     before = board.scores
     figures = board.meeples[player] + board.abbots[player]
     out: list[float] = []
@@ -175,7 +172,7 @@ def prior_values(board: Board, tile: int, player: int, moves: list[Action]) -> l
             if action >= 0:
                 feature = action - ABBOT if action >= ABBOT else action
                 node = after.placed[after.last_tile][3] + feature
-                value += 0.5 * _open_value(after, node) - 1.5
+                value += 0.5 * region_value(after, node) - 1.5
         after.score_turn()
         gains = [a - b for a, b in zip(after.scores, before, strict=True)]
         others = max((g for p, g in enumerate(gains) if p != player), default=0)
@@ -214,6 +211,12 @@ class MctsPlayer(Player):
         self.budget = budget
         self.name = f"mcts:{level}"
         self.rng = random.Random(seed)
+        #: Search constants: how many of the best-ordered moves race, how many tiles a playout
+        #: plays before its end is scored, and what a follower left in the supply is worth
+        #: then (in points, early in a game).
+        self.width = 10
+        self.depth = 1 << 30
+        self.follower_value = 0.0
         self._action = NO_FOLLOWER
         #: Playouts and seconds spent on the last move (for benchmarks).
         self.last_playouts = 0
@@ -242,46 +245,67 @@ class MctsPlayer(Player):
             return moves[0]
         prior = prior_values(board, tile, player, moves)
         order = sorted(range(len(moves)), key=lambda i: -prior[i])
-        moves = [moves[i] for i in order]
-        prior = [prior[i] for i in order]
+        alive = order[: self.width]
+        quiet = next((i for i in order if moves[i][2] == NO_FOLLOWER), None)
+        if quiet is not None and quiet not in alive:
+            alive.append(quiet)
         budget = self.budget
         limit = budget.playouts if budget.playouts is not None else 1 << 30
         deadline = start + budget.seconds if budget.seconds is not None else math.inf
-        n = len(moves)
-        visits = [0] * n
-        totals = [0.0] * n
+        totals = dict.fromkeys(alive, 0.0)
         rng = self.rng
         players = len(board.scores)
         nxt = (player + 1) % players
-        done = 0
-        while done < limit and (done & 7 or time.perf_counter() < deadline):
-            # progressive widening: the best-ordered moves first, more as playouts add up
-            width = min(n, 2 + int(math.sqrt(done + 1)))
-            log_n = math.log(done + 1)
-            best_i = 0
-            best_u = -math.inf
-            for i in range(width):
-                if visits[i] == 0:
-                    best_i = i
-                    break
-                u = totals[i] / visits[i] + 0.5 * math.sqrt(log_n / visits[i])
-                if u > best_u:
-                    best_i, best_u = i, u
-            key, rot, action = moves[best_i]
-            sim = board.clone()
-            sim.play(tile, key, rot, player, action)
-            playout(sim, determinize(board, remaining, rng), nxt, rng)
-            mine = sim.scores[player]
-            other = max((s for p, s in enumerate(sim.scores) if p != player), default=0)
-            margin = mine - other
-            win = 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
-            visits[best_i] += 1
-            totals[best_i] += 0.5 * win + 0.5 * (0.5 + 0.5 * math.tanh(margin / 20.0))
-            done += 1
+        depth = self.depth
+        supply = self.follower_value * min(1.0, len(remaining) / 40.0)
+        rounds = done = 0
+        # successive halving with common random numbers: every move still in the race plays
+        # the same determinized piles with the same playout seeds, so that the differences
+        # between moves are not drowned in the luck of the draw; each of the log2(n) phases
+        # gets an equal share of the budget, then the worse half drops out
+        phases = max(1, math.ceil(math.log2(len(alive))))
+        phase = 0
+        phase_end = len(alive)  # the first round also measures the playout rate
+        while len(alive) > 1 and done + len(alive) <= limit:
+            now = time.perf_counter()
+            if rounds and now > deadline:
+                break
+            if done >= phase_end:
+                if rounds == 1 and deadline < math.inf:
+                    limit = min(limit, done + int((deadline - now) * done / (now - start)))
+                if phase > 0 and len(alive) > 2:
+                    alive.sort(key=lambda i: -totals[i])
+                    alive = alive[: max(2, (len(alive) + 1) // 2)]
+                share = (limit - done) // max(1, phases - phase)
+                phase_end = done + max(len(alive), share)
+                phase += 1
+            pile = determinize(board, remaining, rng)
+            seed = rng.getrandbits(64)
+            for i in alive:
+                key, rot, action = moves[i]
+                sim = board.clone()
+                sim.play(tile, key, rot, player, action)
+                playout(sim, pile[:], nxt, random.Random(seed), depth)
+                totals[i] += _margin(sim, player, supply)
+                done += 1
+            rounds += 1
         self.last_playouts = done
         self.last_seconds = time.perf_counter() - start
-        best = max(range(n), key=lambda i: (visits[i], prior[i]))
+        best = max(alive, key=lambda i: (totals[i], prior[i]))
         return moves[best]
+
+
+def _margin(board: Board, player: int, supply: float) -> float:
+    """The searching player's lead after a playout (whose end is scored): points, and
+    followers left in the supply worth ``supply`` each."""
+    scores = board.scores
+    meeples = board.meeples
+    mine = scores[player] + supply * meeples[player]
+    other = max(
+        (scores[p] + supply * meeples[p] for p in range(len(scores)) if p != player),
+        default=0.0,
+    )
+    return mine - other
 
 
 def parse_level(kind: str) -> str:
