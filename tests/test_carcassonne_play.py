@@ -128,3 +128,21 @@ def test_mcts_beats_random() -> None:
         scores = game.play()
         wins += scores[0] > scores[1]
     assert wins == 2
+
+
+def test_legal_actions_match_placing_then_asking() -> None:
+    from tilelay.carcassonne.game import legal_actions
+
+    for seed in range(3):
+        game = new_game(["random", "random"], seed=seed, river=True, abbot=True)
+        while (tile := game.draw()) is not None:
+            board = game.board
+            player = game.current
+            predicted = legal_actions(board, tile, player)
+            placed = []
+            for key, rot in board.legal_keys(tile):
+                trial = board.clone()
+                trial.place(tile, key, rot)
+                placed += [(key, rot, a) for a in trial.actions(player)]
+            assert predicted == placed
+            game.step()
