@@ -285,6 +285,7 @@ class Game:
     """
 
     __slots__ = (
+        "_keys",
         "_skipped",
         "board",
         "current",
@@ -335,6 +336,7 @@ class Game:
         #: The drawn tile (type index) waiting to be placed, or ``None``.
         self.tile: int | None = None
         self._skipped: list[str] = []
+        self._keys: list[tuple[int, int]] = []
         #: Legal placements enumerated and follower spots offered so far (for benchmarks).
         self.enumerated = 0
         self.follower_spots = 0
@@ -349,8 +351,10 @@ class Game:
         board = self.board
         while self.pile:
             tile = self.pile.pop()
-            if board.legal_keys(tile):
+            keys = board.legal_keys(tile)
+            if keys:
                 self.tile = tile
+                self._keys = keys
                 return tile
             self._skipped.append(self.tileset.types[tile].name)
         self.discarded.extend(self._skipped)
@@ -428,7 +432,7 @@ class Game:
         board = self.board
         player = self.current
         agent = self.players[player]
-        options = board.legal_keys(tile)
+        options = self._keys
         self.enumerated += len(options)
         key, rot = options[agent.choose_placement(self, player, tile, options)]
         board.place(tile, key, rot)
