@@ -2,7 +2,8 @@
 
 Sub-commands:
 
-- ``play --players N --seed S [--player random|greedy ...] [--svg FILE] [--quiet]``
+- ``play --players N --seed S [--player random|greedy|mcts[:easy|medium|hard] ...] [--river]
+  [--abbot] [--svg FILE] [--save FILE] [--load FILE] [--quiet]``
 - ``tiles [--seed-form] [--file TILESET.toml]``: the tile set with counts and features
 - ``tile NAME [--rotation R] [--svg FILE]``: one tile's features, seed form and drawing
 """
@@ -15,7 +16,16 @@ from pathlib import Path
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, new_game, transcript
+from tilelay.carcassonne.game import (
+    ALL_KINDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    make_player,
+    new_game,
+    transcript,
+)
+from tilelay.carcassonne.record import load_game, save_game
 from tilelay.carcassonne.svg import board_svg, tile_svg
 from tilelay.carcassonne.tile import TileType, to_seed
 from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
@@ -37,7 +47,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--player",
         action="append",
         metavar="KIND",
-        help="kind of each player in turn: random or greedy (once for all, or once per player)",
+        help="kind of each player in turn: random, greedy or mcts[:easy|medium|hard] "
+        "(Monte-Carlo search, at most 1 s a move); once for all, or once per player",
+    )
+    play.add_argument("--river", action="store_true", help="play with the River (12 tiles)")
+    play.add_argument(
+        "--abbot", action="store_true", help="play with the Abbot (and the tiles with gardens)"
+    )
+    play.add_argument("--save", metavar="FILE", help="also write the game as JSON (to resume)")
+    play.add_argument(
+        "--load", metavar="FILE", help="resume a saved game (its seed, options and players)"
     )
     play.add_argument("--svg", metavar="FILE", help="also write the final board as SVG")
     play.add_argument("--quiet", action="store_true", help="print only the final score")
@@ -75,10 +94,13 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
         )
     kinds: list[str] = args.player or ["random"]
     for kind in kinds:
-        if kind not in PLAYER_KINDS:
-            raise CarcassonneError(
-                f"--player {kind}: expected one of {', '.join(sorted(PLAYER_KINDS))}"
-            )
+        if kind == "human":
+            raise CarcassonneError("--player human: people play in the web app, not here")
+        try:
+            make_player(kind)
+        except CarcassonneError:
+            known = ", ".join(k for k in ALL_KINDS if k != "human")
+            raise CarcassonneError(f"--player {kind}: expected one of {known}") from None
     if len(kinds) == 1:
         return kinds * count
     if len(kinds) != count:
@@ -90,15 +112,29 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
 
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
-    kinds = _player_kinds(args)
-    rules = Rules(
-        first_edition_small_city=args.small_city_first_edition,
-        farm_scoring=FarmScoring(args.farms),
-    )
-    game = new_game(kinds, seed=args.seed, rules=rules)
+    game: Game
+    if args.load:
+        game = load_game(Path(args.load).read_text(encoding="utf-8"))
+        kinds = [p.name for p in game.players]
+    else:
+        kinds = _player_kinds(args)
+        rules = Rules(
+            first_edition_small_city=args.small_city_first_edition,
+            farm_scoring=FarmScoring(args.farms),
+            river=args.river,
+            abbot=args.abbot,
+        )
+        game = new_game(kinds, seed=args.seed, rules=rules)
     game.play()
+    if args.save:
+        Path(args.save).write_text(save_game(game), encoding="utf-8")
     if not args.quiet:
-        print(f"Carcassonne, seed {args.seed}, {len(kinds)} players: {', '.join(kinds)}")
+        options = "".join(
+            f", {name}"
+            for name, on in (("River", game.rules.river), ("Abbot", game.rules.abbot))
+            if on
+        )
+        print(f"Carcassonne, seed {game.seed}, {len(kinds)} players: {', '.join(kinds)}{options}")
         for line in transcript(game):
             print(line)
     scores = game.board.scores
@@ -108,7 +144,7 @@ def run_play(args: argparse.Namespace) -> int:
     print(f"Final score: {parts} (winner: {' and '.join(winners)})")
     if args.svg:
         Path(args.svg).write_text(
-            board_svg(game.board, title=f"Carcassonne seed {args.seed}: {parts}"),
+            board_svg(game.board, title=f"Carcassonne seed {game.seed}: {parts}"),
             encoding="utf-8",
         )
     return 0
