@@ -26,12 +26,16 @@ from tilelay.tile import BorderType, Color, Edge, NodeKind, NodeRef, Path, Tile
 from tilelay.trains import Phase
 from tilelay.upgrades import explain, legal_rotations
 
-__all__ = ["FIXED_COLORS", "Board", "BoardError", "TrackGraph"]
+__all__ = ["FIXED_COLORS", "NEUTRAL", "Board", "BoardError", "TrackGraph"]
 
 #: Hex colours that never take a tile: track may only run into them where their track faces.
 FIXED_COLORS = frozenset({Color.RED, Color.GRAY, Color.BLUE})
 
 TokenKey = tuple[str, int]
+
+#: The owner of a neutral token (18xx.games' ``token_type: neutral``): it fills a slot but
+#: belongs to no corporation, and a city holding one blocks nobody.
+NEUTRAL = "(neutral)"
 
 
 class BoardError(TilelayError, ValueError):
@@ -210,13 +214,21 @@ class Board:
         return Board(self.game, laid, moved)
 
     def place_token(
-        self, coord: str, city_index: int, corporation: str, *, slot: int | None = None
+        self,
+        coord: str,
+        city_index: int,
+        corporation: str,
+        *,
+        slot: int | None = None,
+        extra_slot: bool = False,
     ) -> Board:
         """A new board with ``corporation``'s token in city ``city_index`` at ``coord``.
 
         ``city_index`` counts the tile's cities (not all its nodes), as 18xx.games does.
         Raises :class:`BoardError` when the city does not exist, is full, or already holds
-        the corporation; ``slot`` (if given) must be a slot of the city.
+        the corporation; ``slot`` (if given) must be a slot of the city. ``extra_slot`` lets a
+        token into a full city (18xx.games' ``cheater`` and ``extra_slot`` abilities).
+        :data:`NEUTRAL` tokens may share a city with any number of others.
         """
         tile = self.tile_at(coord)
         cities = _city_nodes(tile)
@@ -226,9 +238,9 @@ class Board:
             )
         node = tile.nodes[cities[city_index]]
         here = self._tokens.get((coord, city_index), ())
-        if corporation in here:
+        if corporation in here and corporation != NEUTRAL:
             raise BoardError(f"{coord}: {corporation} already has a token in city {city_index}")
-        if len(here) >= node.slots:
+        if len(here) >= node.slots and not extra_slot:
             raise BoardError(
                 f"{coord}: city {city_index} of tile {tile.name} is full "
                 f"({node.slots} slot(s): {', '.join(here)})"
@@ -237,6 +249,32 @@ class Board:
             raise BoardError(f"{coord}: city {city_index} has no slot {slot}")
         tokens = dict(self._tokens)
         tokens[(coord, city_index)] = (*here, corporation)
+        return Board(self.game, self._laid, tokens)
+
+    def remove_token(self, coord: str, city_index: int, corporation: str) -> Board:
+        """A new board without ``corporation``'s token in city ``city_index`` at ``coord``
+        (:class:`BoardError` when it has none there)."""
+        here = self._tokens.get((coord, city_index), ())
+        if corporation not in here:
+            raise BoardError(f"{coord}: {corporation} has no token in city {city_index}")
+        tokens = dict(self._tokens)
+        left = list(here)
+        left.remove(corporation)
+        if left:
+            tokens[(coord, city_index)] = tuple(left)
+        else:
+            del tokens[(coord, city_index)]
+        return Board(self.game, self._laid, tokens)
+
+    def replace_tokens(self, old: str, new: str) -> Board:
+        """A new board with every token of ``old`` turned into ``new``'s (a merger); where both
+        already lie in one city, ``old``'s token goes."""
+        tokens: dict[TokenKey, tuple[str, ...]] = {}
+        for key, here in self._tokens.items():
+            if old in here:
+                here = tuple(c for c in here if c != old) + (() if new in here else (new,))
+            if here:
+                tokens[key] = here
         return Board(self.game, self._laid, tokens)
 
     def apply(self, action: Action) -> Board:

@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
-from tilelay.board import Board, BoardError
+from tilelay.board import NEUTRAL, Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
 from tilelay.games import UNLIMITED, Game, load_game
+from tilelay.rules import RunFacts, rules_for
 from tilelay.trains import Phase
 
 __all__ = [
@@ -204,30 +205,50 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
 @dataclass(frozen=True, slots=True)
 class RecordedRoute:
     """A route a player ran, as the record has it: the train id (``"3-0"``), the hexes it
-    passes in order (from ``hexes``, or joined from ``connections``) and the revenue when the
-    record gives it."""
+    passes in order (joined from ``connections``, else the record's ``hexes``), and the
+    revenue when the record gives it. ``precise`` says the hexes are the track's exact
+    sequence (joined from ``connections``); old records have only the hexes the player
+    clicked, which may repeat or skip hexes the route passes. ``stop_hexes`` are the hexes
+    of the stops when the record says them (newer records' ``hexes`` beside
+    ``connections``)."""
 
     train: str
     hexes: tuple[str, ...]
     revenue: int | None = None
+    precise: bool = False
+    stop_hexes: tuple[str, ...] = ()
 
 
-def _hex_chain(route: Mapping[str, Any]) -> list[str]:
-    conns = [[str(h) for h in c] for c in route.get("connections") or [] if isinstance(c, list)]
+def _coord(text: object) -> str:
+    # a connection names a hex, or "HEX a.b" for a path between two nodes of one hex
+    return str(text).split(" ", 1)[0]
+
+
+def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
+    conns = [[_coord(h) for h in c] for c in route.get("connections") or [] if isinstance(c, list)]
     conns = [c for c in conns if c]
     if not conns:
         hexes = route.get("hexes") or []
-        return [str(h) for h in hexes] if isinstance(hexes, list) else []
-    seq = conns[0]
-    if len(conns) > 1 and seq[0] in (conns[1][0], conns[1][-1]):
-        seq = seq[::-1]
+        return ([str(h) for h in hexes] if isinstance(hexes, list) else []), False
+    seq = list(conns[0])
+    if len(conns) > 1:
+        joins = (conns[1][0], conns[1][-1])
+        if seq[0] in joins and seq[-1] not in joins:
+            seq.reverse()
     for c in conns[1:]:
-        seq = seq + (c[1:] if c[0] == seq[-1] else c[::-1][1:])
+        if c[0] == seq[-1]:
+            seq += c[1:]
+        elif c[-1] == seq[-1]:
+            seq += c[::-1][1:]
+        elif c[0] == seq[0] and len(seq) == len(conns[0]):
+            seq = seq[::-1] + c[1:]
+        else:
+            seq += c  # connections that do not join: kept in order
     out: list[str] = []
     for h in seq:
         if not out or out[-1] != h:
             out.append(h)
-    return out
+    return out, True
 
 
 def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
@@ -240,11 +261,15 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
         if not isinstance(r, dict):
             continue
         revenue = r.get("revenue")
+        hexes, precise = _hex_chain(r)
+        stops = r.get("hexes") if precise else None
         out.append(
             RecordedRoute(
                 str(r.get("train", "")),
-                tuple(_hex_chain(r)),
+                tuple(hexes),
                 revenue if isinstance(revenue, int) and not isinstance(revenue, bool) else None,
+                precise,
+                tuple(str(h) for h in stops) if isinstance(stops, list) else (),
             )
         )
     return tuple(out)
@@ -308,17 +333,24 @@ class ReplayResult:
 class ReplayStep:
     """The game after one action in force: the ``board``, the current ``phase``, and each
     corporation's trains as ``{corporation: {train id: train type name}}`` (ids as the record
-    names them, ``"3-0"``; the type is the card side bought, e.g. a variant).
+    names them, ``"3-0"``; the type is the card side bought, e.g. a variant). ``facts`` are
+    what a game's route rules may ask besides (company owners, assignments, the record's
+    optional rules); ``notes`` what replay had to take on trust so far (e.g. a train a
+    corporation ran that replay did not see it get).
 
-    Phases change when the first train of a type is bought (the game's PHASES ``on``); trains
-    rust as the train data says, leave with ``discard_train`` and with ``exchange`` (traded in),
-    and move between corporations when one buys a train from another (the same id).
+    Phases change as 18xx.games changes them: buying a train whose name (or id) the next
+    phase's ``on`` names starts it. Trains rust when a train their ``rusts_on`` names is
+    bought, leave with ``discard_train``, ``sell_train``, ``scrap_train`` and with
+    ``exchange`` (traded in), and move between corporations when one buys a train from
+    another (the same id).
     """
 
     action: Mapping[str, Any]
     board: Board
     phase: Phase
     trains: Mapping[str, Mapping[str, str]]
+    facts: RunFacts = field(default_factory=RunFacts)
+    notes: tuple[str, ...] = ()
 
     @property
     def action_id(self) -> int | None:
@@ -329,7 +361,12 @@ class ReplayStep:
     def train_names(self, corporation: str) -> list[str]:
         """The train type names ``corporation`` holds, in id order."""
         held = self.trains.get(corporation, {})
-        return [held[k] for k in sorted(held)]
+        return [held[k] for k in sorted(held, key=_train_order)]
+
+
+def _train_order(train_id: str) -> tuple[str, int, str]:
+    name, _, index = train_id.rpartition("-")
+    return (name, int(index), train_id) if index.isdigit() else (train_id, -1, train_id)
 
 
 def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) -> int:
@@ -339,8 +376,64 @@ def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) 
     return value
 
 
+class _Depot:
+    """The trains' rules as 18xx.games applies them: each train name's type (``sym``, the
+    first name of its card), what rusts it (``rusts_on``: train types), and the phases with
+    the trains that start them (``on``: types or train ids)."""
+
+    def __init__(self, game: Game) -> None:
+        manager = game.trains
+        self.sym: dict[str, str] = {}
+        self.rusts_on: dict[str, frozenset[str]] = {}
+        self.on: list[frozenset[str]] = []
+        if game.train_data:
+            for entry in game.train_data:
+                base = str(entry.get("name"))
+                base_rust = _names(entry.get("rusts_on"))
+                self.sym[base] = base
+                self.rusts_on[base] = base_rust
+                for variant in entry.get("variants") or []:
+                    if isinstance(variant, Mapping):
+                        vname = str(variant.get("name"))
+                        self.sym[vname] = base
+                        own = variant.get("rusts_on")
+                        self.rusts_on[vname] = base_rust if own is None else _names(own)
+            for entry in game.phase_data:
+                self.on.append(_names(entry.get("on")))
+        else:
+            for card in manager.card_types:
+                first = card.sides[0].name
+                rusted_by = manager.rusted_by(card.name)
+                for side in card.sides:
+                    self.sym[side.name] = first
+                    self.rusts_on[side.name] = frozenset(
+                        () if rusted_by is None else (manager.card_type(rusted_by).sides[0].name,)
+                    )
+            for stage in manager.phases:
+                trigger = manager.trigger_of(stage.name)
+                if trigger is None:
+                    self.on.append(frozenset())
+                else:
+                    card = manager.card_type(trigger[0])
+                    first = card.sides[0].name
+                    self.on.append(
+                        frozenset({first if trigger[1] == 1 else f"{first}-{trigger[1] - 1}"})
+                    )
+        self.phases = manager.phases
+
+
+def _names(value: object) -> frozenset[str]:
+    if value is None or value == "":
+        return frozenset()
+    if isinstance(value, list | tuple):
+        return frozenset(str(v) for v in value if v not in (None, ""))
+    return frozenset({str(value)})
+
+
 class _Replayer:
-    """Replay state: the board, the bookkeeping of :class:`ReplayResult`, phase and trains."""
+    """Replay state: the board, the bookkeeping of :class:`ReplayResult`, phase, trains,
+    companies and assignments; the game's rules (:class:`~tilelay.rules.GameRules`) are asked
+    before and after each action."""
 
     def __init__(self, record: Mapping[str, Any], game: Game | None, home_tokens: bool) -> None:
         if game is None:
@@ -349,6 +442,7 @@ class _Replayer:
                 raise RecordError("the record names no game (its 'title')")
             game = load_game(title)
         self.game = game
+        self.rules = rules_for(game)
         self.home_tokens = home_tokens
         self.source = f"record {record.get('id', '?')} ({game.name})"
         self.board = Board(game)
@@ -363,13 +457,31 @@ class _Replayer:
         self.started: set[str] = set()
         self.skipped: list[str] = []
         self.corp_syms = {c.sym for c in game.corporations}
+        self.company_syms = {c.sym for c in game.companies}
+        self.depot = _Depot(game)
         phases = game.trains.phases
+        self.phase_index = 0
         self.phase: Phase = phases[0] if phases else Phase("1")
         self.trains: dict[str, dict[str, str]] = {}
-        self.bought_types: set[str] = set()
+        self.issued: dict[str, int] = {}  # train type -> next index
+        self.companies: dict[str, str] = {}
+        self.assignments: dict[str, tuple[str, ...]] = {}
+        settings = record.get("settings")
+        optional = settings.get("optional_rules") if isinstance(settings, Mapping) else None
+        self.optional_rules = frozenset(
+            str(o) for o in (optional if isinstance(optional, list) else [])
+        )
+        self.extra: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.rules.setup(self)
+
+    # ------------------------------------------------------------------ helpers
 
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
         return RecordError(f"action {action.get('id')!r}: {message}", source=self.source)
+
+    def note(self, action: Mapping[str, Any], message: str) -> None:
+        self.notes.append(f"action {action.get('id')!r}: {message}")
 
     def result(self) -> ReplayResult:
         return ReplayResult(
@@ -382,46 +494,106 @@ class _Replayer:
             tuple(self.skipped),
         )
 
+    def facts(self) -> RunFacts:
+        return RunFacts(
+            dict(self.companies),
+            dict(self.assignments),
+            self.optional_rules,
+            dict(self.extra),
+        )
+
     def step(self, action: Mapping[str, Any]) -> ReplayStep:
         return ReplayStep(
-            action, self.board, self.phase, {k: dict(v) for k, v in self.trains.items()}
+            action,
+            self.board,
+            self.phase,
+            {k: dict(v) for k, v in self.trains.items()},
+            self.facts(),
+            tuple(self.notes),
         )
+
+    def owner_of(self, entity: str, entity_type: object = None) -> str:
+        """The corporation acting for ``entity``: a company's owner (``entity_type``
+        ``company``, or a company's symbol when the record does not say), else the entity."""
+        if entity_type == "company" or (
+            entity_type is None and entity in self.company_syms and entity not in self.corp_syms
+        ):
+            return self.companies.get(entity, entity)
+        return entity
+
+    def actor(self, action: Mapping[str, Any]) -> str:
+        """The corporation (or player) an action is done for."""
+        return self.owner_of(str(action.get("entity")), action.get("entity_type"))
+
+    # ------------------------------------------------------------------ trains
+
+    def train_sym(self, train_id: str) -> str:
+        name = train_id.rpartition("-")[0] or train_id
+        return self.depot.sym.get(name, name)
+
+    def give_train(self, owner: str, name: str) -> str:
+        """Give ``owner`` the next train of type ``name`` (as 18xx.games numbers them)."""
+        sym = self.depot.sym.get(name, name)
+        index = self.issued.get(sym, 0)
+        train_id = f"{sym}-{index}"
+        self.issued[sym] = index + 1
+        self.trains.setdefault(owner, {})[train_id] = name
+        return train_id
+
+    def take_train(self, train_id: str) -> str | None:
+        """Remove a train from whoever holds it; its name (None: nobody held it)."""
+        for held in self.trains.values():
+            if train_id in held:
+                return held.pop(train_id)
+        return None
+
+    def bought(self, train_id: str, sym: str) -> None:
+        """What buying a train of type ``sym`` does: phases start, older trains rust."""
+        depot = self.depot
+        while self.phase_index + 1 < len(depot.on) and (
+            train_id in depot.on[self.phase_index + 1] or sym in depot.on[self.phase_index + 1]
+        ):
+            self.phase_index += 1
+        if depot.phases and self.phase_index < len(depot.phases):
+            self.phase = depot.phases[self.phase_index]
+        for held in self.trains.values():
+            for tid in [t for t, n in held.items() if sym in depot.rusts_on.get(n, ())]:
+                del held[tid]
 
     def buy_train(self, action: Mapping[str, Any]) -> None:
         manager = self.game.trains
         train_id = str(action.get("train"))
-        buyer = str(action.get("entity"))
-        name = str(action.get("variant") or train_id.rpartition("-")[0] or train_id)
+        buyer = self.actor(action)
+        sym = self.train_sym(train_id)
+        name = str(action.get("variant") or sym)
         try:
-            card = manager.card_type_of(name)
+            manager.train_type(name)
         except TilelayError as err:
             raise self.fail(action, str(err)) from None
-        for held in self.trains.values():
-            held.pop(train_id, None)
+        previous = self.take_train(train_id)
+        if previous is not None and not action.get("variant"):
+            name = previous
         exchange = action.get("exchange")
         if exchange:
-            self.trains.get(buyer, {}).pop(str(exchange), None)
-        if card.name not in self.bought_types:
-            self.bought_types.add(card.name)
-            rusted = set(card.rusts)
-            started = manager.phase_started_by(card.name)
-            if started is not None:
-                self.phase = manager.phase(started)
-                rusted |= set(self.phase.rusts)
-            if rusted:
-                for held in self.trains.values():
-                    for tid in [
-                        t for t, n in held.items() if manager.card_type_of(n).name in rusted
-                    ]:
-                        del held[tid]
+            self.take_train(str(exchange))
+        index = train_id.rpartition("-")[2]
+        if index.isdigit():
+            self.issued[sym] = max(self.issued.get(sym, 0), int(index) + 1)
         self.trains.setdefault(buyer, {})[train_id] = name
+        self.bought(train_id, sym)
+
+    # ------------------------------------------------------------------ the map
 
     def home(self, action: Mapping[str, Any], entity: str) -> None:
         self.started.add(entity)
+        if not self.rules.home_tokens(self, entity):
+            return
         city = self.game.home_city(entity)
         home = self.game.corporation(entity).home
         if home is None or city is None:
             self.skipped.append(entity)
+            return
+        if entity in self.board.tokens.get((home, city), ()):
             return
         token = TokenPlacement(home, entity, city)
         try:
@@ -471,8 +643,8 @@ class _Replayer:
         self.on_board[name] = self.on_board.get(name, 0) + 1
         self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
 
-    def place_token(self, action: Mapping[str, Any], entity: str) -> None:
-        city_ref = str(action.get("city"))
+    def city_of(self, action: Mapping[str, Any], city_ref: str) -> tuple[str, int]:
+        """The ``(coord, city index)`` of a record's city reference ``TILE-COPY-CITY``."""
         tile_id, _, index = city_ref.rpartition("-")
         if not (index.isascii() and index.isdigit() and len(index) <= 2):
             raise self.fail(action, f"bad city {city_ref!r}: expected TILE-COPY-CITY")
@@ -483,32 +655,87 @@ class _Replayer:
                 coord = hex_name
         if coord is None:
             raise self.fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
+        return coord, int(index)
+
+    def place_token(self, action: Mapping[str, Any], entity: str) -> None:
+        coord, index = self.city_of(action, str(action.get("city")))
+        tokener = action.get("tokener")
+        owner = str(tokener) if isinstance(tokener, str) and tokener else self.actor(action)
+        if action.get("token_type") == "neutral":
+            owner = NEUTRAL
+        # a company's token ability may put a token beyond the city's slots (cheater,
+        # extra_slot); the engine checked it, so a full city takes it
+        extra = entity != owner or owner == NEUTRAL
         try:
-            token = TokenPlacement(coord, entity, int(index))
-            self.board = self.board.place_token(coord, token.city, entity)
+            token = TokenPlacement(coord, owner, index)
+            self.board = self.board.place_token(coord, token.city, owner, extra_slot=extra)
         except TilelayError as err:
             raise self.fail(action, err.message) from None
         action_id = action.get("id")
         self.placements.append(ReplayedToken(action_id if isinstance(action_id, int) else 0, token))
 
+    def remove_token(self, action: Mapping[str, Any], entity: str) -> None:
+        coord, index = self.city_of(action, str(action.get("city")))
+        here = self.board.tokens.get((coord, index), ())
+        owner = self.actor(action)
+        victim = owner if owner in here else (here[-1] if here else owner)
+        try:
+            self.board = self.board.remove_token(coord, index, victim)
+        except TilelayError as err:
+            raise self.fail(action, err.message) from None
+
+    # ------------------------------------------------------------------ actions
+
     def apply(self, action: Mapping[str, Any]) -> None:
         entity = action.get("entity")
+        kind = action.get("type")
+        self.rules.before_action(self, action)
         if (
             self.home_tokens
             and isinstance(entity, str)
             and entity in self.corp_syms
             and entity not in self.started
+            and action.get("entity_type", "corporation") in ("corporation", "minor")
         ):
             self.home(action, entity)
-        kind = action.get("type")
         if kind == "lay_tile":
             self.lay_tile(action)
         elif kind == "place_token":
             self.place_token(action, str(entity))
+        elif kind == "remove_token":
+            self.remove_token(action, str(entity))
         elif kind == "buy_train":
             self.buy_train(action)
-        elif kind == "discard_train":
-            self.trains.get(str(entity), {}).pop(str(action.get("train")), None)
+        elif kind in ("discard_train", "sell_train", "scrap_train"):
+            self.take_train(str(action.get("train")))
+        elif kind in ("buy_company", "corporate_buy_company", "acquire_company"):
+            company = action.get("company")
+            if isinstance(company, str):
+                self.companies[company] = self.actor(action)
+        elif kind == "assign":
+            target = action.get("target")
+            if isinstance(target, str) and isinstance(entity, str):
+                self.assignments[target] = (*self.assignments.get(target, ()), entity)
+        elif kind == "run_routes":
+            self.ran(action)
+        self.rules.after_action(self, action)
+
+    def ran(self, action: Mapping[str, Any]) -> None:
+        """A corporation runs trains: a train it ran that replay did not see it get is taken
+        on trust (and noted)."""
+        corp = self.actor(action)
+        held = self.trains.setdefault(corp, {})
+        for route in recorded_routes(action):
+            train_id = route.train
+            if train_id and train_id not in held:
+                previous = self.take_train(train_id)
+                name = previous or self.train_sym(train_id)
+                try:
+                    self.game.trains.train_type(name)
+                except TilelayError:
+                    continue
+                held[train_id] = name
+                self.note(action, f"{corp} runs {train_id}, which replay did not see it get")
 
 
 def replay(
@@ -530,7 +757,9 @@ def replay_steps(
     record: Mapping[str, Any], game: Game | None = None, *, home_tokens: bool = True
 ) -> Iterator[ReplayStep]:
     """Replay a record action by action (those in force), yielding a :class:`ReplayStep`
-    after each: the board, the phase and the corporations' trains. Errors as :func:`replay`.
+    after each: the board, the phase, the corporations' trains and the facts the game's route
+    rules may ask (a ``run_routes`` changes none of these: its step is the position the routes
+    were run in). Errors as :func:`replay`.
     """
     replayer = _Replayer(record, game, home_tokens)
     for action in actions_in_force(record.get("actions", [])):

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from tilelay.board import Board
+from tilelay.board import NEUTRAL, Board
 from tilelay.games import Game, normalise_name
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, train_spec
 from tilelay.tile import Node, NodeKind, Tile
@@ -249,7 +249,12 @@ class GameRules:
             return True
         node_obj = ctx.nodes[node]
         held = ctx.tokens[node]
-        return ctx.tokened[node] or node_obj.slots <= 0 or len(held) < node_obj.slots
+        return (
+            ctx.tokened[node]
+            or node_obj.slots <= 0
+            or len(held) < node_obj.slots
+            or NEUTRAL in held
+        )
 
     #: Set by subclasses that override a route-level hook (saves building views otherwise).
     route_hooks: ClassVar[bool] = False
