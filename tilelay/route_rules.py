@@ -89,7 +89,10 @@ def _count(value: int) -> int:
 class TrainSpec:
     """A train as the router rates it (see the module docstring). ``name`` is the train's
     name; ``min_stops`` the stops a route needs (2); ``category`` ``passenger`` or ``goods``;
-    ``diesel`` whether stops pay their diesel revenue (a train named D, as 18xx.games does)."""
+    ``diesel`` whether stops pay their diesel revenue (a train named D, as 18xx.games does);
+    ``scores_visits`` whether every stop it visits scores whatever their number (a train
+    whose reach is a number: stops that use none of its reach score too), else the rows'
+    ``pay`` limit the stops scored."""
 
     name: str
     rows: tuple[Row, ...]
@@ -99,6 +102,7 @@ class TrainSpec:
     min_stops: int = 2
     category: str = "passenger"
     diesel: bool = False
+    scores_visits: bool = True
     _subsets: tuple[tuple[int, int, int], ...] = field(
         default=(), init=False, repr=False, compare=False
     )
@@ -253,6 +257,7 @@ def train_spec(train: TrainType, *, goods: bool = False) -> TrainSpec:
             (per_class[0], per_class[1], per_class[2]),
             category=train.category,
             diesel=diesel,
+            scores_visits=False,
         )
     all_classes = 0b111
     towns_mult = 1 if train.towns_score else 0

@@ -168,6 +168,7 @@ class _Net:
         self.sidebit = sidebit
         rules = ctx.rules
         self.kind = ctx.classes
+        self.cost = ctx.costs
         self.passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         group_bits: dict[str, int] = {}
         groups: list[int] = []
@@ -207,6 +208,7 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
     pathbit = net.pathbit
     sidebit = net.sidebit
     kind = net.kind
+    cost = net.cost
     passable = net.passable
     groups = net.groups
     ok = reach.ok
@@ -287,11 +289,11 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             return
         c, t, o = counts
         if k == CITY:
-            c += 1
+            c += cost[m]
         elif k == TOWN:
-            t += 1
+            t += cost[m]
         else:
-            o += 1
+            o += cost[m]
         if not ok(c, t, o, x):
             return
         counts = (c, t, o)
@@ -315,7 +317,8 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             k = kind[t]
             if k < 0:
                 continue
-            start = (int(k == CITY), int(k == TOWN), int(k == OFFBOARD))
+            w = cost[t]
+            start = (w * (k == CITY), w * (k == TOWN), w * (k == OFFBOARD))
             if not ok(*start, 0):
                 continue
             state[0] = t
@@ -401,7 +404,7 @@ class RoutePlanner:
         out: list[_Rated] = []
         for mask, r in raw.items():
             stops, ends, c, t, o, x = r
-            if c + t + o < minimum:
+            if len(stops) < minimum:
                 continue
             key = (c, t, o)
             fit = fit_memo.get(key)
@@ -411,7 +414,7 @@ class RoutePlanner:
                 continue
             if hex_limit is not None and generic_hexes and x > hex_limit:
                 continue
-            if pays_all:
+            if pays_all and (spec.scores_visits or len(stops) == c + t + o):
                 revenue = 0
                 for n in stops:
                     revenue += values[n]

@@ -77,6 +77,13 @@ class RunFacts:
         return what in self.assignments.get(target, ())
 
 
+def _extra_int(node: Node, key: str, default: int) -> int:
+    for k, v in node.extra:
+        if k == key and v.strip().lstrip("-").isdigit():
+            return int(v)
+    return default
+
+
 class RouteContext:
     """One search's view of the board for the game's rules: the corporation, the phase, the
     :class:`RunFacts`, and the track graph's nodes with what the rules need of them."""
@@ -108,6 +115,8 @@ class RouteContext:
         self.tiles = tiles
         self.nodes = nodes
         self.classes: list[int] = [_CLASS.get(n.kind, -1) for n in nodes]
+        # how much of a train's reach each stop uses (18xx.games' visit_cost: 0 for a port)
+        self.costs: list[int] = [_extra_int(n, "visit_cost", 1) for n in nodes]
         tokens = board.tokens
         held: list[tuple[str, ...]] = []
         for coord, index in graph.nodes:
@@ -249,12 +258,10 @@ class GameRules:
             return True
         node_obj = ctx.nodes[node]
         held = ctx.tokens[node]
-        return (
-            ctx.tokened[node]
-            or node_obj.slots <= 0
-            or len(held) < node_obj.slots
-            or NEUTRAL in held
-        )
+        if ctx.tokened[node] or NEUTRAL in held:
+            return True
+        slots = _extra_int(node_obj, "slots", node_obj.slots)
+        return len(held) < slots
 
     #: Set by subclasses that override a route-level hook (saves building views otherwise).
     route_hooks: ClassVar[bool] = False

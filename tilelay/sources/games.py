@@ -25,11 +25,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tilelay.errors import NoGameError, ReadWarning
+from tilelay.errors import NoGameError, ReadWarning, TilelayError
 from tilelay.games import Game, game_from_data
 from tilelay.games.registry import GameEntry, add_entries
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
+from tilelay.sources.engine_codes import adapt_code, parse_engine_code
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -79,12 +80,33 @@ def _text(value: object) -> str | None:
     return None
 
 
-def _hex_groups(hexes: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
+def _engine_tile(color: str, code: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A hex group's or game tile's entry: the engine's string as it is when tilelay reads it,
+    else the tile read from it adapted (:mod:`tilelay.sources.engine_codes`)."""
+    adapted, extras, dropped = adapt_code(code)
+    if adapted == code and not extras:
+        return {"color": color, "code": code}, ()
+    try:
+        tile, dropped = parse_engine_code(code, color=color)
+    except TilelayError:
+        return {"color": color, "code": code}, ()
+    return {"tile": tile}, dropped
+
+
+def _hex_groups(
+    hexes: Mapping[str, Mapping[str, str]],
+) -> tuple[list[dict[str, Any]], list[str]]:
     groups: dict[tuple[str, str], list[str]] = {}
     for coord, spec in hexes.items():
         key = (str(spec.get("color", "white")) or "white", str(spec.get("code", "")))
         groups.setdefault(key, []).append(coord)
-    return [{"color": c, "coords": coords, "code": code} for (c, code), coords in groups.items()]
+    out: list[dict[str, Any]] = []
+    dropped: list[str] = []
+    for (color, code), coords in groups.items():
+        entry, left_out = _engine_tile(color, code)
+        out.append({**entry, "coords": coords})
+        dropped.extend(d for d in left_out if d not in dropped)
+    return out, dropped
 
 
 def _company_blocks(company: Mapping[str, Any]) -> list[str]:
@@ -102,12 +124,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     notes: list[ReadWarning] = []
     meta = game.meta
     aliases = [a for a in meta.get("GAME_ALIASES") or [] if isinstance(a, str)]
+    hex_groups, dropped = _hex_groups(game.hexes)
     data: dict[str, Any] = {
         "title": game.title,
         "display_title": game.display_title,
         "aliases": [*aliases, game.name[1:] if game.name.startswith("G") else game.name],
         "layout": game.layout or "flat",
-        "hexes": _hex_groups(game.hexes),
+        "hexes": hex_groups,
         "location_names": dict(game.location_names),
     }
     for key, meta_key in (
@@ -129,7 +152,11 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     own: dict[str, Any] = {}
     for name, spec in (game.tiles or {}).items():
         if isinstance(spec, Mapping):
-            own[name] = {"color": spec.get("color", "white"), "code": spec.get("code", "")}
+            tile_entry, left_out = _engine_tile(
+                str(spec.get("color", "white")), str(spec.get("code", ""))
+            )
+            own[name] = tile_entry
+            dropped.extend(d for d in left_out if d not in dropped)
             manifest[name] = spec.get("count", 1)
         else:
             manifest[name] = spec
@@ -202,6 +229,14 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     data["phases"] = [dict(p) for p in game.phases]
     rows = [r if isinstance(r, list) else [r] for r in game.market]
     data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+    if dropped:
+        notes.append(
+            ReadWarning(
+                "tile strings read without what only draws or restricts lays: "
+                + ", ".join(dropped),
+                source,
+            )
+        )
     return data, notes
 
 
@@ -224,7 +259,8 @@ def engine_game(
         own = data.setdefault("tiles", {})
         for name in data["manifest"]:
             if name not in known and name not in own and name in generic:
-                own[name] = dict(generic[name])
+                spec = generic[name]
+                own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code")))[0]
     problems = [
         ReadWarning(p.message if not p.constant else f"{p.constant}: {p.message}", p.source, p.line)
         for p in game.problems
