@@ -361,6 +361,7 @@ class RoutePlanner:
         self._net = _Net(self.context)
         self._specs: dict[TrainType, TrainSpec] = {}
         self._rated: dict[TrainSpec, list[_Rated]] = {}
+        self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
         """A train type, or the game's train type of that name (:class:`NotFoundError`)."""
@@ -459,7 +460,9 @@ class RoutePlanner:
                 hexes.append(coord)
         stops = tuple(g.nodes[n] for n in raw[0])
         scored = tuple(g.nodes[n] for n in paid)
-        return Route(spec.name, stops, tuple(hexes), paths, revenue, scored, bonus)
+        route = Route(spec.name, stops, tuple(hexes), paths, revenue, scored, bonus)
+        self._origin[route] = (spec, rated)
+        return route
 
     def _view(self, spec: TrainSpec, rated: _Rated) -> RouteView:
         revenue, _, raw, paid, bonus = rated
@@ -488,6 +491,26 @@ class RoutePlanner:
             if key in (forward, backward):
                 out.append(r)
         return out
+
+    def run_total(self, routes: Sequence[Route]) -> int:
+        """The revenue of running ``routes`` (found by this planner) together: their sum, with
+        the game's whole-run rule. Raises :class:`RouteError` when two of them share track."""
+        used = 0
+        views: list[RouteView] = []
+        total = 0
+        for route in routes:
+            origin = self._origin.get(route)
+            if origin is None:
+                raise RouteError(f"route {'-'.join(route.hexes)} was not found by this planner")
+            spec, rated = origin
+            if used & rated[1]:
+                raise RouteError(f"route {'-'.join(route.hexes)} shares track with another")
+            used |= rated[1]
+            total += route.revenue
+            views.append(self._view(spec, rated))
+        if type(self.rules).run_hooks and views:
+            return self.rules.run_revenue(views, total)
+        return total
 
     # --------------------------------------------------------------- the optimum
 

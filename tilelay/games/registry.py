@@ -78,10 +78,12 @@ class _Registry:
     def __init__(self) -> None:
         self.entries: list[GameEntry] = []
         self.index: dict[str, GameEntry] = {}
+        self.titles: set[str] = set()  # keys that are a game's own title
         self.warnings: list[ReadWarning] = []
 
     def add(self, entry: GameEntry, *, strict: bool) -> None:
         keys = {normalise_name(n) for n in entry.names} - {""}
+        title = normalise_name(entry.name)
         taken: list[str] = []
         for key in sorted(keys):
             other = self.index.get(key)
@@ -90,9 +92,21 @@ class _Registry:
                     raise GameDataError(
                         f"game name {key!r} is used by two games", source=entry.source
                     )
-                taken.append(f"{key!r} ({other.name}, {other.format})")
-                continue
+                if key == title and key not in self.titles and other.format == entry.format:
+                    # a game's own title wins over another game's alias from the same source
+                    self.warnings.append(
+                        ReadWarning(
+                            f"{other.name} ({other.format}) no longer answers to {key!r}: "
+                            f"it is the title of {entry.name}",
+                            other.source,
+                        )
+                    )
+                else:
+                    taken.append(f"{key!r} ({other.name}, {other.format})")
+                    continue
             self.index[key] = entry
+        if self.index.get(title) is entry:
+            self.titles.add(title)
         # every game also answers to TITLE@FORMAT, so a second source of a title is reachable
         self.index.setdefault(normalise_name(entry.qualified_name), entry)
         if taken:
