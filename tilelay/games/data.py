@@ -69,10 +69,21 @@ GAME_KEYS = frozenset(
 _HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
 _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
-    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
+    {
+        "sym",
+        "name",
+        "home",
+        "city",
+        "tokens",
+        "color",
+        "text_color",
+        "float_percent",
+        "kind",
+        "abilities",
+    }
 )
 _COMPANY_KEYS = frozenset(
-    {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
+    {"sym", "name", "value", "revenue", "description", "blocks", "min_players", "abilities"}
 )
 
 
@@ -318,6 +329,7 @@ def _corporations(
                 r.text(where, entry.get("text_color"), "text_color", optional=True) or None,
                 None if fp is None else r.integer(where, fp, "float_percent"),
                 r.text(where, entry.get("kind", "corporation"), "kind"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
@@ -348,9 +360,22 @@ def _companies(
                 r.text(where, entry.get("description"), "description", optional=True) or None,
                 tuple(blocks),
                 None if mp is None else r.integer(where, mp, "min_players"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
+
+
+def _abilities(r: _Reader, where: str, entry: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """A company's or corporation's abilities: a list of tables, each with a ``type``."""
+    raw = entry.get("abilities")
+    if raw is None:
+        return ()
+    if not isinstance(raw, Sequence) or not all(
+        isinstance(a, Mapping) and isinstance(a.get("type"), str) for a in raw
+    ):
+        raise r.fail(f"{where}: abilities must be a list of tables with a type", "abilities")
+    return tuple(dict(a) for a in raw)
 
 
 def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
@@ -533,6 +558,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
             c["float_percent"] = corp.float_percent
         if corp.kind != "corporation":
             c["kind"] = corp.kind
+        if corp.abilities:
+            c["abilities"] = [dict(a) for a in corp.abilities]
         corporations.append(c)
     if corporations:
         out["corporations"] = corporations
@@ -550,6 +577,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
             d["blocks"] = list(comp.blocks)
         if comp.min_players is not None:
             d["min_players"] = comp.min_players
+        if comp.abilities:
+            d["abilities"] = [dict(a) for a in comp.abilities]
         companies.append(d)
     if companies:
         out["companies"] = companies

@@ -83,7 +83,8 @@ def normalise_name(name: str) -> str:
 class Corporation:
     """A company that lays track and runs trains: symbol, name, home hex (and city on a
     multi-city hex), token costs, colours. ``kind`` is ``corporation``, or ``minor`` for the
-    minor companies some games have."""
+    minor companies some games have. ``abilities`` are its special abilities as the source
+    writes them (18xx.games' ``{type, …}`` tables), for the game's rules."""
 
     sym: str
     name: str
@@ -94,11 +95,14 @@ class Corporation:
     text_color: str | None = None
     float_percent: int | None = None
     kind: str = "corporation"
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Company:
-    """A private company: value, revenue, a short description and the hexes it blocks."""
+    """A private company: value, revenue, a short description and the hexes it blocks.
+    ``abilities`` are its special abilities as the source writes them (18xx.games'
+    ``{type, …}`` tables: a token it places, a hex bonus, …), for the game's rules."""
 
     sym: str
     name: str
@@ -107,6 +111,11 @@ class Company:
     description: str | None = None
     blocks: tuple[str, ...] = ()
     min_players: int | None = None
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+
+    def abilities_of(self, kind: str) -> list[dict[str, Any]]:
+        """The abilities of type ``kind``."""
+        return [a for a in self.abilities if a.get("type") == kind]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

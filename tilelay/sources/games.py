@@ -117,6 +117,27 @@ def _company_blocks(company: Mapping[str, Any]) -> list[str]:
     return blocks
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as plain data a TOML file can hold (``None`` where it cannot)."""
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        items = [_plain(v) for v in value]
+        return [v for v in items if v is not None]
+    if isinstance(value, Mapping):
+        out = {str(k): _plain(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v is not None}
+    return None
+
+
+def _plain_abilities(entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        _plain(a)
+        for a in entry.get("abilities") or []
+        if isinstance(a, Mapping) and isinstance(a.get("type"), str)
+    ]
+
+
 def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning]]:
     """The game data (:mod:`tilelay.games.data`) of an engine game, and what was adapted."""
     where = game.found.get("HEXES")
@@ -164,7 +185,10 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     if own:
         data["tiles"] = own
     corporations: list[dict[str, Any]] = []
-    for kind, entries in (("corporation", game.corporations), ("minor", game.minors)):
+    for kind, entries in (
+        ("corporation", game.played("CORPORATIONS")),
+        ("minor", game.played("MINORS")),
+    ):
         for entry in entries:
             home = entry.get("coordinates")
             if isinstance(home, list):
@@ -194,10 +218,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                     corp[key] = entry[key]
             if isinstance(entry.get("float_percent"), int):
                 corp["float_percent"] = entry["float_percent"]
+            abilities = _plain_abilities(entry)
+            if abilities:
+                corp["abilities"] = abilities
             corporations.append(corp)
     data["corporations"] = corporations
     companies: list[dict[str, Any]] = []
-    for entry in game.companies:
+    for entry in game.played("COMPANIES"):
         value, revenue = entry.get("value"), entry.get("revenue")
         company: dict[str, Any] = {
             "sym": str(entry.get("sym")),
@@ -210,10 +237,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         blocks = _company_blocks(entry)
         if blocks:
             company["blocks"] = blocks
+        abilities = _plain_abilities(entry)
+        if abilities:
+            company["abilities"] = abilities
         companies.append(company)
     data["companies"] = companies
     trains: list[dict[str, Any]] = []
-    for entry in game.trains:
+    for entry in game.played("TRAINS"):
         train = dict(entry)
         if "num" not in train:
             train["num"] = "unlimited"
@@ -226,7 +256,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             )
         trains.append(train)
     data["trains"] = trains
-    data["phases"] = [dict(p) for p in game.phases]
+    data["phases"] = [dict(p) for p in game.played("PHASES")]
     rows = [r if isinstance(r, list) else [r] for r in game.market]
     data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
     if dropped:
