@@ -255,7 +255,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
     action = step.action
     corp = str(action.get("entity", ""))
     held = step.trains.get(corp, {})
-    names = tuple(step.train_names(corp))
+    names = tuple(step.runnable_names(corp))
     recorded = recorded_routes(action)
     revenues = [r.revenue for r in recorded]
     recorded_total = (

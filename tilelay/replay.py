@@ -336,7 +336,12 @@ class ReplayStep:
     names them, ``"3-0"``; the type is the card side bought, e.g. a variant). ``facts`` are
     what a game's route rules may ask besides (company owners, assignments, the record's
     optional rules); ``notes`` what replay had to take on trust so far (e.g. a train a
-    corporation ran that replay did not see it get).
+    corporation ran that replay did not see it get); ``operated`` the train ids that have run
+    in this operating round (a corporation's payout ends its run; the round is over when a
+    corporation runs again).
+
+    Trains made obsolete (``obsolete_on``) run once more and go with their holder's next
+    payout.
 
     Phases change as 18xx.games changes them: buying a train whose name (or id) the next
     phase's ``on`` names starts it. Trains rust when a train their ``rusts_on`` names is
@@ -351,6 +356,7 @@ class ReplayStep:
     trains: Mapping[str, Mapping[str, str]]
     facts: RunFacts = field(default_factory=RunFacts)
     notes: tuple[str, ...] = ()
+    operated: frozenset[str] = frozenset()
 
     @property
     def action_id(self) -> int | None:
@@ -362,6 +368,12 @@ class ReplayStep:
         """The train type names ``corporation`` holds, in id order."""
         held = self.trains.get(corporation, {})
         return [held[k] for k in sorted(held, key=_train_order)]
+
+    def runnable_names(self, corporation: str) -> list[str]:
+        """The train type names ``corporation`` may run now: those it holds, less those that
+        ran for another corporation in this operating round (18xx.games' ``operated``)."""
+        held = self.trains.get(corporation, {})
+        return [held[k] for k in sorted(held, key=_train_order) if k not in self.operated]
 
 
 def _train_order(train_id: str) -> tuple[str, int, str]:
@@ -378,26 +390,38 @@ def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) 
 
 class _Depot:
     """The trains' rules as 18xx.games applies them: each train name's type (``sym``, the
-    first name of its card), what rusts it (``rusts_on``: train types), and the phases with
-    the trains that start them (``on``: types or train ids)."""
+    first name of its card), what rusts it (``rusts_on``: train types) and what makes it
+    obsolete (``obsolete_on``), and the phases with the trains that start them (``on``: types
+    or train ids)."""
 
     def __init__(self, game: Game) -> None:
         manager = game.trains
         self.sym: dict[str, str] = {}
         self.rusts_on: dict[str, frozenset[str]] = {}
+        self.obsolete_on: dict[str, frozenset[str]] = {}
+        self.events: dict[str, list[tuple[str, int]]] = {}  # type -> (event, train index)
         self.on: list[frozenset[str]] = []
         if game.train_data:
             for entry in game.train_data:
                 base = str(entry.get("name"))
+                for event in entry.get("events") or []:
+                    if isinstance(event, Mapping) and event.get("type"):
+                        when = event.get("when", 1)
+                        index = when - 1 if isinstance(when, int) else 0
+                        self.events.setdefault(base, []).append((str(event["type"]), index))
                 base_rust = _names(entry.get("rusts_on"))
+                base_obsolete = _names(entry.get("obsolete_on"))
                 self.sym[base] = base
                 self.rusts_on[base] = base_rust
+                self.obsolete_on[base] = base_obsolete
                 for variant in entry.get("variants") or []:
                     if isinstance(variant, Mapping):
                         vname = str(variant.get("name"))
                         self.sym[vname] = base
                         own = variant.get("rusts_on")
                         self.rusts_on[vname] = base_rust if own is None else _names(own)
+                        old = variant.get("obsolete_on")
+                        self.obsolete_on[vname] = base_obsolete if old is None else _names(old)
             for entry in game.phase_data:
                 self.on.append(_names(entry.get("on")))
         else:
@@ -464,6 +488,10 @@ class _Replayer:
         self.phase: Phase = phases[0] if phases else Phase("1")
         self.trains: dict[str, dict[str, str]] = {}
         self.issued: dict[str, int] = {}  # train type -> next index
+        self.obsolete: set[str] = set()  # train ids made obsolete: they run once more
+        self.operated: set[str] = set()  # train ids that ran in this operating round
+        self.ran_this_round: set[str] = set()  # corporations that ran in it
+        self.operator: str | None = None
         self.companies: dict[str, str] = {}
         self.assignments: dict[str, tuple[str, ...]] = {}
         settings = record.get("settings")
@@ -500,6 +528,7 @@ class _Replayer:
             dict(self.assignments),
             self.optional_rules,
             dict(self.extra),
+            {k: tuple(v.values()) for k, v in self.trains.items()},
         )
 
     def step(self, action: Mapping[str, Any]) -> ReplayStep:
@@ -510,6 +539,7 @@ class _Replayer:
             {k: dict(v) for k, v in self.trains.items()},
             self.facts(),
             tuple(self.notes),
+            frozenset(self.operated),
         )
 
     def owner_of(self, entity: str, entity_type: object = None) -> str:
@@ -559,6 +589,27 @@ class _Replayer:
         for held in self.trains.values():
             for tid in [t for t, n in held.items() if sym in depot.rusts_on.get(n, ())]:
                 del held[tid]
+            for tid, n in held.items():
+                if sym in depot.obsolete_on.get(n, ()):
+                    self.obsolete.add(tid)
+
+    def operate(self, action: Mapping[str, Any]) -> None:
+        """A corporation runs or pays out: a new operating round when it already did in this
+        one; after its payout its trains have run (a train sold on runs no more this round)
+        and its obsolete trains are gone."""
+        corp = self.actor(action)
+        if corp != self.operator:
+            if corp in self.ran_this_round:
+                self.ran_this_round.clear()
+                self.operated.clear()
+            self.operator = corp
+        self.ran_this_round.add(corp)
+        if action.get("type") == "dividend":
+            held = self.trains.get(corp, {})
+            self.operated.update(held)
+            for tid in [t for t in held if t in self.obsolete]:
+                del held[tid]
+                self.obsolete.discard(tid)
 
     def buy_train(self, action: Mapping[str, Any]) -> None:
         manager = self.game.trains
@@ -581,6 +632,10 @@ class _Replayer:
             self.issued[sym] = max(self.issued.get(sym, 0), int(index) + 1)
         self.trains.setdefault(buyer, {})[train_id] = name
         self.bought(train_id, sym)
+        if previous is None and index.isdigit():
+            for event, when in self.depot.events.get(sym, ()):
+                if when == int(index):
+                    self.rules.event(self, event, action)
 
     # ------------------------------------------------------------------ the map
 
@@ -717,8 +772,12 @@ class _Replayer:
             if isinstance(target, str) and isinstance(entity, str):
                 self.assignments[target] = (*self.assignments.get(target, ()), entity)
         elif kind == "run_routes":
+            self.operate(action)
             self.ran(action)
-        self.rules.after_action(self, action)
+        elif kind == "dividend":
+            self.operate(action)
+        if kind != "run_routes":
+            self.rules.after_action(self, action)
 
     def ran(self, action: Mapping[str, Any]) -> None:
         """A corporation runs trains: a train it ran that replay did not see it get is taken
@@ -750,6 +809,8 @@ def replay(
     replayer = _Replayer(record, game, home_tokens)
     for action in actions_in_force(record.get("actions", [])):
         replayer.apply(action)
+        if action.get("type") == "run_routes":
+            replayer.rules.after_action(replayer, action)
     return replayer.result()
 
 
@@ -765,6 +826,9 @@ def replay_steps(
     for action in actions_in_force(record.get("actions", [])):
         replayer.apply(action)
         yield replayer.step(action)
+        if action.get("type") == "run_routes":
+            # what a run does to the game (a token used up) follows the position it ran in
+            replayer.rules.after_action(replayer, action)
 
 
 def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:

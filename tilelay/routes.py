@@ -466,7 +466,7 @@ class RoutePlanner:
 
     def _view(self, spec: TrainSpec, rated: _Rated) -> RouteView:
         revenue, _, raw, paid, bonus = rated
-        return RouteView(self.context, spec, raw[0], paid, revenue - bonus, raw[1])
+        return RouteView(self.context, spec, raw[0], paid, revenue - bonus, raw[1], bonus)
 
     def candidates(self, train: TrainType | str) -> list[Route]:
         """Every legal route of ``train`` for the corporation, best revenue first."""

@@ -61,12 +61,14 @@ class RunFacts:
     """What a game's route rules may ask about the moment of a run besides the board: who owns
     which private company (``companies``: company -> owner), what is assigned where
     (``assignments``: a hex or corporation -> the ids assigned to it, as 18xx.games'
-    ``assign``), the record's optional rules, and facts a game's replay keeps (``extra``)."""
+    ``assign``), the record's optional rules, facts a game's replay keeps (``extra``; its
+    values immutable), and the trains each corporation holds (``trains``: names)."""
 
     companies: Mapping[str, str] = field(default_factory=dict)
     assignments: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     optional_rules: frozenset[str] = frozenset()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    trains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def owned_by(self, owner: str) -> list[str]:
         """The companies ``owner`` holds."""
@@ -145,10 +147,12 @@ class RouteContext:
 
 class RouteView:
     """One route of one train, as a game's hooks see it: ``stops`` (node ids, in order),
-    ``paid`` (the node ids the train scores), ``revenue`` (what those stops earn), the train's
-    ``spec``, and on demand the route's ``paths`` (graph path ids, in order) and ``hexes``."""
+    ``paid`` (the node ids the train scores), ``revenue`` (what those stops earn), ``bonus``
+    (what the game's :meth:`GameRules.route_bonus` adds; 0 while it is being asked), the
+    train's ``spec``, and on demand the route's ``paths`` (graph path ids, in order) and
+    ``hexes``."""
 
-    __slots__ = ("_ends", "ctx", "paid", "revenue", "spec", "stops")
+    __slots__ = ("_ends", "bonus", "ctx", "paid", "revenue", "spec", "stops")
 
     def __init__(
         self,
@@ -158,13 +162,20 @@ class RouteView:
         paid: tuple[int, ...],
         revenue: int,
         ends: tuple[int, ...],
+        bonus: int = 0,
     ) -> None:
         self.ctx = ctx
         self.spec = spec
         self.stops = stops
         self.paid = paid
         self.revenue = revenue
+        self.bonus = bonus
         self._ends = ends
+
+    @property
+    def total(self) -> int:
+        """What the route earns: its stops' revenue and its bonus."""
+        return self.revenue + self.bonus
 
     @property
     def paths(self) -> tuple[int, ...]:
@@ -303,6 +314,10 @@ class GameRules:
 
     def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         """What the game does after an action is applied."""
+
+    def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
+        """What a train's event (18xx.games' train ``events``, fired when the train is first
+        bought) does, e.g. 18TN's ``civil_war``."""
 
     def home_tokens(self, state: GameState, entity: str) -> bool:
         """Whether replay places ``entity``'s home token when it first acts (default: yes)."""
