@@ -721,6 +721,21 @@ class _Replayer:
         # a company's token ability may put a token beyond the city's slots (cheater,
         # extra_slot); the engine checked it, so a full city takes it
         extra = entity != owner or owner == NEUTRAL
+        here = self.board.tokens.get((coord, index), ())
+        if not extra and NEUTRAL in here and owner != NEUTRAL:
+            node = self.board.tile_at(coord).cities
+            if index < len(node) and len(here) >= node[index].slots:
+                # a full city: the token takes a neutral token's place (1882's homes)
+                self.board = self.board.remove_token(coord, index, NEUTRAL)
+        if owner != NEUTRAL:
+            for (c, i), corps in self.board.tokens.items():
+                if c == coord and i != index and owner in corps:
+                    # one token per hex: the engine accepted this one, so the other is gone
+                    self.board = self.board.remove_token(coord, i, owner)
+                    self.note(
+                        action,
+                        f"{owner}'s token in {coord} city {i} goes: it places one in city {index}",
+                    )
         try:
             token = TokenPlacement(coord, owner, index)
             self.board = self.board.place_token(coord, token.city, owner, extra_slot=extra)
@@ -733,7 +748,11 @@ class _Replayer:
         coord, index = self.city_of(action, str(action.get("city")))
         here = self.board.tokens.get((coord, index), ())
         owner = self.actor(action)
-        victim = owner if owner in here else (here[-1] if here else owner)
+        slot = action.get("slot")
+        if isinstance(slot, int) and 0 <= slot < len(here):
+            victim = here[slot]
+        else:
+            victim = owner if owner in here else (here[-1] if here else owner)
         try:
             self.board = self.board.remove_token(coord, index, victim)
         except TilelayError as err:

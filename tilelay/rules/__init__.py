@@ -129,7 +129,8 @@ class RouteContext:
             else:
                 held.append(())
         self.tokens = held
-        self.tokened = [corporation in h for h in held]
+        neutral = rules.neutral_owner == corporation
+        self.tokened = [corporation in h or (neutral and NEUTRAL in h) for h in held]
 
     def tile(self, node: int) -> Tile:
         """The tile holding ``node``."""
@@ -240,6 +241,8 @@ class GameRules:
     goods_trains: ClassVar[bool] = False
     #: Whether full cities and offboards stop routes passing through (18xx.games' blocking).
     blocking: ClassVar[bool] = True
+    #: The corporation whose tokens neutral tokens are (1882's CN), if any.
+    neutral_owner: ClassVar[str | None] = None
 
     # ------------------------------------------------------------------ routes
 
