@@ -785,7 +785,9 @@ class _Replayer:
         elif kind in ("buy_company", "corporate_buy_company", "acquire_company"):
             company = action.get("company")
             if isinstance(company, str):
-                self.companies[company] = self.actor(action)
+                buyer = self.actor(action)
+                self.companies[company] = buyer
+                self.sold(company, buyer)
         elif kind == "assign":
             target = action.get("target")
             if isinstance(target, str) and isinstance(entity, str):
@@ -797,6 +799,18 @@ class _Replayer:
             self.operate(action)
         if kind != "run_routes":
             self.rules.after_action(self, action)
+
+    def sold(self, company: str, buyer: str) -> None:
+        """A company bought by a corporation: its ``assign_corporation`` ability ``when:
+        sold`` assigns it to the buyer (1856's port)."""
+        if buyer not in self.corp_syms:
+            return
+        for comp in self.game.companies:
+            if comp.sym != company:
+                continue
+            for ability in comp.abilities_of("assign_corporation"):
+                if ability.get("when") == "sold":
+                    self.assignments[buyer] = (*self.assignments.get(buyer, ()), company)
 
     def ran(self, action: Mapping[str, Any]) -> None:
         """A corporation runs trains: a train it ran that replay did not see it get is taken
