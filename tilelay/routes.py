@@ -392,7 +392,7 @@ class RoutePlanner:
             return found
         ctx = self.context
         rules = self.rules
-        values = rules.stop_values(ctx, spec)
+        values = ctx.values(spec)
         classes = ctx.classes
         tokened = ctx.tokened
         hooks = type(rules).route_hooks

@@ -129,8 +129,17 @@ class RouteContext:
             else:
                 held.append(())
         self.tokens = held
+        self._values: dict[TrainSpec, list[int]] = {}
         neutral = rules.neutral_owner == corporation
         self.tokened = [corporation in h or (neutral and NEUTRAL in h) for h in held]
+
+    def values(self, spec: TrainSpec) -> list[int]:
+        """What each node earns ``spec`` when scored (the game's :meth:`GameRules.stop_values`,
+        kept per train)."""
+        found = self._values.get(spec)
+        if found is None:
+            found = self._values[spec] = self.rules.stop_values(self, spec)
+        return found
 
     def tile(self, node: int) -> Tile:
         """The tile holding ``node``."""

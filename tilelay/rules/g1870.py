@@ -67,7 +67,7 @@ class G1870(GameRules):
             bonus += 20 if facts.assigned(corp, PORT) else 10
         destination = facts.extra.get(_DESTINATION, {}).get(corp)
         if destination is not None and len(view.paid) >= 2:
-            values = ctx.rules.stop_values(ctx, view.spec)
+            values = ctx.values(view.spec)
             for n in (view.paid[0], view.paid[-1]):
                 if ctx.coords[n] == destination:
                     bonus += values[n]
