@@ -198,7 +198,8 @@ class Board:
 
         Tokens on the replaced tile move to the city of the new tile that keeps their track
         (a city whose exits include the old city's exits — the same index when it qualifies,
-        else the first free one; the only city when there is one). Raises
+        else the first free one; the only city when there is one); so do the cities' groups
+        (a new city without groups of its own takes its old city's). Raises
         :class:`NotFoundError` off the map and :class:`BoardError` when the tokens cannot be
         kept. No game rule is checked here (see the upgrade rules for that).
         """
@@ -207,6 +208,7 @@ class Board:
         old = self.tile_at(coord)
         new = tile.rotated(rotation)
         new = replace(new, location_name=hex_tile.location_name)
+        new = _carry_groups(coord, old, new)
         laid = dict(self._laid)
         laid[coord] = new
         tokens = dict(self._tokens)
@@ -481,18 +483,17 @@ def _city_nodes(tile: Tile) -> list[int]:
     return [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
 
 
-def _carry_tokens(
-    coord: str, old: Tile, new: Tile, tokens: dict[TokenKey, tuple[str, ...]]
-) -> dict[TokenKey, tuple[str, ...]]:
+def _city_map(coord: str, old: Tile, new: Tile, needed: Iterable[int]) -> dict[int, int]:
+    """Which city of ``new`` each of the ``needed`` cities of ``old`` becomes: one whose exits
+    include the old city's (the same index when it qualifies, else the first free one; the
+    only city when there is one)."""
     old_cities = _city_nodes(old)
-    held = [(i, tokens.pop((coord, i))) for i in range(len(old_cities)) if (coord, i) in tokens]
-    if not held:
-        return tokens
     new_cities = _city_nodes(new)
-    if not new_cities:
-        raise BoardError(f"{coord}: tile {new.name} has no city for the tokens on {old.name}")
+    out: dict[int, int] = {}
     used: set[int] = set()
-    for old_index, corps in held:
+    for old_index in needed:
+        if not new_cities:
+            raise BoardError(f"{coord}: tile {new.name} has no city for city {old_index}")
         exits = old.node_exits(old_cities[old_index])
         choices = [j for j, n in enumerate(new_cities) if exits <= new.node_exits(n)]
         if len(new_cities) == 1:
@@ -505,7 +506,40 @@ def _carry_tokens(
                 )
             target = old_index if old_index in free else free[0]
         used.add(target)
-        key = (coord, target)
+        out[old_index] = target
+    return out
+
+
+def _carry_groups(coord: str, old: Tile, new: Tile) -> Tile:
+    """``new`` with the groups of ``old``'s cities on the cities they become (18xx.games
+    keeps a city's groups through upgrades: Chicago's four cities stay one group)."""
+    old_cities = _city_nodes(old)
+    grouped = [i for i, n in enumerate(old_cities) if old.nodes[n].groups]
+    if not grouped:
+        return new
+    try:
+        mapping = _city_map(coord, old, new, grouped)
+    except BoardError:
+        return new
+    nodes = list(new.nodes)
+    new_cities = _city_nodes(new)
+    for old_index, target in mapping.items():
+        n = new_cities[target]
+        if not nodes[n].groups:
+            nodes[n] = replace(nodes[n], groups=old.nodes[old_cities[old_index]].groups)
+    return replace(new, nodes=tuple(nodes))
+
+
+def _carry_tokens(
+    coord: str, old: Tile, new: Tile, tokens: dict[TokenKey, tuple[str, ...]]
+) -> dict[TokenKey, tuple[str, ...]]:
+    old_cities = _city_nodes(old)
+    held = [(i, tokens.pop((coord, i))) for i in range(len(old_cities)) if (coord, i) in tokens]
+    if not held:
+        return tokens
+    mapping = _city_map(coord, old, new, [i for i, _ in held])
+    for old_index, corps in held:
+        key = (coord, mapping[old_index])
         tokens[key] = (*tokens.get(key, ()), *corps)
     return tokens
 

@@ -605,11 +605,22 @@ class _Replayer:
             self.operator = corp
         self.ran_this_round.add(corp)
         if action.get("type") == "dividend":
-            held = self.trains.get(corp, {})
-            self.operated.update(held)
-            for tid in [t for t in held if t in self.obsolete]:
-                del held[tid]
-                self.obsolete.discard(tid)
+            self.paid_out(corp)
+
+    def paid_out(self, corp: str) -> None:
+        """After a corporation's run: its trains have run; its obsolete trains go."""
+        held = self.trains.get(corp, {})
+        self.operated.update(held)
+        for tid in [t for t in held if t in self.obsolete]:
+            del held[tid]
+            self.obsolete.discard(tid)
+
+    def after_run(self, action: Mapping[str, Any]) -> None:
+        """What follows a run, once its position has been seen: the trains have run (the
+        payout, which the record leaves out where there is no choice, e.g. for minors) and
+        the game's rules."""
+        self.paid_out(self.actor(action))
+        self.rules.after_action(self, action)
 
     def buy_train(self, action: Mapping[str, Any]) -> None:
         manager = self.game.trains
@@ -843,7 +854,7 @@ def replay(
     for action in actions_in_force(record.get("actions", [])):
         replayer.apply(action)
         if action.get("type") == "run_routes":
-            replayer.rules.after_action(replayer, action)
+            replayer.after_run(action)
     return replayer.result()
 
 
@@ -861,7 +872,7 @@ def replay_steps(
         yield replayer.step(action)
         if action.get("type") == "run_routes":
             # what a run does to the game (a token used up) follows the position it ran in
-            replayer.rules.after_action(replayer, action)
+            replayer.after_run(action)
 
 
 def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:

@@ -531,6 +531,7 @@ class RoutePlanner:
         exact: Callable[[list[int], int], int] | None = None
         bound = 0
         if type(rules).run_hooks:
+            self.context.longest = max((len(r[0]) for r in raw.values()), default=0)
             bound = rules.run_bonus_bound(self.context)
 
             def exact(picks: list[int], total: int) -> int:

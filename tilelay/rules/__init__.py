@@ -130,6 +130,8 @@ class RouteContext:
                 held.append(())
         self.tokens = held
         self._values: dict[TrainSpec, list[int]] = {}
+        #: the most stops of a route the search found (for whole-run bounds)
+        self.longest = len(nodes)
         neutral = rules.neutral_owner == corporation
         self.tokened = [corporation in h or (neutral and NEUTRAL in h) for h in held]
 
