@@ -199,7 +199,8 @@ class Board:
         Tokens on the replaced tile move to the city of the new tile that keeps their track
         (a city whose exits include the old city's exits — the same index when it qualifies,
         else the first free one; the only city when there is one); so do the cities' groups
-        (a new city without groups of its own takes its old city's). Raises
+        (a new city without groups of its own takes its old city's), and the old tile's
+        sticky icons. Raises
         :class:`NotFoundError` off the map and :class:`BoardError` when the tokens cannot be
         kept. No game rule is checked here (see the upgrade rules for that).
         """
@@ -209,6 +210,7 @@ class Board:
         new = tile.rotated(rotation)
         new = replace(new, location_name=hex_tile.location_name)
         new = _carry_groups(coord, old, new)
+        new = _carry_icons(old, new)
         laid = dict(self._laid)
         laid[coord] = new
         tokens = dict(self._tokens)
@@ -528,6 +530,21 @@ def _carry_groups(coord: str, old: Tile, new: Tile) -> Tile:
         if not nodes[n].groups:
             nodes[n] = replace(nodes[n], groups=old.nodes[old_cities[old_index]].groups)
     return replace(new, nodes=tuple(nodes))
+
+
+def _carry_icons(old: Tile, new: Tile) -> Tile:
+    """``new`` with ``old``'s sticky icons that it lacks (18xx.games keeps them on the hex:
+    1846's port and Lake Shore Line marks)."""
+    have = [i.image for i in new.icons]
+    kept = []
+    for icon in old.icons:
+        if not icon.sticky:
+            continue
+        if icon.image in have:
+            have.remove(icon.image)
+            continue
+        kept.append(icon)
+    return replace(new, icons=(*new.icons, *kept)) if kept else new
 
 
 def _carry_tokens(

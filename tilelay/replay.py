@@ -646,7 +646,20 @@ class _Replayer:
         if previous is None and index.isdigit():
             for event, when in self.depot.events.get(sym, ()):
                 if when == int(index):
-                    self.rules.event(self, event, action)
+                    self.event(event, action)
+
+    def event(self, kind: str, action: Mapping[str, Any]) -> None:
+        """A train's event: the game's rules, then the engine's own ``close_companies``
+        (private companies close: no owner any more, unless one of their ``close``
+        abilities says never)."""
+        self.rules.event(self, kind, action)
+        if kind == "close_companies":
+            for company in self.game.companies:
+                keep = any(
+                    a.get("on_phase") == "never" for a in company.abilities_of("close")
+                )
+                if not keep:
+                    self.companies.pop(company.sym, None)
 
     # ------------------------------------------------------------------ the map
 

@@ -10,6 +10,8 @@ bonuses and the mail contract.
   icon) add to a route stopping at the hex they are assigned to, for the corporation they are
   assigned to.
 * The Mail Contract's owner earns 10 per stop of its longest route (a whole-run rule).
+* When the private companies close, the minors close too, and a Steamboat no corporation owns
+  loses its assignments; the ``remove_bonuses`` event takes every assignment away.
 """
 
 from __future__ import annotations
@@ -58,6 +60,21 @@ class G1846(GameRules):
             city = state.game.home_city(corp.sym)
             if corp.home is not None and city is not None:
                 state.board = state.board.place_token(corp.home, city, corp.sym)
+
+    def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
+        if kind == "remove_bonuses":
+            state.assignments.clear()
+        elif kind == "close_companies":
+            minors = {c.sym for c in state.game.corporations if c.kind == "minor"}
+            for minor in minors:
+                state.trains.pop(minor, None)
+                for (coord, city), corps in state.board.tokens.items():
+                    if minor in corps:
+                        state.board = state.board.remove_token(coord, city, minor)
+            if state.companies.get("SC") not in {c.sym for c in state.game.corporations}:
+                for key in list(state.assignments):
+                    left = tuple(a for a in state.assignments[key] if a != "SC")
+                    state.assignments[key] = left
 
     def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         if action.get("type") != "buy_company":
