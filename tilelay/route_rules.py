@@ -38,8 +38,9 @@ train (``category="goods"``) of a game whose rules do not say what goods trains 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from tilelay.errors import TilelayError
 from tilelay.trains import UNLIMITED_STOPS, CityScore, ReachBase, TownCounting, TrainType
@@ -186,6 +187,24 @@ class TrainSpec:
                 if got is not None and (not found[1] or got[0] > found[0]):
                     found = got
         return found
+
+    def paid_sets(
+        self, classes: Sequence[int], tokened: Sequence[bool]
+    ) -> Iterator[tuple[int, ...]]:
+        """Every set of the stops (by index) the train may score, largest first, as
+        18xx.games tries them when a game's bonus depends on the stops scored: sets of the
+        largest size that fits the rows' ``pay`` and holds a token, then smaller ones."""
+        n = len(classes)
+        total_pay = min(UNLIMITED, sum(r.pay for r in self.rows))
+        for size in range(min(total_pay, n), 0, -1):
+            for chosen in combinations(range(n), size):
+                if not any(tokened[i] for i in chosen):
+                    continue
+                counts = [0, 0, 0]
+                for i in chosen:
+                    counts[classes[i]] += 1
+                if self._pay_fits(counts):
+                    yield chosen
 
     def _greedy(
         self,

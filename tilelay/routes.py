@@ -430,7 +430,14 @@ class RoutePlanner:
                     continue
                 paid = tuple(stops[i] for i in chosen)
             bonus = 0
-            if hooks:
+            if hooks and not pays_all:
+                # a bonus may depend on the stops scored: the best set with its bonus, as
+                # 18xx.games chooses (every set of the largest size that scores, then smaller)
+                best = self._express_with_bonus(spec, stops, ends, values)
+                if best is None:
+                    continue
+                revenue, paid, bonus = best
+            elif hooks:
                 view = RouteView(ctx, spec, stops, paid, revenue, ends)
                 if (
                     hex_limit is not None
@@ -449,6 +456,31 @@ class RoutePlanner:
         out.sort(key=lambda x: -x[0])
         self._rated[spec] = out
         return out
+
+    def _express_with_bonus(
+        self, spec: TrainSpec, stops: tuple[int, ...], ends: tuple[int, ...], values: list[int]
+    ) -> tuple[int, tuple[int, ...], int] | None:
+        """An express route's best scored stops when the game's rules add bonuses: (stops'
+        revenue, scored node ids, bonus), or None when no set is legal."""
+        ctx = self.context
+        rules = self.rules
+        classes = [ctx.classes[n] for n in stops]
+        tokened = [ctx.tokened[n] for n in stops]
+        best: tuple[int, tuple[int, ...], int] | None = None
+        size = -1
+        for chosen in spec.paid_sets(classes, tokened):
+            if best is not None and len(chosen) < size and best[0] + best[2] > 0:
+                break
+            paid = tuple(stops[i] for i in chosen)
+            revenue = sum(values[n] for n in paid)
+            view = RouteView(ctx, spec, stops, paid, revenue, ends)
+            if not rules.route_allowed(view):
+                continue
+            bonus = rules.route_bonus(view)
+            if best is None or revenue + bonus > best[0] + best[2]:
+                best = (revenue, paid, bonus)
+                size = len(chosen)
+        return best
 
     def _route(self, spec: TrainSpec, rated: _Rated) -> Route:
         g = self._net.graph
