@@ -489,7 +489,7 @@ class _Replayer:
         self.trains: dict[str, dict[str, str]] = {}
         self.issued: dict[str, int] = {}  # train type -> next index
         self.obsolete: set[str] = set()  # train ids made obsolete: they run once more
-        self.operated: set[str] = set()  # train ids that ran in this operating round
+        self.operated: dict[str, str] = {}  # train id -> who ran it in this operating round
         self.ran_this_round: set[str] = set()  # corporations that ran in it
         self.operator: str | None = None
         self.companies: dict[str, str] = {}
@@ -603,6 +603,10 @@ class _Replayer:
                 self.ran_this_round.clear()
                 self.operated.clear()
             self.operator = corp
+        if action.get("type") == "run_routes":
+            # what it ran itself ran in an earlier round
+            for tid in [t for t, who in self.operated.items() if who == corp]:
+                del self.operated[tid]
         self.ran_this_round.add(corp)
         if action.get("type") == "dividend":
             self.paid_out(corp)
@@ -610,7 +614,7 @@ class _Replayer:
     def paid_out(self, corp: str) -> None:
         """After a corporation's run: its trains have run; its obsolete trains go."""
         held = self.trains.get(corp, {})
-        self.operated.update(held)
+        self.operated.update(dict.fromkeys(held, corp))
         for tid in [t for t in held if t in self.obsolete]:
             del held[tid]
             self.obsolete.discard(tid)

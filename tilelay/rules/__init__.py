@@ -231,8 +231,8 @@ class GameState(Protocol):
     assignments: dict[str, tuple[str, ...]]
     optional_rules: frozenset[str]
     extra: dict[str, Any]
-    #: train ids that have run in this operating round
-    operated: set[str]
+    #: train ids that have run in this operating round, and who ran them
+    operated: dict[str, str]
 
     def give_train(self, owner: str, name: str) -> str:
         """Give ``owner`` the next train of type ``name`` from the depot; its id."""

@@ -44,7 +44,8 @@ class G1870(GameRules):
             return
         destination = str(hexes[0])
         # the corporation's trains may run again (its connection run)
-        state.operated.difference_update(state.trains.get(corp, {}))
+        for train_id in state.trains.get(corp, {}):
+            state.operated.pop(train_id, None)
         if action.get("choice") != "Map":
             return
         reached = dict(state.extra.get(_DESTINATION, {}))
