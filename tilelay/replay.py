@@ -659,9 +659,7 @@ class _Replayer:
         self.rules.event(self, kind, action)
         if kind == "close_companies":
             for company in self.game.companies:
-                keep = any(
-                    a.get("on_phase") == "never" for a in company.abilities_of("close")
-                )
+                keep = any(a.get("on_phase") == "never" for a in company.abilities_of("close"))
                 if not keep:
                     self.companies.pop(company.sym, None)
 
@@ -827,6 +825,26 @@ class _Replayer:
             self.operate(action)
         if kind != "run_routes":
             self.rules.after_action(self, action)
+
+    def merge_into(self, sources: Sequence[str], target: str) -> None:
+        """Corporations merge into ``target``: their tokens become its tokens (one where a
+        city would hold two), their trains and companies its own."""
+        board = self.board
+        for source in sources:
+            if source == target:
+                continue
+            for (coord, city), corps in board.tokens.items():
+                if source not in corps:
+                    continue
+                board = board.remove_token(coord, city, source)
+                if target not in corps:
+                    board = board.place_token(coord, city, target, extra_slot=True)
+            trains = self.trains.pop(source, {})
+            self.trains.setdefault(target, {}).update(trains)
+            for company, owner in list(self.companies.items()):
+                if owner == source:
+                    self.companies[company] = target
+        self.board = board
 
     def sold(self, company: str, buyer: str) -> None:
         """A company bought by a corporation: its ``assign_corporation`` ability ``when:

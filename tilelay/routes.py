@@ -415,47 +415,63 @@ class RoutePlanner:
                 continue
             if hex_limit is not None and generic_hexes and x > hex_limit:
                 continue
-            if pays_all and (spec.scores_visits or len(stops) == c + t + o):
-                revenue = 0
-                for n in stops:
-                    revenue += values[n]
-                paid = stops
+            if hex_limit is not None and not generic_hexes:
+                probe = RouteView(ctx, spec, stops, stops, 0, ends)
+                if rules.hex_distance(probe) > hex_limit:
+                    continue
+            all_paid = pays_all and (spec.scores_visits or len(stops) == c + t + o)
+            if not hooks:
+                if all_paid:
+                    revenue = 0
+                    for n in stops:
+                        revenue += values[n]
+                    paid = stops
+                else:
+                    revenue, chosen = spec.paid(
+                        [classes[n] for n in stops],
+                        [values[n] for n in stops],
+                        [tokened[n] for n in stops],
+                    )
+                    if not chosen:
+                        continue
+                    paid = tuple(stops[i] for i in chosen)
+                bonus = 0
             else:
-                revenue, chosen = spec.paid(
-                    [classes[n] for n in stops],
-                    [values[n] for n in stops],
-                    [tokened[n] for n in stops],
-                )
-                if not chosen:
+                scored = self._score(spec, stops, ends, values, all_paid)
+                if scored is None:
                     continue
-                paid = tuple(stops[i] for i in chosen)
-            bonus = 0
-            if hooks and not pays_all:
-                # a bonus may depend on the stops scored: the best set with its bonus, as
-                # 18xx.games chooses (every set of the largest size that scores, then smaller)
-                best = self._express_with_bonus(spec, stops, ends, values)
-                if best is None:
-                    continue
-                revenue, paid, bonus = best
-            elif hooks:
-                view = RouteView(ctx, spec, stops, paid, revenue, ends)
-                if (
-                    hex_limit is not None
-                    and not generic_hexes
-                    and rules.hex_distance(view) > hex_limit
-                ):
-                    continue
-                own = rules.paid_stops(view)
-                if own is not None:
-                    revenue, paid = own
-                    view.revenue, view.paid = own
-                if not rules.route_allowed(view):
-                    continue
-                bonus = rules.route_bonus(view)
+                revenue, paid, bonus = scored
             out.append((revenue + bonus, mask, r, paid, bonus))
         out.sort(key=lambda x: -x[0])
         self._rated[spec] = out
         return out
+
+    def _score(
+        self,
+        spec: TrainSpec,
+        stops: tuple[int, ...],
+        ends: tuple[int, ...],
+        values: list[int],
+        all_paid: bool,
+    ) -> tuple[int, tuple[int, ...], int] | None:
+        """What a route earns under the game's rules: (stops' revenue, scored node ids,
+        bonus), or None when the game does not allow it. The game may choose the scored
+        stops itself (:meth:`GameRules.paid_stops`); else every stop scores, or an express
+        train's best set with its bonus."""
+        ctx = self.context
+        rules = self.rules
+        view = RouteView(ctx, spec, stops, stops, 0, ends)
+        own = rules.paid_stops(view)
+        if own is not None or all_paid:
+            if own is not None:
+                revenue, paid = own
+            else:
+                revenue, paid = sum(values[n] for n in stops), stops
+            view.revenue, view.paid = revenue, paid
+            if not rules.route_allowed(view):
+                return None
+            return revenue, paid, rules.route_bonus(view)
+        return self._express_with_bonus(spec, stops, ends, values)
 
     def _express_with_bonus(
         self, spec: TrainSpec, stops: tuple[int, ...], ends: tuple[int, ...], values: list[int]

@@ -238,6 +238,10 @@ class GameState(Protocol):
         """Give ``owner`` the next train of type ``name`` from the depot; its id."""
         ...
 
+    def merge_into(self, sources: Sequence[str], target: str) -> None:
+        """Corporations merge into ``target``: tokens, trains and companies."""
+        ...
+
     def fail(self, action: Mapping[str, Any], message: str) -> Exception:
         """The error to raise for ``action``."""
         ...

@@ -204,7 +204,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             corp: dict[str, Any] = {
                 "sym": str(entry.get("sym")),
                 "name": str(entry.get("name") or entry.get("sym")),
-                "kind": kind,
+                # a minor written among the corporations says so with its type (1867)
+                "kind": "minor" if entry.get("type") == "minor" else kind,
             }
             if isinstance(home, str):
                 corp["home"] = home
