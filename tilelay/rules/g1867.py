@@ -9,6 +9,7 @@ spare stops, and no hex visited twice (18xx.games' ``G1867::Game#revenue_for`` a
   multiplier); in 1861, from Moscow to Sevastopol.
 * Towns score only as far as the train's city stops are not all used: the cities and
   offboards always score, the best towns fill the rest.
+* The private companies are nationalized by the national (``nationalize_companies``).
 * Minors merge into a major (``merge`` actions naming the minors, then the major) or convert
   into one (``convert``, then ``merge``): their tokens, trains and companies become the
   major's.
@@ -34,6 +35,12 @@ class G1867(GameRules):
     #: the hexes of the capitals, and the hex a route from one earns 40 more for reaching
     capitals: frozenset[str] = frozenset({"F16", "L12", "O7"})
     bonus_hex = "D2"
+
+    def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
+        if kind == "nationalize_companies":
+            # the national takes every private company (its hex bonuses go with them)
+            for company in list(state.companies):
+                state.companies[company] = "(national)"
 
     def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         kind = action.get("type")
