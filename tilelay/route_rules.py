@@ -168,13 +168,16 @@ class TrainSpec:
         """The best revenue of the stops (given by class, value and whether they hold the
         corporation's token) and the indices of the stops it scores.
 
-        Every stop scores when the train pays for all it visits. Otherwise the scored set is
+        Every stop scores when they all fit the rows' ``pay``. Otherwise the scored set is
         the best one that fits the rows' ``pay`` and holds a token (the sets that fit form a
         transversal matroid, so taking stops best first is optimal; with one tokened stop
         forced in when the best set holds none). ``(0, ())`` when no such set exists.
         """
         n = len(classes)
-        if self.pays_all:
+        counts = [0, 0, 0]
+        for c in classes:
+            counts[c] += 1
+        if self._pay_fits(counts):
             return sum(values), tuple(range(n))
         order = sorted(range(n), key=lambda i: -values[i])
         best = self._greedy(order, classes, values, ())
