@@ -149,7 +149,12 @@ class RouteContext:
 
     def base_value(self, node: int, spec: TrainSpec) -> int:
         """The revenue of ``node`` in the phase for ``spec`` (before any multiplier)."""
-        revenue = self.nodes[node].revenue
+        return self.base_value_of(self.nodes[node], spec)
+
+    def base_value_of(self, node: Node, spec: TrainSpec) -> int:
+        """The revenue of a tile's ``node`` in the phase for ``spec`` (before any
+        multiplier)."""
+        revenue = node.revenue
         if revenue is None:
             return 0
         phase = self.phase
