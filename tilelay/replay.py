@@ -37,6 +37,7 @@ from tilelay.board import NEUTRAL, Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
 from tilelay.games import UNLIMITED, Game, load_game
 from tilelay.rules import RunFacts, rules_for
+from tilelay.tile import NodeKind, Tile
 from tilelay.trains import Phase
 
 __all__ = [
@@ -446,6 +447,17 @@ class _Depot:
         self.phases = manager.phases
 
 
+def _city_index(tile: Tile, part: int) -> int:
+    """The city index (among the tile's cities) of the engine's part index ``part``: a city
+    that keeps its place among the tile string's parts (``("part", "N")`` in its extra),
+    else the city at that index."""
+    cities = [n for n in tile.nodes if n.kind is NodeKind.CITY]
+    for i, node in enumerate(cities):
+        if ("part", str(part)) in node.extra:
+            return i
+    return part
+
+
 def _names(value: object) -> frozenset[str]:
     if value is None or value == "":
         return frozenset()
@@ -736,7 +748,7 @@ class _Replayer:
                 coord = hex_name
         if coord is None:
             raise self.fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
-        return coord, int(index)
+        return coord, _city_index(self.board.tile_at(coord), int(index))
 
     def place_token(self, action: Mapping[str, Any], entity: str) -> None:
         coord, index = self.city_of(action, str(action.get("city")))

@@ -215,6 +215,22 @@ class RouteView:
         """The hexes of the stops, in order."""
         return tuple(self.ctx.coords[n] for n in self.stops)
 
+    def chains(self) -> list[tuple[int, ...]]:
+        """The route's paths (graph ids) from stop to stop, in order."""
+        graph = self.ctx.graph
+        classes = self.ctx.classes
+        out: list[tuple[int, ...]] = []
+        chain: list[int] = []
+        for e in self._ends:
+            chain.append(e >> 1)
+            m = graph.end_node[e ^ 1]
+            if m >= 0 and classes[m] >= 0:
+                out.append(tuple(chain))
+                chain = []
+        if chain:
+            out.append(tuple(chain))
+        return out
+
     def crossings(self) -> int:
         """The hex sides the route crosses (each path entered from a neighbouring hex)."""
         end_node = self.ctx.graph.end_node

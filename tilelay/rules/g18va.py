@@ -102,9 +102,7 @@ class G18VA(GameRules):
         ):
             bonus += 20 if kind == "doubler" else 10
         if kind == "doubler":
-            bonus += sum(
-                values[n] for n in paid if ctx.classes[n] == CITY and not nodes[n].groups
-            )
+            bonus += sum(values[n] for n in paid if ctx.classes[n] == CITY and not nodes[n].groups)
         offboard = next((n for n in paid if "OFFBOARD" in nodes[n].groups), None)
         if offboard is not None:
             if kind == "doubler":

@@ -12,6 +12,9 @@ keeping what matters for routes on the nodes' :attr:`~tilelay.tile.Node.extra`:
   ``route`` (``optional``: a train may pass without stopping; ``never``) are kept as
   ``("visit_cost", "0")`` / ``("route", "optional")`` in the node's ``extra``, and a city of
   no slots as ``("slots", "0")``;
+* a node that is not at its own place among the string's parts (a border written before a
+  city) keeps that place as ``("part", "N")``: the engine's records name cities by it
+  (``"C1-0-1"`` is the part 1 of tile C1-0);
 * a ``halt`` (a stop some trains count and some do not) is read as a town with
   ``("halt", "1")`` in its ``extra``.
 
@@ -52,10 +55,12 @@ def adapt_code(code: str) -> tuple[str, dict[int, tuple[tuple[str, str], ...]], 
     extras: dict[int, tuple[tuple[str, str], ...]] = {}
     dropped: list[str] = []
     node = 0
+    position = -1
     for raw in code.split(";"):
         part = raw.strip()
         if not part:
             continue
+        position += 1
         kind, _, rest = part.partition("=")
         kind = kind.strip()
         if kind in DRAWING_PARTS:
@@ -64,10 +69,13 @@ def adapt_code(code: str) -> tuple[str, dict[int, tuple[tuple[str, str], ...]], 
             continue
         if kind == "label" or not rest.strip():
             if kind in _NODES:
+                extra_here: list[tuple[str, str]] = [("halt", "1")] if kind == "halt" else []
+                if position != node:
+                    extra_here.append(("part", str(position)))
+                if extra_here:
+                    extras[node] = tuple(extra_here)
                 node += 1
             parts.append("town=revenue:0" if kind == "halt" else part)
-            if kind == "halt":
-                extras[node - 1] = (("halt", "1"),)
             continue
         keep: list[str] = []
         extra: list[tuple[str, str]] = []
@@ -95,6 +103,9 @@ def adapt_code(code: str) -> tuple[str, dict[int, tuple[tuple[str, str], ...]], 
             if not any(k.startswith("revenue:") for k in keep):
                 keep.insert(0, "revenue:0")
         if kind in _NODES:
+            if position != node:
+                # the engine names a city by its place among all the tile's parts
+                extra.append(("part", str(position)))
             if extra:
                 extras[node] = tuple(extra)
             node += 1
