@@ -22,11 +22,12 @@ corporation, the failures).
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,7 @@ def rate_recorded(
     counts.
     """
     out: list[RecordedRun] = []
-    chosen: list[Route] = []
+    options: list[list[Route]] = []
     ok = True
     for r in routes:
         train = held.get(r.train)
@@ -178,11 +179,17 @@ def rate_recorded(
             continue
         try:
             found = planner.find(train, r.hexes)
+            if not found and r.chains:
+                # a loop (a chain from a hex back to it) reads the same both ways round
+                want_chains = _chain_key(r.chains)
+                found = [
+                    c
+                    for c in planner.candidates(train)
+                    if _chain_key(planner.chains(c)) == want_chains
+                ]
             if not found and not r.precise:
                 want = set(r.hexes)
                 found = [c for c in planner.candidates(train) if set(c.hexes) == want]
-                if r.revenue is not None and any(c.revenue == r.revenue for c in found):
-                    found = [c for c in found if c.revenue == r.revenue]
         except TilelayError as err:
             out.append(RecordedRun(r.train, train, r.hexes, r.revenue, None, err.message))
             ok = False
@@ -192,19 +199,43 @@ def rate_recorded(
             out.append(RecordedRun(r.train, train, r.hexes, r.revenue, None, why))
             ok = False
             continue
-        best = found[0]
-        if r.revenue is not None:
-            best = next((c for c in found if c.revenue == r.revenue), best)
-        chosen.append(best)
-        out.append(RecordedRun(r.train, train, r.hexes, r.revenue, best.revenue, route=best))
+        if r.revenue is not None and any(c.revenue == r.revenue for c in found):
+            found = [c for c in found if c.revenue == r.revenue]
+        out.append(RecordedRun(r.train, train, r.hexes, r.revenue, found[0].revenue))
+        options.append(found)
     total: int | None = None
     if ok:
-        try:
-            total = planner.run_total(chosen)
-        except RouteError as err:
-            out.append(RecordedRun("", None, (), None, None, err.message))
-            total = None
+        # the routes' hexes may fit several tracks: the first choice that shares none
+        best: tuple[int, tuple[Route, ...]] | None = None
+        for count, combo in enumerate(itertools.product(*options)):
+            if count >= _MAX_CHOICES:
+                break
+            try:
+                value = planner.run_total(combo)
+            except RouteError:
+                continue
+            if best is None or value > best[0]:
+                best = (value, combo)
+        if best is None:
+            out.append(RecordedRun("", None, (), None, None, "the recorded routes share track"))
+        else:
+            total = best[0]
+            picked = iter(best[1])
+            out = [
+                replace(r, computed_revenue=(route := next(picked)).revenue, route=route)
+                if r.problem is None
+                else r
+                for r in out
+            ]
     return tuple(out), total
+
+
+def _chain_key(chains: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+    return sorted(min(tuple(c), tuple(reversed(c))) for c in chains)
+
+
+#: The most ways of fitting a run's recorded routes to track tried.
+_MAX_CHOICES = 10_000
 
 
 def _record_name(record: Mapping[str, Any] | str | Path, name: str | None) -> str:

@@ -211,18 +211,28 @@ class RecordedRoute:
     sequence (joined from ``connections``); old records have only the hexes the player
     clicked, which may repeat or skip hexes the route passes. ``stop_hexes`` are the hexes
     of the stops when the record says them (newer records' ``hexes`` beside
-    ``connections``)."""
+    ``connections``); ``chains`` the record's ``connections``: the hexes from stop to stop,
+    each chain in either direction."""
 
     train: str
     hexes: tuple[str, ...]
     revenue: int | None = None
     precise: bool = False
     stop_hexes: tuple[str, ...] = ()
+    chains: tuple[tuple[str, ...], ...] = ()
 
 
 def _coord(text: object) -> str:
     # a connection names a hex, or "HEX a.b" for a path between two nodes of one hex
     return str(text).split(" ", 1)[0]
+
+
+def _dedupe(hexes: list[str]) -> list[str]:
+    out: list[str] = []
+    for h in hexes:
+        if not out or out[-1] != h:
+            out.append(h)
+    return out
 
 
 def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
@@ -264,6 +274,11 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
         revenue = r.get("revenue")
         hexes, precise = _hex_chain(r)
         stops = r.get("hexes") if precise else None
+        chains = tuple(
+            tuple(_dedupe([_coord(h) for h in c]))
+            for c in r.get("connections") or []
+            if isinstance(c, list) and c
+        )
         out.append(
             RecordedRoute(
                 str(r.get("train", "")),
@@ -271,6 +286,7 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
                 revenue if isinstance(revenue, int) and not isinstance(revenue, bool) else None,
                 precise,
                 tuple(str(h) for h in stops) if isinstance(stops, list) else (),
+                chains,
             )
         )
     return tuple(out)

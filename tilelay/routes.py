@@ -540,6 +540,26 @@ class RoutePlanner:
                 out.append(r)
         return out
 
+    def chains(self, route: Route) -> list[tuple[str, ...]]:
+        """The hexes of ``route`` (found by this planner) from stop to stop, in order: as
+        18xx.games records a route's ``connections`` (consecutive hexes once)."""
+        origin = self._origin.get(route)
+        if origin is None:
+            raise RouteError(f"route {'-'.join(route.hexes)} was not found by this planner")
+        g = self._net.graph
+        kind = self._net.kind
+        out: list[tuple[str, ...]] = []
+        chain: list[str] = []
+        for e in origin[1][2][1]:
+            coord = g.paths[e >> 1][0]
+            if not chain or chain[-1] != coord:
+                chain.append(coord)
+            m = g.end_node[e ^ 1]
+            if m >= 0 and kind[m] >= 0:
+                out.append(tuple(chain))
+                chain = [coord]
+        return out
+
     def run_total(self, routes: Sequence[Route]) -> int:
         """The revenue of running ``routes`` (found by this planner) together: their sum, with
         the game's whole-run rule. Raises :class:`RouteError` when two of them share track."""
