@@ -224,35 +224,16 @@ def test_the_issue_s_own_defect_is_gone(engine_games: None, tmp_path: Path) -> N
     from tilelay.replay import replay_steps
     from tilelay.routes import RoutePlanner
 
+    company = {"entity": "C&OC", "entity_type": "company"}
+    corp = {"entity": "C&O", "entity_type": "corporation"}
     record = {
         "id": 1,
         "title": "18Chesapeake",
         "actions": [
-            {
-                "id": 1,
-                "type": "buy_company",
-                "entity": "C&O",
-                "entity_type": "corporation",
-                "company": "C&OC",
-                "price": 40,
-            },
-            {
-                "id": 2,
-                "type": "lay_tile",
-                "entity": "C&OC",
-                "entity_type": "company",
-                "hex": "D2",
-                "tile": "57-0",
-                "rotation": 0,
-            },
-            {
-                "id": 3,
-                "type": "place_token",
-                "entity": "C&OC",
-                "entity_type": "company",
-                "city": "57-0-0",
-                "slot": 0,
-            },
+            {"id": 1, "type": "buy_company", **corp, "company": "C&OC", "price": 40},
+            {"id": 2, "type": "lay_tile", **company, "hex": "D2", "tile": "57-0", "rotation": 2},
+            {"id": 3, "type": "place_token", **company, "city": "57-0-0", "slot": 0},
+            {"id": 4, "type": "lay_tile", **corp, "hex": "E3", "tile": "57-1", "rotation": 2},
         ],
     }
     steps = list(replay_steps(record))

@@ -66,9 +66,7 @@ class G1849(GameRules):
                 else Track.DUAL
             )
             edges = sum(
-                1
-                for a, b in itertools.pairwise(chain)
-                if graph.paths[a][0] != graph.paths[b][0]
+                1 for a, b in itertools.pairwise(chain) if graph.paths[a][0] != graph.paths[b][0]
             )
             total += 2 * edges if kind is expensive else edges
         return total
