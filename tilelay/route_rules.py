@@ -107,8 +107,29 @@ class TrainSpec:
     _subsets: tuple[tuple[int, int, int], ...] = field(
         default=(), init=False, repr=False, compare=False
     )
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "_hash",
+            hash(
+                (
+                    self.name,
+                    self.rows,
+                    self.multipliers,
+                    self.hexes,
+                    self.runs,
+                    self.min_stops,
+                    self.category,
+                    self.diesel,
+                    self.scores_visits,
+                )
+            ),
+        )
         # Hall's condition: for each set S of classes, (mask of S, visit and pay capacity of
         # the rows taking any class of S)
         out: list[tuple[int, int, int]] = []

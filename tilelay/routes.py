@@ -172,14 +172,26 @@ class _Net:
         self.passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         group_bits: dict[str, int] = {}
         groups: list[int] = []
-        for node in ctx.nodes:
+        hex_bits: dict[str, int] = {}
+        per_hex = rules.one_stop_per_hex
+        for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
             mask = 0
             for name in node.groups:
                 mask |= 1 << group_bits.setdefault(name, len(group_bits))
+            if per_hex and node.is_stop:
+                # one stop per hex: the hex as a group of its own (bits above the groups')
+                mask |= 1 << (1000 + hex_bits.setdefault(coord, len(hex_bits)))
             groups.append(mask)
         self.groups = groups
         self.token_nodes = [n for n, held in enumerate(ctx.tokened) if held]
         self._enumerated: dict[object, dict[int, _Raw]] = {}
+        self._chains: list[list[_Chain]] | None = None
+
+    def chains(self) -> list[list[_Chain]]:
+        """The track from each node's path ends to the next stops (walked once)."""
+        if self._chains is None:
+            self._chains = _chains(self)
+        return self._chains
 
     def enumerate(self, reach: _Reach) -> dict[int, _Raw]:
         """Every legal route within ``reach``, keyed by its track mask (cached)."""
@@ -196,10 +208,16 @@ def _lane_at(path: Path, which: int) -> tuple[int, int]:
     return path.a_lane if which == 0 else path.b_lane
 
 
-def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
-    """Enumerate routes through the corporation's token cities: arm 1 walked from a token T,
-    and at each stop where it may end, arm 2 walked from T with the first arm's track used
-    (its first path end numbered above arm 1's, so that each pair is walked once)."""
+# A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
+# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
+# whether its last path is terminal)
+_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+
+
+def _chains(net: _Net) -> list[list[_Chain]]:
+    """For each path end at a node: every way along the track from it to the next stop (through
+    plain track and junctions, never using a path, hex side or junction twice). Walked once
+    per board and corporation; routes are then walked stop to stop."""
     g = net.graph
     end_node = g.end_node
     links = g.links
@@ -208,9 +226,66 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
     pathbit = net.pathbit
     sidebit = net.sidebit
     kind = net.kind
+    out: list[list[_Chain]] = [[] for _ in end_node]
+    ends: list[int] = []
+    junctions: list[int] = []
+
+    def cross(start: int, o: int, used: int, x: int, term: bool) -> None:
+        m = end_node[o]
+        if m >= 0:
+            if kind[m] >= 0:
+                last = term if len(ends) > 1 else False
+                out[start].append((m, used, x, tuple(ends), tuple(junctions), last))
+                return
+            if term or m in junctions:
+                return
+            junctions.append(m)
+            for f in node_ends[m]:
+                p = f >> 1
+                pb = pathbit[p]
+                if used & pb or terminal[p]:
+                    continue
+                ends.append(f)
+                cross(start, f ^ 1, used | pb, x, False)
+                ends.pop()
+            junctions.pop()
+            return
+        sb = sidebit[o]
+        if used & sb:
+            return
+        for f in links[o]:
+            p = f >> 1
+            pb = pathbit[p]
+            if used & pb:
+                continue
+            ends.append(f)
+            cross(start, f ^ 1, used | sb | pb, x + 1, terminal[p])
+            ends.pop()
+
+    for n, node_end_list in enumerate(node_ends):
+        if kind[n] < 0:
+            continue
+        for e in node_end_list:
+            ends.append(e)
+            cross(e, e ^ 1, pathbit[e >> 1], 0, False)
+            ends.pop()
+    return out
+
+
+def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
+    """Enumerate routes through the corporation's token cities: arm 1 walked from a token T,
+    and at each stop where it may end, arm 2 walked from T with the first arm's track used
+    (its first path end numbered above arm 1's, so that each pair is walked once). Arms move
+    from stop to stop along the precomputed chains (:func:`_chains`)."""
+    g = net.graph
+    node_ends = g.node_ends
+    terminal = g.terminal
+    pathbit = net.pathbit
+    kind = net.kind
     cost = net.cost
     passable = net.passable
     groups = net.groups
+    chains = net.chains()
     ok = reach.ok
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
@@ -221,73 +296,56 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
     stops2: list[int] = []
     # [token node, arm 1's first end, whether arm 1 left the token by a terminal path]
     state = [0, -1, 0]
-    # counts: [cities, towns, offboards]
-    Counts = tuple[int, int, int]
 
-    def emit(used: int, counts: Counts, x: int) -> None:
+    def emit(used: int, c: int, t: int, o: int, x: int) -> None:
         if used in found:
             return
-        t = state[0]
-        stops = (*reversed(stops1), t, *stops2)
+        start = state[0]
+        stops = (*reversed(stops1), start, *stops2)
         ends = (*[e ^ 1 for e in reversed(trail1)], *trail2)
-        found[used] = (stops, ends, counts[0], counts[1], counts[2], x)
+        found[used] = (stops, ends, c, t, o, x)
 
-    def cross(o: int, used: int, counts: Counts, x: int, gmask: int, arm: int, term: bool) -> None:
-        m = end_node[o]
-        if m >= 0:
-            arrive(m, used, counts, x, gmask, arm, term)
-            return
-        sb = sidebit[o]
-        if used & sb:
-            return
-        x += 1
-        if x > max_x:
-            return
+    def leave(
+        n: int, used: int, c: int, t: int, o: int, x: int, gmask: int, arm: int, low: int
+    ) -> None:
         trail = trail1 if arm == 1 else trail2
-        for f in links[o]:
-            p = f >> 1
-            pb = pathbit[p]
-            if used & pb:
-                continue
-            trail.append(f)
-            cross(f ^ 1, used | sb | pb, counts, x, gmask, arm, terminal[p])
-            trail.pop()
-
-    def leave(n: int, used: int, counts: Counts, x: int, gmask: int, arm: int, low: int) -> None:
-        t = state[0]
-        trail = trail1 if arm == 1 else trail2
+        first_of_route = n == state[0] and arm == 1 and not trail1
         for e in node_ends[n]:
             if e <= low:
                 continue
             p = e >> 1
-            pb = pathbit[p]
-            if used & pb:
+            if used & pathbit[p]:
                 continue
             # a terminal path only as a route's first path, leaving the route's starting node
-            if terminal[p] and not (n == t and arm == 1 and not trail1):
+            if terminal[p] and not first_of_route:
                 continue
-            if n == t and arm == 1 and not trail1:
+            if first_of_route:
                 state[1] = e
                 state[2] = 1 if terminal[p] else 0
-            trail.append(e)
-            cross(e ^ 1, used | pb, counts, x, gmask, arm, False)
-            trail.pop()
+            for m, mask, cx, cends, juncs, term in chains[e]:
+                if used & mask or visited[m]:
+                    continue
+                nx = x + cx
+                if nx > max_x:
+                    continue
+                if juncs:
+                    if any(visited[j] for j in juncs):
+                        continue
+                    for j in juncs:
+                        visited[j] = 1
+                trail.extend(cends)
+                arrive(m, used | mask, c, t, o, nx, gmask, arm, term)
+                del trail[len(trail) - len(cends) :]
+                for j in juncs:
+                    visited[j] = 0
 
-    def arrive(m: int, used: int, counts: Counts, x: int, gmask: int, arm: int, term: bool) -> None:
-        if visited[m]:
-            return
-        k = kind[m]
-        if k < 0:  # a junction
-            if term:
-                return
-            visited[m] = 1
-            leave(m, used, counts, x, gmask, arm, -1)
-            visited[m] = 0
-            return
+    def arrive(
+        m: int, used: int, c: int, t: int, o: int, x: int, gmask: int, arm: int, term: bool
+    ) -> None:
         gm = groups[m]
         if gm & gmask:
             return
-        c, t, o = counts
+        k = kind[m]
         if k == CITY:
             c += cost[m]
         elif k == TOWN:
@@ -296,35 +354,33 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             o += cost[m]
         if not ok(c, t, o, x):
             return
-        counts = (c, t, o)
         gmask |= gm
         visited[m] = 1
         stops = stops1 if arm == 1 else stops2
         stops.append(m)
-        emit(used, counts, x)
+        emit(used, c, t, o, x)
         if arm == 1 and not state[2]:
-            first = state[1]
-            leave(state[0], used, counts, x, gmask, 2, first)
+            leave(state[0], used, c, t, o, x, gmask, 2, state[1])
         if passable[m] and not term and k != OFFBOARD:
-            leave(m, used, counts, x, gmask, arm, -1)
+            leave(m, used, c, t, o, x, gmask, arm, -1)
         stops.pop()
         visited[m] = 0
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
     try:
-        for t in net.token_nodes:
-            k = kind[t]
+        for start in net.token_nodes:
+            k = kind[start]
             if k < 0:
                 continue
-            w = cost[t]
-            start = (w * (k == CITY), w * (k == TOWN), w * (k == OFFBOARD))
-            if not ok(*start, 0):
+            w = cost[start]
+            c0, t0, o0 = w * (k == CITY), w * (k == TOWN), w * (k == OFFBOARD)
+            if not ok(c0, t0, o0, 0):
                 continue
-            state[0] = t
-            visited[t] = 1
-            leave(t, 0, start, 0, groups[t], 1, -1)
-            visited[t] = 0
+            state[0] = start
+            visited[start] = 1
+            leave(start, 0, c0, t0, o0, 0, groups[start], 1, -1)
+            visited[start] = 0
     finally:
         sys.setrecursionlimit(limit)
     return found
@@ -461,6 +517,8 @@ class RoutePlanner:
         ctx = self.context
         rules = self.rules
         view = RouteView(ctx, spec, stops, stops, 0, ends)
+        if not rules.route_allowed(view):
+            return None
         own = rules.paid_stops(view)
         if own is not None or all_paid:
             if own is not None:
@@ -468,7 +526,7 @@ class RoutePlanner:
             else:
                 revenue, paid = sum(values[n] for n in stops), stops
             view.revenue, view.paid = revenue, paid
-            if not rules.route_allowed(view):
+            if not rules.scored_allowed(view):
                 return None
             return revenue, paid, rules.route_bonus(view)
         return self._express_with_bonus(spec, stops, ends, values)
@@ -490,7 +548,7 @@ class RoutePlanner:
             paid = tuple(stops[i] for i in chosen)
             revenue = sum(values[n] for n in paid)
             view = RouteView(ctx, spec, stops, paid, revenue, ends)
-            if not rules.route_allowed(view):
+            if not rules.scored_allowed(view):
                 continue
             bonus = rules.route_bonus(view)
             if best is None or revenue + bonus > best[0] + best[2]:

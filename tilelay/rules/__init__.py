@@ -13,6 +13,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``stop_values``           what each stop earns a train (per node; e.g. doubled cities)
 ``passable``              whether a route may pass through a node (blocked hexes, tokens)
 ``route_allowed``         whether a route is legal for the game (one route at a time)
+``scored_allowed``        whether it is legal with the stops it scores
 ``route_bonus``           what a route earns besides its stops (east-west, offboard pairs)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
@@ -130,6 +131,8 @@ class RouteContext:
                 held.append(())
         self.tokens = held
         self._values: dict[TrainSpec, list[int]] = {}
+        #: what a game's rules work out once per search (their own keys)
+        self.memo: dict[str, Any] = {}
         #: the most stops of a route the search found (for whole-run bounds)
         self.longest = len(nodes)
         neutral = rules.neutral_owner == corporation
@@ -281,6 +284,8 @@ class GameRules:
     blocking: ClassVar[bool] = True
     #: The corporation whose tokens neutral tokens are (1882's CN), if any.
     neutral_owner: ClassVar[str | None] = None
+    #: Whether a route may stop only once in a hex (1867's "Route visits same hex twice").
+    one_stop_per_hex: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ routes
 
@@ -321,7 +326,13 @@ class GameRules:
     run_hooks: ClassVar[bool] = False
 
     def route_allowed(self, view: RouteView) -> bool:
-        """Whether the route is legal in this game (beyond the generic rules)."""
+        """Whether the route, as it runs (``view.stops``: every stop it visits), is legal in
+        this game beyond the generic rules (18xx.games' ``check_distance``)."""
+        return True
+
+    def scored_allowed(self, view: RouteView) -> bool:
+        """Whether the route is legal with the stops it scores (``view.paid``; 18xx.games'
+        ``check_other`` and the checks of ``revenue_for``)."""
         return True
 
     def route_bonus(self, view: RouteView) -> int:

@@ -78,7 +78,11 @@ class G1849(GameRules):
                 return False
             if view.spec.name == "E" and Track.NARROW in tracks:
                 return False
-        return not (set(view.stop_hexes) & PORT_HEXES and len(view.paid) <= 2)
+        return True
+
+    def scored_allowed(self, view: RouteView) -> bool:
+        hexes = {view.ctx.coords[n] for n in view.paid}
+        return not (hexes & PORT_HEXES and len(view.paid) <= 2)
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

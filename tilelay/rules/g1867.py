@@ -17,11 +17,10 @@ spare stops, and no hex visited twice (18xx.games' ``G1867::Game#revenue_for`` a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from itertools import combinations
+from collections.abc import Mapping
 from typing import Any
 
-from tilelay.rules import GameRules, GameState, RouteView, register
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 
 __all__ = ["G1861", "G1867"]
 
@@ -32,6 +31,7 @@ class G1867(GameRules):
 
     names = ("1867",)
     route_hooks = True
+    one_stop_per_hex = True
     #: the hexes of the capitals, and the hex a route from one earns 40 more for reaching
     capitals: frozenset[str] = frozenset({"F16", "L12", "O7"})
     bonus_hex = "D2"
@@ -62,54 +62,56 @@ class G1867(GameRules):
         state.merge_into(sources, target)
         state.extra["merging"] = ()
 
-    def route_allowed(self, view: RouteView) -> bool:
-        hexes = view.stop_hexes
-        return len(hexes) == len(set(hexes))
-
     def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
         ctx = view.ctx
         spec = view.spec
-        rows = spec.rows
-        if not rows or spec.scores_visits:
+        if spec.scores_visits or not spec.rows:
             return None
-        mandatory_row = next((r for r in rows if r.pay > 0), None)
-        if mandatory_row is None:
+        row = next((r for r in spec.rows if r.pay > 0), None)
+        if row is None:
             return None
         values = ctx.values(spec)
+        classes = ctx.classes
         stops = view.stops
-        mandatory = [n for n in stops if mandatory_row.classes >> ctx.classes[n] & 1]
-        optional = [n for n in stops if not mandatory_row.classes >> ctx.classes[n] & 1]
-        if len(mandatory) >= mandatory_row.pay:
-            paid = tuple(mandatory)
+        wanted = row.classes
+        mandatory = 0
+        for n in stops:
+            if wanted >> classes[n] & 1:
+                mandatory += 1
+        if mandatory >= row.pay:
+            paid = tuple(n for n in stops if wanted >> classes[n] & 1)
             return sum(values[n] for n in paid), paid
-        need_token = not any(ctx.tokened[n] for n in mandatory)
-        room = mandatory_row.pay - len(mandatory)
-        choices: Sequence[tuple[int, ...]] = list(combinations(optional, room)) or [tuple(optional)]
-        best: tuple[int, tuple[int, ...]] | None = None
-        for extra in choices:
-            if need_token and not any(ctx.tokened[n] for n in extra):
-                continue
-            chosen = set(mandatory) | set(extra)
-            paid = tuple(n for n in stops if n in chosen)
-            value = sum(values[n] for n in paid)
-            if best is None or value > best[0]:
-                best = (value, paid)
-        return best if best is not None else (0, ())
+        # the best towns fill the spare stops (their bonuses never depend on towns)
+        optional = [n for n in stops if not wanted >> classes[n] & 1]
+        extra = set(sorted(optional, key=lambda n: -values[n])[: row.pay - mandatory])
+        paid = tuple(n for n in stops if wanted >> classes[n] & 1 or n in extra)
+        return sum(values[n] for n in paid), paid
+
+    @staticmethod
+    def _hex_bonuses(ctx: RouteContext) -> dict[str, int]:
+        """The corporation's hex bonuses from the companies it owns: hex -> amount."""
+        found = ctx.memo.get("hex_bonus")
+        if found is None:
+            found = {}
+            for company, owner in ctx.facts.companies.items():
+                if owner != ctx.corporation:
+                    continue
+                comp = next((c for c in ctx.game.companies if c.sym == company), None)
+                if comp is None:
+                    continue
+                for ability in comp.abilities_of("hex_bonus"):
+                    for h in ability.get("hexes") or ():
+                        found[h] = found.get(h, 0) + int(ability.get("amount", 0))
+            ctx.memo["hex_bonus"] = found
+        return found
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
-        hexes = {ctx.coords[n] for n in view.paid}
-        bonus = 0
-        for company, owner in ctx.facts.companies.items():
-            if owner != ctx.corporation:
-                continue
-            comp = next((c for c in ctx.game.companies if c.sym == company), None)
-            if comp is None:
-                continue
-            for ability in comp.abilities_of("hex_bonus"):
-                amount = ability.get("amount", 0)
-                bonus += sum(amount for h in hexes if h in (ability.get("hexes") or ()))
-        if hexes & self.capitals and self.bonus_hex in hexes:
+        coords = ctx.coords
+        hexes = {coords[n] for n in view.paid}
+        bonuses = self._hex_bonuses(ctx)
+        bonus = sum(bonuses.get(h, 0) for h in hexes) if bonuses else 0
+        if self.bonus_hex in hexes and hexes & self.capitals:
             bonus += 40 * (view.spec.multipliers[0] or 1)
         return bonus
 
