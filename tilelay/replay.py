@@ -5,11 +5,21 @@ A record is the JSON of a game on 18xx.games: ``title`` names the game and ``act
 every move. The moves that shape the map are applied: ``lay_tile`` (``hex``, ``tile`` as
 ``"57-1"`` = tile 57, copy #1, ``rotation``) becomes a :class:`~tilelay.actions.TileLay` and
 ``place_token`` (``city`` as ``"57-1-0"`` = city #0 of that tile; a preprinted hex's tile is
-named by its coordinate, ``"F20-0-0"``) a :class:`~tilelay.actions.TokenPlacement`. Home
-tokens are not actions: the game places them when a corporation first acts, and so does
+named by its coordinate, ``"F20-0-0"``; the number after the copy is the city's place
+among the tile's parts, as the engine counts them) a :class:`~tilelay.actions.TokenPlacement`.
+Home tokens are not actions: the game places them when a corporation first acts, and so does
 :func:`replay` (when the home city is unambiguous). Trains (``buy_train``,
 ``discard_train``, rusting) and phases are followed for the router; ``run_routes`` actions
 carry the routes the players ran (:func:`recorded_routes`).
+
+Private companies are followed too: who owns each (``buy_company``), what is assigned where
+(``assign``), and what their abilities do — a token or tile a company places belongs to the
+corporation owning it (a ``tokener`` in the record says whose). The record's optional rules
+(``settings.optional_rules``) are kept. What one game does beyond the engine's base rules
+(minors' first trains, mergers, events such as 18TN's Civil War) is its
+:class:`~tilelay.rules.GameRules`' ``setup``, ``before_action``, ``after_action`` and
+``event``; each :class:`ReplayStep` carries the :class:`~tilelay.rules.RunFacts` the game's
+route rules ask about.
 
 Undo and redo follow the record format: an ``undo`` without ``action_id`` takes back the latest
 action still in force (messages are never taken back); ``undo`` with ``action_id: N`` takes back

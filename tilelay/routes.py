@@ -171,16 +171,19 @@ class _Net:
         self.cost = ctx.costs
         self.passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         group_bits: dict[str, int] = {}
+        for node in ctx.nodes:
+            for name in node.groups:
+                group_bits.setdefault(name, len(group_bits))
         groups: list[int] = []
         hex_bits: dict[str, int] = {}
         per_hex = rules.one_stop_per_hex
         for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
             mask = 0
             for name in node.groups:
-                mask |= 1 << group_bits.setdefault(name, len(group_bits))
+                mask |= 1 << group_bits[name]
             if per_hex and node.is_stop:
                 # one stop per hex: the hex as a group of its own (bits above the groups')
-                mask |= 1 << (1000 + hex_bits.setdefault(coord, len(hex_bits)))
+                mask |= 1 << (len(group_bits) + hex_bits.setdefault(coord, len(hex_bits)))
             groups.append(mask)
         self.groups = groups
         self.token_nodes = [n for n, held in enumerate(ctx.tokened) if held]
