@@ -1,15 +1,17 @@
 """Benchmark: the best routes of every ``run_routes`` of every shared fixture, beside the
 18xx.games engine's own auto-router on the same positions, in the same run.
 
-Ours: each position replayed (:func:`tilelay.audit.audit_record`), then timed whole — the
-board's track graph, the corporation's network, every route and the exact best combination
-(``RoutePlanner(...).best(trains)``). The peer: the engine itself under Ruby
-(``../shared/reference/18xxgames/oracle/routes.rb``: its route walk with its default limits,
-then its route lists combined exactly), run here on each fixture; its time per position is its
-walk plus its combination. Only positions both answer are compared; the table gives the median
-and the worst time per position and the ratio (engine / ours). Where Ruby is absent (``./dev
-setup`` installs it), the engine's times precomputed in ``engine_routes/`` are shown instead,
-said so.
+Ours: each record replayed (:func:`tilelay.replay.replay_steps`), then each position timed
+whole on a fresh copy of its board — the track graph, the corporation's network, every route
+and the exact best combination (``RoutePlanner(...).best(trains)``), with Python's garbage
+collector held off while timing, as ``timeit`` does. The peer: the engine itself under Ruby
+(``oracle/routes.rb``: its route walk with its default limits, then its route lists combined
+exactly), run on each fixture after ours, on every core (a whole run takes the engine an hour
+or more: its late 1817, 1822 and 18USA positions half a minute each); its time per position
+is its walk plus its combination. Only positions both answer are compared; the table gives
+the median and the worst time per position and the ratio (engine / ours). Where Ruby is
+absent (``./dev setup`` installs it), the engine's times precomputed in ``engine_routes/``
+are shown instead, said so.
 
 A second table times denser positions (each built-in game's final board with the first
 corporation's token in every city that has room) against the tests' naive oracle
@@ -21,6 +23,7 @@ Run: ``.venv/bin/python benchmarks/bench_routes.py [FIXTURE_SUBSTRING…]``
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import shutil
@@ -29,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,10 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _table import print_table
 
 from tests.route_oracle import best_total as naive_total
-from tilelay.audit import audit_record
-from tilelay.board import BoardError
+from tilelay.board import Board, BoardError
 from tilelay.errors import TilelayError
-from tilelay.replay import load_record, replay
+from tilelay.replay import load_record, replay, replay_steps
 from tilelay.routes import RoutePlanner
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "18xxgames"
@@ -100,21 +103,52 @@ def main(only: list[str]) -> None:
     dense()
 
 
+def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
+    """Our time per ``run_routes`` id of a record (replayed as far as it goes), and the
+    replay's error if it stopped early."""
+    out: dict[int | None, float] = {}
+    try:
+        for step in replay_steps(load_record(path)):
+            if step.action.get("type") != "run_routes":
+                continue
+            corp = str(step.action.get("entity"))
+            board = Board(step.board.game, step.board.laid, step.board.tokens)
+            trains = step.runnable_names(corp)
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                RoutePlanner(board, corp, step.phase, facts=step.facts).best(trains)
+                out[step.action_id] = time.perf_counter() - t0
+            except TilelayError:
+                continue  # a train or rule tilelay does not model yet
+            finally:
+                gc.enable()
+    except TilelayError as err:
+        return out, str(err)
+    return out, None
+
+
 def compare(only: list[str]) -> None:
     ours_all: list[float] = []
     pairs: list[tuple[float, float, str]] = []
     sources: set[str] = set()
     per_game: list[tuple[str, int, float, float, float, float]] = []
     failed: list[str] = []
-    for path in sorted(FIXTURES.glob("*.json")):
-        if only and not any(o in path.stem for o in only):
-            continue
-        audit = audit_record(path)
-        if audit.error:
-            failed.append(f"{path.stem}: {audit.error}")
-        ours = {r.id: r.seconds for r in audit.runs if r.optimal_revenue is not None}
+    paths = [
+        p for p in sorted(FIXTURES.glob("*.json")) if not only or any(o in p.stem for o in only)
+    ]
+    # ours first, alone on the machine; then the engine, on every core
+    mine: dict[Path, dict[int | None, float]] = {}
+    for path in paths:
+        mine[path], error = our_times(path)
+        if error:
+            failed.append(f"{path.stem}: {error}")
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        engine = dict(zip(paths, pool.map(engine_times, paths), strict=True))
+    for path in paths:
+        ours = mine[path]
         ours_all.extend(ours.values())
-        theirs, source = engine_times(path)
+        theirs, source = engine[path]
         sources.add(source)
         both = [(ours[i], theirs[i], f"{path.stem} {i}") for i in ours if i in theirs]
         pairs.extend(both)

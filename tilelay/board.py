@@ -140,7 +140,7 @@ class Board:
     placed.
     """
 
-    __slots__ = ("_graph", "_laid", "_tokens", "game")
+    __slots__ = ("_graph", "_laid", "_memo", "_tokens", "game")
 
     def __init__(
         self,
@@ -152,6 +152,7 @@ class Board:
         self._laid: dict[str, Tile] = dict(laid or {})
         self._tokens: dict[TokenKey, tuple[str, ...]] = dict(tokens or {})
         self._graph: TrackGraph | None = None
+        self._memo: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return f"Board({self.game.name}, laid={len(self._laid)}, tokens={self.token_count()})"
@@ -476,6 +477,12 @@ class Board:
         if self._graph is None:
             self._graph = _build_graph(self)
         return self._graph
+
+    @property
+    def memo(self) -> dict[str, object]:
+        """What searches derive from this board and keep with it (the board never changes):
+        each under its own key."""
+        return self._memo
 
 
 # ---------------------------------------------------------------------- helpers

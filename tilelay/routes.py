@@ -29,7 +29,7 @@ for each train, then chooses one route per train by an exact branch and bound (r
 by revenue, bounded by the best remaining route per train, plus the most the game's whole-run
 rule can add; each complete run evaluated exactly).
 
->>> from tilelay.board import Board
+>>> from tilelay.board import Board, TrackGraph
 >>> from tilelay.games import load_game
 >>> from tilelay.catalogue import get_tile
 >>> board = Board(load_game("1889")).with_home_tokens(["KO"]).lay("J3", get_tile("8"), 3)
@@ -44,11 +44,11 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tilelay.board import Board
+from tilelay.board import Board, TrackGraph
 from tilelay.errors import TilelayError
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, UnsupportedTrain
 from tilelay.rules import GameRules, RouteContext, RouteView, RunFacts, rules_for
-from tilelay.tile import Edge, Path
+from tilelay.tile import Edge, Path, Tile
 from tilelay.trains import Phase, TrainType
 
 __all__ = [
@@ -142,30 +142,13 @@ class _Net:
         board = ctx.board
         self.ctx = ctx
         self.graph = g
-        n_paths = len(g.paths)
-        self.pathbit = [1 << p for p in range(n_paths)]
-        tiles = ctx.tiles
-        for coord, _ in g.paths:
-            if coord not in tiles:
-                tiles[coord] = board.tile_at(coord)
-        # hex sides, one per lane: bit numbers above the paths' bits
-        side_bits: dict[tuple[int, int], int] = {}
-        sidebit = [0] * len(g.end_node)
-        for e, s in enumerate(g.end_side):
-            if s < 0:
-                continue
-            coord, j = g.paths[e >> 1]
-            path = tiles[coord].paths[j]
-            width, index = _lane_at(path, e & 1)
-            if width > 1 and g.sides[s][0] != coord:
-                index = width - 1 - index
-            key = (s, index if width > 1 else 0)
-            bit = side_bits.get(key)
-            if bit is None:
-                bit = n_paths + len(side_bits)
-                side_bits[key] = bit
-            sidebit[e] = 1 << bit
-        self.sidebit = sidebit
+        memo = board.memo
+        bits = memo.get("routes.bits")
+        if bits is None:
+            bits = memo["routes.bits"] = _track_bits(board, g)
+        assert isinstance(bits, tuple)
+        self.pathbit: list[int] = bits[0]
+        self.sidebit: list[int] = bits[1]
         rules = ctx.rules
         self.kind = ctx.classes
         self.cost = ctx.costs
@@ -188,13 +171,27 @@ class _Net:
         self.groups = groups
         self.token_nodes = [n for n, held in enumerate(ctx.tokened) if held]
         self._enumerated: dict[object, dict[int, _Raw]] = {}
-        self._chains: list[list[_Chain]] | None = None
+        self._chains: list[list[_Chain] | None] | None = None
 
-    def chains(self) -> list[list[_Chain]]:
-        """The track from each node's path ends to the next stops (walked once)."""
+    def chains(self) -> list[list[_Chain] | None]:
+        """The track from each node's path ends to the next stops, walked when first asked
+        for (:meth:`chain`) and kept with the board (it is the same for every corporation)."""
         if self._chains is None:
-            self._chains = _chains(self)
+            memo = self.ctx.board.memo
+            found = memo.get("routes.chains")
+            if found is None:
+                found = memo["routes.chains"] = [None] * len(self.graph.end_node)
+            self._chains = found  # type: ignore[assignment]
+        assert self._chains is not None
         return self._chains
+
+    def chain(self, e: int) -> list[_Chain]:
+        """The chains of track from path end ``e`` (at a node) to the next stops."""
+        chains = self.chains()
+        found = chains[e]
+        if found is None:
+            found = chains[e] = _chains_from(self, e)
+        return found
 
     def enumerate(self, reach: _Reach) -> dict[int, _Raw]:
         """Every legal route within ``reach``, keyed by its track mask (cached)."""
@@ -217,10 +214,37 @@ def _lane_at(path: Path, which: int) -> tuple[int, int]:
 _Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
 
 
-def _chains(net: _Net) -> list[list[_Chain]]:
-    """For each path end at a node: every way along the track from it to the next stop (through
-    plain track and junctions, never using a path, hex side or junction twice). Walked once
-    per board and corporation; routes are then walked stop to stop."""
+def _track_bits(board: Board, g: TrackGraph) -> tuple[list[int], list[int]]:
+    """A bit for each path, and for each path end at a hex side the bit of that side (one per
+    lane, numbered above the paths' bits)."""
+    n_paths = len(g.paths)
+    pathbit = [1 << p for p in range(n_paths)]
+    tiles: dict[str, Tile] = {}
+    side_bits: dict[tuple[int, int], int] = {}
+    sidebit = [0] * len(g.end_node)
+    for e, s in enumerate(g.end_side):
+        if s < 0:
+            continue
+        coord, j = g.paths[e >> 1]
+        tile = tiles.get(coord)
+        if tile is None:
+            tile = tiles[coord] = board.tile_at(coord)
+        path = tile.paths[j]
+        width, index = _lane_at(path, e & 1)
+        if width > 1 and g.sides[s][0] != coord:
+            index = width - 1 - index
+        key = (s, index if width > 1 else 0)
+        bit = side_bits.get(key)
+        if bit is None:
+            bit = n_paths + len(side_bits)
+            side_bits[key] = bit
+        sidebit[e] = 1 << bit
+    return pathbit, sidebit
+
+
+def _chains_from(net: _Net, start: int) -> list[_Chain]:
+    """Every way along the track from path end ``start`` (at a node) to the next stop
+    (through plain track and junctions, never using a path, hex side or junction twice)."""
     g = net.graph
     end_node = g.end_node
     links = g.links
@@ -229,16 +253,16 @@ def _chains(net: _Net) -> list[list[_Chain]]:
     pathbit = net.pathbit
     sidebit = net.sidebit
     kind = net.kind
-    out: list[list[_Chain]] = [[] for _ in end_node]
-    ends: list[int] = []
+    out: list[_Chain] = []
+    ends: list[int] = [start]
     junctions: list[int] = []
 
-    def cross(start: int, o: int, used: int, x: int, term: bool) -> None:
+    def cross(o: int, used: int, x: int, term: bool) -> None:
         m = end_node[o]
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                out[start].append((m, used, x, tuple(ends), tuple(junctions), last))
+                out.append((m, used, x, tuple(ends), tuple(junctions), last))
                 return
             if term or m in junctions:
                 return
@@ -249,7 +273,7 @@ def _chains(net: _Net) -> list[list[_Chain]]:
                 if used & pb or terminal[p]:
                     continue
                 ends.append(f)
-                cross(start, f ^ 1, used | pb, x, False)
+                cross(f ^ 1, used | pb, x, False)
                 ends.pop()
             junctions.pop()
             return
@@ -262,16 +286,10 @@ def _chains(net: _Net) -> list[list[_Chain]]:
             if used & pb:
                 continue
             ends.append(f)
-            cross(start, f ^ 1, used | sb | pb, x + 1, terminal[p])
+            cross(f ^ 1, used | sb | pb, x + 1, terminal[p])
             ends.pop()
 
-    for n, node_end_list in enumerate(node_ends):
-        if kind[n] < 0:
-            continue
-        for e in node_end_list:
-            ends.append(e)
-            cross(e, e ^ 1, pathbit[e >> 1], 0, False)
-            ends.pop()
+    cross(start ^ 1, pathbit[start >> 1], 0, False)
     return out
 
 
@@ -289,6 +307,7 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
     passable = net.passable
     groups = net.groups
     chains = net.chains()
+    chain_of = net.chain
     ok = reach.ok
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
@@ -325,7 +344,10 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             if first_of_route:
                 state[1] = e
                 state[2] = 1 if terminal[p] else 0
-            for m, mask, cx, cends, juncs, term in chains[e]:
+            found = chains[e]
+            if found is None:
+                found = chain_of(e)
+            for m, mask, cx, cends, juncs, term in found:
                 if used & mask or visited[m]:
                     continue
                 nx = x + cx

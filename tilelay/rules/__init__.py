@@ -87,6 +87,38 @@ def _extra_int(node: Node, key: str, default: int) -> int:
     return default
 
 
+class _BoardNodes:
+    """What every search on one board sees of its nodes (kept with the board)."""
+
+    def __init__(self, board: Board, graph: Any) -> None:
+        self.coords: list[str] = [c for c, _ in graph.nodes]
+        tiles: dict[str, Tile] = {}
+        nodes: list[Node] = []
+        for coord, index in graph.nodes:
+            tile = tiles.get(coord)
+            if tile is None:
+                tile = tiles[coord] = board.tile_at(coord)
+            nodes.append(tile.nodes[index])
+        self.tiles = tiles
+        self.nodes = nodes
+        self.classes: list[int] = [_CLASS.get(n.kind, -1) for n in nodes]
+        self.costs: list[int] = [_extra_int(n, "visit_cost", 1) for n in nodes]
+        held: list[tuple[str, ...]] = [()] * len(nodes)
+        token_cities: list[int] = []
+        node_id = graph.node_id
+        for (coord, city), corps in board.tokens.items():
+            tile = tiles.get(coord) or board.tile_at(coord)
+            cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+            if city < len(cities):
+                n = node_id.get((coord, cities[city]))
+                if n is not None:
+                    held[n] = corps
+                    token_cities.append(n)
+        self.tokens = held
+        self.token_cities = token_cities
+        self.values: dict[tuple[object, ...], list[int]] = {}
+
+
 class RouteContext:
     """One search's view of the board for the game's rules: the corporation, the phase, the
     :class:`RunFacts`, and the track graph's nodes with what the rules need of them."""
@@ -107,43 +139,46 @@ class RouteContext:
         self.rules = rules
         graph = board.track_graph()
         self.graph = graph
-        self.coords: list[str] = [c for c, _ in graph.nodes]
-        tiles: dict[str, Tile] = {}
-        nodes: list[Node] = []
-        for coord, index in graph.nodes:
-            tile = tiles.get(coord)
-            if tile is None:
-                tile = tiles[coord] = board.tile_at(coord)
-            nodes.append(tile.nodes[index])
-        self.tiles = tiles
-        self.nodes = nodes
-        self.classes: list[int] = [_CLASS.get(n.kind, -1) for n in nodes]
-        # how much of a train's reach each stop uses (18xx.games' visit_cost: 0 for a port)
-        self.costs: list[int] = [_extra_int(n, "visit_cost", 1) for n in nodes]
-        tokens = board.tokens
-        held: list[tuple[str, ...]] = []
-        for coord, index in graph.nodes:
-            tile = tiles[coord]
-            if tile.nodes[index].kind is NodeKind.CITY:
-                city = sum(1 for m in tile.nodes[:index] if m.kind is NodeKind.CITY)
-                held.append(tokens.get((coord, city), ()))
-            else:
-                held.append(())
-        self.tokens = held
+        memo = board.memo
+        shared = memo.get("rules.nodes")
+        if shared is None:
+            shared = memo["rules.nodes"] = _BoardNodes(board, graph)
+        assert isinstance(shared, _BoardNodes)
+        self.coords = shared.coords
+        self.tiles = shared.tiles
+        self.nodes = shared.nodes
+        self.classes = shared.classes
+        #: how much of a train's reach each stop uses (visit_cost: 0 for a port)
+        self.costs = shared.costs
+        self.tokens = shared.tokens
+        self._shared = shared
         self._values: dict[TrainSpec, list[int]] = {}
         #: what a game's rules work out once per search (their own keys)
         self.memo: dict[str, Any] = {}
         #: the most stops of a route the search found (for whole-run bounds)
-        self.longest = len(nodes)
+        self.longest = len(self.nodes)
+        tokened = [False] * len(self.nodes)
         neutral = rules.neutral_owner == corporation
-        self.tokened = [corporation in h or (neutral and NEUTRAL in h) for h in held]
+        for n in shared.token_cities:
+            held = shared.tokens[n]
+            if corporation in held or (neutral and NEUTRAL in held):
+                tokened[n] = True
+        self.tokened = tokened
 
     def values(self, spec: TrainSpec) -> list[int]:
         """What each node earns ``spec`` when scored (the game's :meth:`GameRules.stop_values`,
-        kept per train)."""
+        kept per train; the base rule's, which depends on the phase and train alone, per
+        board too)."""
         found = self._values.get(spec)
         if found is None:
-            found = self._values[spec] = self.rules.stop_values(self, spec)
+            if type(self.rules).stop_values is GameRules.stop_values:
+                key = (self.phase.name, self.phase.tiles, spec)
+                found = self._shared.values.get(key)
+                if found is None:
+                    found = self._shared.values[key] = self.rules.stop_values(self, spec)
+            else:
+                found = self.rules.stop_values(self, spec)
+            self._values[spec] = found
         return found
 
     def tile(self, node: int) -> Tile:
@@ -386,14 +421,24 @@ def register(cls: type[GameRules]) -> type[GameRules]:
     return cls
 
 
+_FOR_GAME: dict[Game, GameRules] = {}
+
+
 def rules_for(game: Game) -> GameRules:
-    """The rules of ``game`` (by its name, title and aliases), or the base rules."""
+    """The rules of ``game`` (by its name, title and aliases), or the base rules (one
+    instance per game: rules keep no state)."""
+    found = _FOR_GAME.get(game)
+    if found is not None:
+        return found
     _load_all()
+    found = GameRules()
     for name in (game.name, game.title, *game.aliases):
         make = _RULES.get(normalise_name(name))
         if make is not None:
-            return make()
-    return GameRules()
+            found = make()
+            break
+    _FOR_GAME[game] = found
+    return found
 
 
 _LOADED: list[bool] = []

@@ -31,7 +31,7 @@ def _tracks(view: RouteView, chain: tuple[int, ...]) -> set[Track]:
     out: set[Track] = set()
     for p in chain:
         coord, index = ctx.graph.paths[p]
-        out.add(ctx.tiles[coord].paths[index].track if coord in ctx.tiles else Track.BROAD)
+        out.add(ctx.board.tile_at(coord).paths[index].track)
     return out
 
 
