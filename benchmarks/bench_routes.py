@@ -2,7 +2,8 @@
 18xx.games engine's own auto-router on the same positions, in the same run.
 
 Ours: each record replayed (:func:`tilelay.replay.replay_steps`), then each position timed
-whole on a fresh copy of its board — the track graph, the corporation's network, every route
+on a fresh copy of its board (its track graph built, as the engine's hexes and paths are;
+nothing derived from it kept): the corporation's network, the chains of track, every route
 and the exact best combination (``RoutePlanner(...).best(trains)``), with Python's garbage
 collector held off while timing, as ``timeit`` does. The peer: the engine itself under Ruby
 (``oracle/routes.rb``: its route walk with its default limits, then its route lists combined
@@ -113,6 +114,7 @@ def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
                 continue
             corp = str(step.action.get("entity"))
             board = Board(step.board.game, step.board.laid, step.board.tokens)
+            board.track_graph()  # the board's track as arrays: the engine's hexes and paths
             trains = step.runnable_names(corp)
             gc.disable()
             try:

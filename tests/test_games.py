@@ -313,7 +313,8 @@ def test_bad_toml_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(GameDataError) as info:
         load_game_file(path)
     assert info.value.source == str(path)
-    assert info.value.line == 17
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert info.value.line == lines.index("layout = flat") + 1
     assert "malformed TOML" in str(info.value)
 
 

@@ -240,3 +240,11 @@ def test_halts_are_refused() -> None:
     halt = TrainType("1+1", 0, 1, 1, allowances=rows((("halt",), 1, 1, None), (ALL, 1, 1, None)))
     with pytest.raises(UnsupportedTrain, match="halts"):
         RoutePlanner(board(), "AA", "5").best([halt])
+
+
+def test_trains_bound_to_a_gauge_or_running_without_tokens_are_refused() -> None:
+    narrow = TrainType("2M", 0, 2, track="narrow")
+    free = TrainType("2F", 0, 2, requires_token=False)
+    for train, why in ((narrow, "narrow track only"), (free, "without a token")):
+        with pytest.raises(UnsupportedTrain, match=why):
+            RoutePlanner(board(), "AA", "5").best([train])

@@ -27,8 +27,9 @@ covers everything seed 003 (``<Reach>``, ``<Score>``, n+m stops) and the 18xx.ga
 * **trains that do not run** (``majorStops`` -1, ``distance`` 0) get no route.
 
 A train the router cannot rate exactly is refused with :class:`UnsupportedTrain`: a goods
-train (``category="goods"``) of a game whose rules do not say what goods trains score, and a
-``halt`` stop class (no tile in tilelay has halts yet).
+train (``category="goods"``) of a game whose rules do not say what goods trains score, a
+``halt`` stop class (no tile in tilelay has halts yet), a train bound to one gauge (1858's
+narrow-gauge trains) and a train that runs without a token.
 
 >>> from tilelay.trains import TrainType
 >>> spec = train_spec(TrainType("2+2", 0, 2, 2))
@@ -283,6 +284,15 @@ def train_spec(train: TrainType, *, goods: bool = False) -> TrainSpec:
         )
     if not train.runs:
         return TrainSpec(name, (), (0, 0, 0), runs=False, category=train.category)
+    if train.track != "broad":
+        raise UnsupportedTrain(
+            f"train {name} runs on {train.track} track only; tilelay's router runs trains on "
+            "any gauge that joins"
+        )
+    if not train.requires_token:
+        raise UnsupportedTrain(
+            f"train {name} may run without a token; tilelay's router needs one on every route"
+        )
     if train.allowances:
         rows = tuple(
             Row(_mask(a.kinds, name), _count(a.pay), _count(a.visit), a.multiplier)

@@ -59,6 +59,7 @@ _TRAIN_KEYS = frozenset(
 )
 _VARIANT_KEYS = frozenset(
     {
+        "requires_token",
         "name",
         "distance",
         "price",
@@ -142,6 +143,8 @@ class _GameData:
             allowances=rows,
             multiplier=multiplier,
             category=category,
+            track=str(entry.get("track_type") or "broad"),
+            requires_token=entry.get("requires_token") is not False,
         )
 
     def distance(
@@ -236,7 +239,13 @@ def trains_from_game_data(
             if not isinstance(variant, Mapping):
                 raise data.fail(vwhere, f"a variant must be a table, not {variant!r}")
             data.warn_unknown(vwhere, variant, _VARIANT_KEYS | {"category"})
-            merged = {"distance": entry.get("distance"), "multiplier": None, **variant}
+            merged = {
+                "distance": entry.get("distance"),
+                "multiplier": None,
+                "track_type": entry.get("track_type"),
+                "requires_token": entry.get("requires_token"),
+                **variant,
+            }
             vcategory = str(variant.get("category") or category)
             sides.append(data.side(vwhere, merged, vcategory))
         name = "/".join(side.name for side in sides)

@@ -122,7 +122,9 @@ class TrainType:
     from one (they then say exactly which stops it may visit and score; ``major_stops`` /
     ``minor_stops`` summarise them); ``multiplier`` multiplies every stop's revenue
     (18xx.games ``multiplier``); ``category`` is ``passenger`` or, for Rails' and 18VA's
-    freight trains, ``goods``.
+    freight trains, ``goods``; ``track`` the gauge it runs on (18xx.games ``track_type``:
+    ``broad``, or ``narrow`` for 1858's metre-gauge trains); ``requires_token`` False for a
+    train that may run without the corporation's token on its route.
     """
 
     name: str
@@ -137,6 +139,8 @@ class TrainType:
     allowances: tuple[StopAllowance, ...] = ()
     multiplier: int = 1
     category: str = "passenger"
+    track: str = "broad"
+    requires_token: bool = True
 
     @property
     def runs(self) -> bool:

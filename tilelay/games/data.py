@@ -61,6 +61,7 @@ GAME_KEYS = frozenset(
         "location",
         "players",
         "rules_url",
+        "route_rules",
         "layout",
         "axes",
         *SECTION_KEYS,
@@ -482,6 +483,7 @@ def game_from_data(
         format=format,
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
+        route_rules=optional("route_rules"),
     )
 
 
@@ -514,6 +516,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {"title": game.name}
     if game.title != game.name:
         out["display_title"] = game.title
+    if game.route_rules is not None:
+        out["route_rules"] = game.route_rules
     for key in ("subtitle", "designer", "publisher", "location"):
         value = getattr(game, key)
         if value is not None:

@@ -132,7 +132,8 @@ class Game:
     ``source`` names where the game was read from and ``format`` in which format (``tilelay``
     for tilelay's own TOML); ``problems`` lists what the reader could not use (each naming its
     file and line). ``upgrade_rules`` are the game's rules for laying tiles
-    (:class:`~tilelay.upgrades.UpgradeRules`).
+    (:class:`~tilelay.upgrades.UpgradeRules`); ``route_rules`` names the rules its routes
+    follow (:func:`tilelay.rules.rules_for`; ``None``: found by the game's names).
     """
 
     name: str
@@ -159,6 +160,7 @@ class Game:
     format: str = "tilelay"
     problems: tuple[ReadWarning, ...] = ()
     upgrade_rules: UpgradeRules = DEFAULT_RULES
+    route_rules: str | None = None
     _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
 

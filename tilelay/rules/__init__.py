@@ -34,11 +34,12 @@ own use :class:`GameRules` itself. Each game family's rules are a module of this
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from tilelay.board import NEUTRAL, Board
+from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, train_spec
 from tilelay.tile import Node, NodeKind, Tile
@@ -411,7 +412,7 @@ class GameRules:
         return True
 
 
-_RULES: dict[str, Callable[[], GameRules]] = {}
+_RULES: dict[str, type[GameRules]] = {}
 
 
 def register(cls: type[GameRules]) -> type[GameRules]:
@@ -425,18 +426,30 @@ _FOR_GAME: dict[Game, GameRules] = {}
 
 
 def rules_for(game: Game) -> GameRules:
-    """The rules of ``game`` (by its name, title and aliases), or the base rules (one
-    instance per game: rules keep no state)."""
+    """The rules of ``game``: those its data names (``route_rules``: ``base`` for the
+    18xx.games base rules, else a game's name), else those registered under its name, title
+    or aliases, else the base rules (one instance per game: rules keep no state). Raises
+    :class:`~tilelay.errors.NotFoundError` for a ``route_rules`` no rules answer to."""
     found = _FOR_GAME.get(game)
     if found is not None:
         return found
     _load_all()
     found = GameRules()
-    for name in (game.name, game.title, *game.aliases):
-        make = _RULES.get(normalise_name(name))
-        if make is not None:
+    if game.route_rules is not None:
+        if normalise_name(game.route_rules) != "base":
+            make = _RULES.get(normalise_name(game.route_rules))
+            if make is None:
+                raise NotFoundError(
+                    f"game {game.name}: no route rules {game.route_rules!r}",
+                    suggestions=["base", *sorted({c.names[0] for c in _RULES.values()})],
+                )
             found = make()
-            break
+    else:
+        for name in (game.name, game.title, *game.aliases):
+            make = _RULES.get(normalise_name(name))
+            if make is not None:
+                found = make()
+                break
     _FOR_GAME[game] = found
     return found
 
