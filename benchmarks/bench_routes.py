@@ -11,8 +11,8 @@ exactly), run on each fixture after ours, on every core (a whole run takes the e
 or more: its late 1817, 1822 and 18USA positions half a minute each); its time per position
 is its walk plus its combination. Only positions both answer are compared; the table gives
 the median and the worst time per position and the ratio (engine / ours). Where Ruby is
-absent (``./dev setup`` installs it), the engine's times precomputed in ``engine_routes/``
-are shown instead, said so.
+absent (``./dev setup`` installs it), or with ``TILELAY_BENCH_ENGINE=precomputed``, the
+engine's times precomputed in ``engine_routes/`` are shown instead, said so.
 
 A second table times denser positions (each built-in game's final board with the first
 corporation's token in every city that has room) against the tests' naive oracle
@@ -57,7 +57,8 @@ ENGINE_TIMEOUT = 1800
 def engine_times(record: Path) -> tuple[dict[int, float], str]:
     """The engine's time per ``run_routes`` id on a record, and where it comes from."""
     ruby = shutil.which("ruby")
-    if ruby is not None and (ORACLE / "routes.rb").exists():
+    live = os.environ.get("TILELAY_BENCH_ENGINE", "ruby") != "precomputed"
+    if live and ruby is not None and (ORACLE / "routes.rb").exists():
         env = {**os.environ, "ENGINE_LOG_LEVEL": "4"}
         try:
             done = subprocess.run(

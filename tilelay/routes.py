@@ -40,6 +40,7 @@ rule can add; each complete run evaluated exactly).
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -565,20 +566,34 @@ class RoutePlanner:
         rules = self.rules
         classes = [ctx.classes[n] for n in stops]
         tokened = [ctx.tokened[n] for n in stops]
+        ceiling: int | None = None
+        if type(rules).bonus_monotone:
+            # no set's bonus exceeds the bonus of every stop scored
+            ceiling = rules.route_bonus(RouteView(ctx, spec, stops, stops, 0, ends))
         best: tuple[int, tuple[int, ...], int] | None = None
-        size = -1
-        for chosen in spec.paid_sets(classes, tokened):
-            if best is not None and len(chosen) < size and best[0] + best[2] > 0:
-                break
-            paid = tuple(stops[i] for i in chosen)
-            revenue = sum(values[n] for n in paid)
-            view = RouteView(ctx, spec, stops, paid, revenue, ends)
-            if not rules.scored_allowed(view):
-                continue
-            bonus = rules.route_bonus(view)
-            if best is None or revenue + bonus > best[0] + best[2]:
-                best = (revenue, paid, bonus)
-                size = len(chosen)
+        # the sets of one size at a time, largest first (as the engine tries them), each
+        # size's best first
+        for _, group in itertools.groupby(spec.paid_sets(classes, tokened), key=len):
+            sets = sorted(
+                ((sum(values[stops[i]] for i in chosen), chosen) for chosen in group),
+                key=lambda x: -x[0],
+            )
+            for revenue, chosen in sets:
+                if (
+                    best is not None
+                    and ceiling is not None
+                    and revenue + ceiling <= (best[0] + best[2])
+                ):
+                    break
+                paid = tuple(stops[i] for i in chosen)
+                view = RouteView(ctx, spec, stops, paid, revenue, ends)
+                if not rules.scored_allowed(view):
+                    continue
+                bonus = rules.route_bonus(view)
+                if best is None or revenue + bonus > best[0] + best[2]:
+                    best = (revenue, paid, bonus)
+            if best is not None and best[0] + best[2] > 0:
+                break  # the engine takes the largest size that earns anything
         return best
 
     def _route(self, spec: TrainSpec, rated: _Rated) -> Route:

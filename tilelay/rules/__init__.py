@@ -322,6 +322,9 @@ class GameRules:
     neutral_owner: ClassVar[str | None] = None
     #: Whether a route may stop only once in a hex (1867's "Route visits same hex twice").
     one_stop_per_hex: ClassVar[bool] = False
+    #: Whether :meth:`route_bonus` never grows when fewer stops score (the search then bounds
+    #: an express train's choice of stops by the bonus of them all).
+    bonus_monotone: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ routes
 

@@ -48,6 +48,7 @@ class G1846(GameRules):
 
     names = ("1846", "1846 2p Variant")
     route_hooks = True
+    bonus_monotone = True  # every bonus needs its stops scored
     run_hooks = True
 
     # ------------------------------------------------------------------ replay

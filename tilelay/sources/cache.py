@@ -23,7 +23,21 @@ from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "1"  # bump when what is cached changes shape
+_VERSION = "2"  # bump when what is cached changes shape
+
+
+def _shape() -> str:
+    """The fields of the classes a cached game is made of: a change of the model (a new
+    field) makes older entries stale by itself."""
+    from dataclasses import fields
+
+    from tilelay.games.model import Company, Corporation
+    from tilelay.tile import Node, Path, Tile
+    from tilelay.trains import Phase, StopAllowance, TrainCardType, TrainManager, TrainType
+
+    classes: tuple[type, ...] = (Game, Company, Corporation, Tile, Node, Path, TrainType)
+    classes += (StopAllowance, TrainCardType, TrainManager, Phase)
+    return ";".join(f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in classes)
 
 
 def cache_dir() -> Path:
@@ -39,7 +53,7 @@ def cache_dir() -> Path:
 def _key(fmt: str, root: Path, files: list[Path]) -> str:
     from tilelay import __version__
 
-    digest = hashlib.sha256(f"{_VERSION}\0{__version__}\0{fmt}\0".encode())
+    digest = hashlib.sha256(f"{_VERSION}\0{__version__}\0{_shape()}\0{fmt}\0".encode())
     for path in files:
         try:
             name = str(path.relative_to(root))
