@@ -60,8 +60,9 @@ class TrackGraph:
     For each end ``e``: ``end_node[e]`` is the node id it touches or -1, ``end_side[e]`` the
     hex side id it touches or -1, and ``links[e]`` the ends of paths in the neighbouring hex
     that continue the track across that side (gauge compatible, lanes matching, no impassable
-    border). ``node_ends[n]`` lists the ends touching node ``n``. ``terminal[p]`` marks paths
-    a train may enter only to stop at their node.
+    border). ``node_ends[n]`` lists the ends touching node ``n``. ``end_lane[e]`` numbers the
+    track an end at a side uses: one per side, or per lane of a side with lanes (-1
+    elsewhere). ``terminal[p]`` marks paths a train may enter only to stop at their node.
 
     Walking: from node ``n`` take an end ``e`` in ``node_ends[n]``; the track leads to
     ``o = e ^ 1``; if ``end_node[o] >= 0`` the walk reaches that node, otherwise it continues
@@ -82,6 +83,7 @@ class TrackGraph:
     node_id: dict[TokenKey, int]
     path_id: dict[TokenKey, int]
     side_id: dict[TokenKey, int]
+    end_lane: tuple[int, ...] = ()
 
     def neighbours(self, node: int) -> set[int]:
         """The nodes reachable from ``node`` along track without passing another stop."""
@@ -648,6 +650,17 @@ def _build_graph(board: Board) -> TrackGraph:
     for e, n in enumerate(end_node):
         if n >= 0:
             node_ends[n].append(e)
+    # one track per lane of a side: lane indices seen from the hex the side is numbered from
+    lane_ids: dict[tuple[int, int], int] = {}
+    end_lane: list[int] = [-1] * len(end_node)
+    for e, sid in enumerate(end_side):
+        if sid < 0:
+            continue
+        p = path_objs[e >> 1]
+        width, index = p.a_lane if e & 1 == 0 else p.b_lane
+        if width > 1 and sides[sid][0] != paths[e >> 1][0]:
+            index = width - 1 - index
+        end_lane[e] = lane_ids.setdefault((sid, index if width > 1 else 0), len(lane_ids))
     return TrackGraph(
         nodes=tuple(nodes),
         node_kinds=tuple(node_kinds),
@@ -661,4 +674,5 @@ def _build_graph(board: Board) -> TrackGraph:
         node_id=node_id,
         path_id=path_id,
         side_id=side_id,
+        end_lane=tuple(end_lane),
     )

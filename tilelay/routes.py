@@ -49,7 +49,6 @@ from tilelay.board import Board, TrackGraph
 from tilelay.errors import TilelayError
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, UnsupportedTrain
 from tilelay.rules import GameRules, RouteContext, RouteView, RunFacts, rules_for
-from tilelay.tile import Edge, Path, Tile
 from tilelay.trains import Phase, TrainType
 
 __all__ = [
@@ -203,12 +202,6 @@ class _Net:
         return found
 
 
-def _lane_at(path: Path, which: int) -> tuple[int, int]:
-    end = path.a if which == 0 else path.b
-    assert isinstance(end, Edge)
-    return path.a_lane if which == 0 else path.b_lane
-
-
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
 # uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
 # whether its last path is terminal)
@@ -216,30 +209,11 @@ _Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
 
 
 def _track_bits(board: Board, g: TrackGraph) -> tuple[list[int], list[int]]:
-    """A bit for each path, and for each path end at a hex side the bit of that side (one per
-    lane, numbered above the paths' bits)."""
+    """A bit for each path, and for each path end at a hex side the bit of the track it uses
+    there (one per side, or per lane: :attr:`TrackGraph.end_lane`), above the paths' bits."""
     n_paths = len(g.paths)
     pathbit = [1 << p for p in range(n_paths)]
-    tiles: dict[str, Tile] = {}
-    side_bits: dict[tuple[int, int], int] = {}
-    sidebit = [0] * len(g.end_node)
-    for e, s in enumerate(g.end_side):
-        if s < 0:
-            continue
-        coord, j = g.paths[e >> 1]
-        tile = tiles.get(coord)
-        if tile is None:
-            tile = tiles[coord] = board.tile_at(coord)
-        path = tile.paths[j]
-        width, index = _lane_at(path, e & 1)
-        if width > 1 and g.sides[s][0] != coord:
-            index = width - 1 - index
-        key = (s, index if width > 1 else 0)
-        bit = side_bits.get(key)
-        if bit is None:
-            bit = n_paths + len(side_bits)
-            side_bits[key] = bit
-        sidebit[e] = 1 << bit
+    sidebit = [0 if lane < 0 else 1 << (n_paths + lane) for lane in g.end_lane]
     return pathbit, sidebit
 
 

@@ -88,6 +88,10 @@ def _extra_int(node: Node, key: str, default: int) -> int:
     return default
 
 
+#: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
+_REVENUES: dict[tuple[object, ...], int] = {}
+
+
 class _BoardNodes:
     """What every search on one board sees of its nodes (kept with the board)."""
 
@@ -153,6 +157,7 @@ class RouteContext:
         self.costs = shared.costs
         self.tokens = shared.tokens
         self._shared = shared
+        self._order = tuple(p.name for p in self.game.phases)
         self._values: dict[TrainSpec, list[int]] = {}
         #: what a game's rules work out once per search (their own keys)
         self.memo: dict[str, Any] = {}
@@ -196,9 +201,22 @@ class RouteContext:
         revenue = node.revenue
         if revenue is None:
             return 0
+        if not revenue.phases:
+            return revenue.value
+        key = (revenue, self.phase.name, self.phase.tiles, spec.diesel, self._order)
+        found = _REVENUES.get(key)
+        if found is None:
+            if len(_REVENUES) > 100_000:
+                _REVENUES.clear()
+            found = _REVENUES[key] = self._phased(revenue, spec)
+        return found
+
+    def _phased(self, revenue: Any, spec: TrainSpec) -> int:
         phase = self.phase
-        order = [p.name for p in self.game.phases]
-        return revenue.at(phase.name, colors=phase.tiles, order=order, diesel=spec.diesel)
+        found: int = revenue.at(
+            phase.name, colors=phase.tiles, order=self._order, diesel=spec.diesel
+        )
+        return found
 
 
 class RouteView:
