@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "carcassonne",
     "routes",
     "lays",
+    "replay",
 )
 
 

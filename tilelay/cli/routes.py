@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
+from tilelay.audit import rate_recorded
 from tilelay.board import Board
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
@@ -90,8 +91,8 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     corp = args.corporation or str(action.get("entity", ""))
     game = chosen.board.game
     game.corporation(corp)
-    trains = chosen.train_names(corp)
-    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    trains = chosen.runnable_names(corp)
+    planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     t0 = time.perf_counter()
     result = planner.best(trains)
     seconds = time.perf_counter() - t0
@@ -108,21 +109,15 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
 ) -> tuple[int, bool]:
-    """The recorded total, and whether every route's revenue was in the record."""
-    total = 0
-    complete = True
-    for route in recorded_routes(action):
-        if route.revenue is not None:
-            total += route.revenue
-            continue
-        complete = False
-        train = held.get(route.train)
-        if train is None:
-            continue
-        found = planner.find(train, route.hexes)
-        if found:
-            total += found[0].revenue
-    return total, complete
+    """The recorded total (the record's revenues where it gives them, else ours for its
+    routes, rated as :func:`tilelay.audit.rate_recorded` rates them), and whether every
+    route's revenue was in the record."""
+    rated, computed = rate_recorded(planner, recorded_routes(action), held)
+    if all(r.recorded_revenue is not None for r in rated) and rated:
+        return sum(r.recorded_revenue or 0 for r in rated), True
+    if computed is not None:
+        return computed, False
+    return sum(r.recorded_revenue or r.computed_revenue or 0 for r in rated), False
 
 
 # ------------------------------------------------------------------------------ games

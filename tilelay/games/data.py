@@ -71,6 +71,7 @@ GAME_KEYS = frozenset(
         "location",
         "players",
         "rules_url",
+        "route_rules",
         "layout",
         "axes",
         *SECTION_KEYS,
@@ -79,11 +80,22 @@ GAME_KEYS = frozenset(
 _HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
 _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
-    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
+    {
+        "sym",
+        "name",
+        "home",
+        "city",
+        "tokens",
+        "color",
+        "text_color",
+        "float_percent",
+        "kind",
+        "abilities",
+    }
 )
 _OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
 _COMPANY_KEYS = frozenset(
-    {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
+    {"sym", "name", "value", "revenue", "description", "blocks", "min_players", "abilities"}
 )
 
 
@@ -329,6 +341,7 @@ def _corporations(
                 r.text(where, entry.get("text_color"), "text_color", optional=True) or None,
                 None if fp is None else r.integer(where, fp, "float_percent"),
                 r.text(where, entry.get("kind", "corporation"), "kind"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
@@ -359,6 +372,7 @@ def _companies(
                 r.text(where, entry.get("description"), "description", optional=True) or None,
                 tuple(blocks),
                 None if mp is None else r.integer(where, mp, "min_players"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
@@ -396,6 +410,18 @@ def _options(
             )
         )
     return tuple(out)
+
+
+def _abilities(r: _Reader, where: str, entry: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """A company's or corporation's abilities: a list of tables, each with a ``type``."""
+    raw = entry.get("abilities")
+    if raw is None:
+        return ()
+    if not isinstance(raw, Sequence) or not all(
+        isinstance(a, Mapping) and isinstance(a.get("type"), str) for a in raw
+    ):
+        raise r.fail(f"{where}: abilities must be a list of tables with a type", "abilities")
+    return tuple(dict(a) for a in raw)
 
 
 def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
@@ -503,6 +529,7 @@ def game_from_data(
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
         options=_options(r, data, game_tiles),
+        route_rules=optional("route_rules"),
     )
 
 
@@ -517,6 +544,7 @@ def corporation_entry(
     text_color: str | None = None,
     float_percent: int | None = None,
     kind: str = "corporation",
+    abilities: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A corporation as game data (what is not given is left out, to take the defaults)."""
     entry: dict[str, Any] = {"sym": sym, "name": name}
@@ -532,6 +560,8 @@ def corporation_entry(
         entry["float_percent"] = float_percent
     if kind != "corporation":
         entry["kind"] = kind
+    if abilities:
+        entry["abilities"] = [dict(a) for a in abilities]
     return entry
 
 
@@ -579,6 +609,7 @@ def company_entry(
     description: str | None = None,
     blocks: Sequence[str] = (),
     min_players: int | None = None,
+    abilities: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A private company as game data (what is not given is left out)."""
     entry: dict[str, Any] = {"sym": sym, "name": name, "value": value, "revenue": revenue}
@@ -588,6 +619,8 @@ def company_entry(
         entry["blocks"] = list(blocks)
     if min_players is not None:
         entry["min_players"] = min_players
+    if abilities:
+        entry["abilities"] = [dict(a) for a in abilities]
     return entry
 
 
@@ -624,6 +657,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {"title": game.name}
     if game.title != game.name:
         out["display_title"] = game.title
+    if game.route_rules is not None:
+        out["route_rules"] = game.route_rules
     for key in ("subtitle", "designer", "publisher", "location"):
         value = getattr(game, key)
         if value is not None:
@@ -664,6 +699,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
             text_color=c.text_color,
             float_percent=c.float_percent,
             kind=c.kind,
+            abilities=c.abilities,
         )
         for c in game.corporations
     ]
@@ -678,6 +714,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
             description=c.description,
             blocks=c.blocks,
             min_players=c.min_players,
+            abilities=c.abilities,
         )
         for c in game.companies
     ]

@@ -85,7 +85,8 @@ def normalise_name(name: str) -> str:
 class Corporation:
     """A company that lays track and runs trains: symbol, name, home hex (and city on a
     multi-city hex), token costs, colours. ``kind`` is ``corporation``, or ``minor`` for the
-    minor companies some games have."""
+    minor companies some games have. ``abilities`` are its special abilities as the source
+    writes them (18xx.games' ``{type, …}`` tables), for the game's rules."""
 
     sym: str
     name: str
@@ -96,11 +97,14 @@ class Corporation:
     text_color: str | None = None
     float_percent: int | None = None
     kind: str = "corporation"
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Company:
-    """A private company: value, revenue, a short description and the hexes it blocks."""
+    """A private company: value, revenue, a short description and the hexes it blocks.
+    ``abilities`` are its special abilities as the source writes them (18xx.games'
+    ``{type, …}`` tables: a token it places, a hex bonus, …), for the game's rules."""
 
     sym: str
     name: str
@@ -109,6 +113,11 @@ class Company:
     description: str | None = None
     blocks: tuple[str, ...] = ()
     min_players: int | None = None
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+
+    def abilities_of(self, kind: str) -> list[dict[str, Any]]:
+        """The abilities of type ``kind``."""
+        return [a for a in self.abilities if a.get("type") == kind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +159,8 @@ class Game:
     file and line). ``upgrade_rules`` are the game's rules for laying tiles
     (:class:`~tilelay.upgrades.UpgradeRules`). ``options`` are the game's optional rules
     (:class:`GameOption`) and ``chosen_options`` those in force in this game
-    (:meth:`with_options`); the manifest is the one in force.
+    (:meth:`with_options`); the manifest is the one in force. ``route_rules`` names the rules
+    its routes follow (:func:`tilelay.rules.rules_for`; ``None``: found by the game's names).
     """
 
     name: str
@@ -179,6 +189,7 @@ class Game:
     upgrade_rules: UpgradeRules = DEFAULT_RULES
     options: tuple[GameOption, ...] = ()
     chosen_options: tuple[str, ...] = ()
+    route_rules: str | None = None
     _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
     _variants: dict[tuple[str, ...], Game] = field(default_factory=dict, repr=False)

@@ -233,7 +233,8 @@ class _Reader:
         minor = self.integer(attrs, "minorStops", where, line) or 0
         exchange = self.integer(attrs, "exchangeCost", where, line)
         reach, score = self.rules(rule_nodes, where)
-        return TrainType(name, cost, major, minor, exchange, reach, score)
+        category = attrs["category"][0] if "category" in attrs else "passenger"
+        return TrainType(name, cost, major, minor, exchange, reach, score, category=category)
 
     def card(
         self, node: _Node, defaults: _Node | None, refs: list[tuple[str, str, int | None]]
@@ -246,9 +247,14 @@ class _Reader:
         default_attrs: _Attrs = {}
         default_rules: list[_Node] = []
         if defaults is not None:
-            default_attrs = {k: v for k, v in defaults.attrs.items() if k in _TRAIN_ATTRS}
+            default_attrs = {
+                k: v for k, v in defaults.attrs.items() if k in _TRAIN_ATTRS or k == "category"
+            }
             default_rules = [c for c in defaults.children if c.tag in ("Reach", "Score")]
-        card_attrs = {**default_attrs, **{k: v for k, v in node.attrs.items() if k in _TRAIN_ATTRS}}
+        card_attrs = {
+            **default_attrs,
+            **{k: v for k, v in node.attrs.items() if k in _TRAIN_ATTRS or k == "category"},
+        }
         card_rules = default_rules + [c for c in node.children if c.tag in ("Reach", "Score")]
         new_phases: list[NewPhase] = []
         trains: list[_Node] = []
@@ -276,7 +282,7 @@ class _Reader:
             if not tname:
                 raise self.error(f"<Train> of {where} has no name attribute", train.line)
             twhere = f"train {tname!r} of {where}"
-            self.check(train, _TRAIN_ATTRS | {"name"}, twhere)
+            self.check(train, _TRAIN_ATTRS | {"name", "category"}, twhere)
             attrs = {**card_attrs, **{k: v for k, v in train.attrs.items() if k != "name"}}
             for child in train.children:
                 if child.tag == "Exchange" and "cost" in child.attrs:
@@ -327,7 +333,11 @@ class _Reader:
             tuple(sides),
             initial_portfolio=portfolio,
             obsoleting=bool(self.boolean(node, "obsoleting", where)),
-            category=node.get("category") or "passenger",
+            category=(
+                node.get("category")
+                or (defaults.get("category") if defaults is not None else None)
+                or "passenger"
+            ),
             class_name=node.get("class"),
             new_phases=tuple(new_phases),
             available_from=start,
@@ -355,7 +365,7 @@ class _Reader:
             if child.tag == "Defaults":
                 if defaults is not None:
                     self.warn("a second <Defaults> replaces the first", child.line)
-                self.check(child, _TRAIN_ATTRS | {"class"}, "TrainManager")
+                self.check(child, _TRAIN_ATTRS | {"class", "category"}, "TrainManager")
                 for grandchild in child.children:
                     if grandchild.tag not in ("Reach", "Score"):
                         self.warn(f"unknown tag <{grandchild.tag}> in <Defaults>", grandchild.line)
@@ -654,14 +664,18 @@ def write_rails_trains(manager: TrainManager) -> bytes:
             attrs["releasedTrain"] = ",".join(card.releases)
         if card.rusts:
             attrs["rustedTrain"] = ",".join(card.rusts)
-        if not card.dual and card.sides[0].name == card.name:
+        same_category = all(side.category == card.category for side in card.sides)
+        if not card.dual and card.sides[0].name == card.name and same_category:
             attrs |= _side_attrs(card.sides[0])
             elem = etree.SubElement(comp, "TrainType", attrs)
             _side_rules(elem, card.sides[0], reach, score)
         else:
             elem = etree.SubElement(comp, "TrainType", attrs)
             for side in card.sides:
-                train = etree.SubElement(elem, "Train", {"name": side.name} | _side_attrs(side))
+                train_attrs = {"name": side.name} | _side_attrs(side)
+                if side.category != card.category:
+                    train_attrs["category"] = side.category
+                train = etree.SubElement(elem, "Train", train_attrs)
                 _side_rules(train, side, reach, score)
         for new in card.new_phases:
             new_attrs = {"phaseName": new.phase}
