@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tilelay.audit import rate_recorded
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
 from tilelay.replay import (
@@ -132,25 +133,19 @@ def parse_record(body: bytes, game: Game) -> dict[str, Any]:
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for route in recorded_routes(action):
-        revenue, evaluated = route.revenue, False
-        if revenue is None and route.train in held:
-            try:
-                found = planner.find(held[route.train], route.hexes)
-            except TilelayError:
-                found = []
-            if found:
-                revenue, evaluated = found[0].revenue, True
-        out.append(
-            {
-                "train": route.train,
-                "hexes": list(route.hexes),
-                "revenue": revenue,
-                "evaluated": evaluated,
-            }
-        )
-    return out
+    """The routes the record says were run, rated on the position (:func:`rate_recorded`)."""
+    rated, _ = rate_recorded(planner, recorded_routes(action), held)
+    return [
+        {
+            "train": run.train,
+            "hexes": list(run.hexes),
+            "revenue": (
+                run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
+            ),
+            "evaluated": run.recorded_revenue is None and run.computed_revenue is not None,
+        }
+        for run in rated
+    ]
 
 
 def _with_train_ids(
@@ -209,8 +204,8 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
             " run_routes action"
         )
     held = chosen.trains.get(corp, {})
-    trains = chosen.train_names(corp)
-    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    trains = chosen.runnable_names(corp)
+    planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     result = planner.best(trains)
     recorded = (
         _recorded(planner, chosen.action, held) if chosen.action.get("type") == "run_routes" else []
