@@ -30,7 +30,7 @@ from tilelay.errors import GameDataError, ReadWarning, TilelayError
 from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
 from tilelay.hexgeo import Layout
 from tilelay.tile import Color, Tile
-from tilelay.train_data import trains_from_game_data
+from tilelay.train_data import manager_to_game_data, trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
@@ -720,10 +720,15 @@ def game_to_data(game: Game) -> dict[str, Any]:
     ]
     if companies:
         out["companies"] = companies
-    if game.train_data:
-        out["trains"] = [dict(t) for t in game.train_data]
-    if game.phase_data:
-        out["phases"] = [dict(p) for p in game.phase_data]
+    trains, phases = (
+        ([dict(t) for t in game.train_data], [dict(p) for p in game.phase_data])
+        if game.train_data or game.phase_data
+        else manager_to_game_data(game.trains)
+    )
+    if trains:
+        out["trains"] = trains
+    if phases:
+        out["phases"] = phases
     if game.market:
         out["market"] = {"rows": [list(row) for row in game.market]}
     rules = _rules_data(game)
