@@ -18,8 +18,10 @@ the part and what was expected.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from tilelay import limits
 from tilelay.errors import TileModelError, TileSyntaxError
 from tilelay.hexgeo import Loc, parse_loc
 from tilelay.tile import (
@@ -42,11 +44,16 @@ from tilelay.tile import (
     Tile,
     TownStyle,
     Track,
+    check_limits,
 )
 
 __all__ = ["MAIN_PARTS", "canonical", "parse", "unsupported", "write"]
 
 _DIGITS = frozenset("0123456789")
+#: Characters no tile string may hold: control characters other than tab and line breaks,
+#: lone surrogates and the non-characters U+FFFE and U+FFFF.
+_BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_AMOUNT = f"a whole number from -{limits.MAX_AMOUNT:,} to {limits.MAX_AMOUNT:,}"
 
 
 class _Sub:
@@ -100,17 +107,14 @@ class _Parser:
         sub: _Sub,
         part: str,
         *,
-        low: int | None = None,
-        high: int | None = None,
-        what: str = "an integer",
+        low: int = -limits.MAX_AMOUNT,
+        high: int = limits.MAX_AMOUNT,
+        what: str = _AMOUNT,
     ) -> int:
         v = self.value(sub, part)
-        body = v[1:] if v[:1] == "-" else v
-        if not body or not _DIGITS.issuperset(body):
-            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {v!r}")
-        n = int(v)
-        if (low is not None and n < low) or (high is not None and n > high):
-            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {v!r}")
+        n = limits.whole(v, low, high) if v == v.strip() else None
+        if n is None:
+            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {limits.shown(v)}")
         return n
 
     def value(self, sub: _Sub, part: str) -> str:
@@ -134,17 +138,28 @@ class _Parser:
     def revenue(self, sub: _Sub, part: str) -> Revenue:
         v = self.value(sub, part)
         if "_" not in v:
-            return Revenue(self.integer(sub, part, what="an integer or phase_value list"))
+            return Revenue(self.integer(sub, part, what=f"{_AMOUNT} or a phase_value list"))
         phases: list[tuple[str, int]] = []
         col = sub.col + len(sub.key) + 1
-        for item in v.split("|"):
+        items = v.split("|")
+        if len(items) > limits.MAX_ITEMS:
+            raise self.error(
+                col, f"{part}: {len(items)} phase revenues: at most {limits.MAX_ITEMS}"
+            )
+        for item in items:
             phase, _, amount = item.rpartition("_")
-            body = amount[1:] if amount[:1] == "-" else amount
-            if not phase or not body or not _DIGITS.issuperset(body):
+            value = (
+                limits.whole(amount, -limits.MAX_AMOUNT, limits.MAX_AMOUNT)
+                if amount == amount.strip()
+                else None
+            )
+            if not phase or value is None:
                 raise self.error(
-                    col, f"{part}: bad phase revenue {item!r}: expected phase_value, e.g. yellow_40"
+                    col,
+                    f"{part}: bad phase revenue {limits.shown(item)}: expected phase_value, "
+                    f"e.g. yellow_40, the value {_AMOUNT}",
                 )
-            phases.append((phase, int(amount)))
+            phases.append((phase, value))
             col += len(item) + 1
         return Revenue(0, tuple(phases))
 
@@ -156,31 +171,43 @@ class _Parser:
         if v[:1] == "_":
             body = v[1:]
             if not body or not _DIGITS.issuperset(body):
-                raise self.error(sub.col, f"path: bad node reference {v!r}: expected _N")
-            idx = int(body)
-            if idx >= len(self.nodes):
+                raise self.error(
+                    sub.col, f"path: bad node reference {limits.shown(v)}: expected _N"
+                )
+            idx = limits.whole(body, 0, len(self.nodes) - 1) if self.nodes else None
+            if idx is None:
                 defined = len(self.nodes)
                 raise self.error(
                     sub.col,
-                    f"path: bad node reference {v!r}: only {defined} node(s) "
+                    f"path: bad node reference {limits.shown(v)}: only {defined} node(s) "
                     f"(city, town, offboard, junction) defined before this path",
                 )
             return NodeRef(idx)
         if len(v) == 1 and v in "012345":
             return Edge(int(v))
         if v and _DIGITS.issuperset(v.lstrip("-")) and v.lstrip("-"):
-            raise self.error(sub.col, f"path: edge {v} out of range: expected 0-5")
-        raise self.error(sub.col, f"path: bad endpoint {v!r}: expected an edge 0-5 or _N")
+            raise self.error(sub.col, f"path: edge {v[:12]} out of range: expected 0-5")
+        raise self.error(
+            sub.col, f"path: bad endpoint {limits.shown(v)}: expected an edge 0-5 or _N"
+        )
 
     def lane(self, sub: _Sub) -> Lane:
         v = self.value(sub, "path")
         w, dot, i = v.partition(".")
         if not dot or not w or not i or not _DIGITS.issuperset(w) or not _DIGITS.issuperset(i):
-            raise self.error(sub.col, f"path: {sub.key} must be width.index, got {v!r}")
-        width, index = int(w), int(i)
-        if width < 1 or index >= width:
+            raise self.error(sub.col, f"path: {sub.key} must be width.index, got {limits.shown(v)}")
+        width = limits.whole(w, 1, limits.MAX_LANES)
+        if width is None:
             raise self.error(
-                sub.col, f"path: lane mismatch in {sub.key}:{v}: index must be below width"
+                sub.col,
+                f"path: {sub.key}: lane width {limits.shown(w)} is out of range: expected 1 to "
+                f"{limits.MAX_LANES}",
+            )
+        index = limits.whole(i, 0, width - 1)
+        if index is None:
+            raise self.error(
+                sub.col,
+                f"path: lane mismatch in {sub.key}:{limits.shown(v)}: index must be below width",
             )
         return (width, index)
 
@@ -206,7 +233,13 @@ class _Parser:
             if key == "revenue":
                 revenue = self.revenue(sub, part)
             elif key == "slots":
-                slots = self.integer(sub, part, low=1, what="a whole number of at least 1")
+                slots = self.integer(
+                    sub,
+                    part,
+                    low=1,
+                    high=limits.MAX_SLOTS,
+                    what=f"a whole number of at least 1 (at most {limits.MAX_SLOTS})",
+                )
             elif key == "style":
                 try:
                     style = TownStyle(self.value(sub, part))
@@ -272,7 +305,13 @@ class _Parser:
                 raise self.error(
                     lanes.col, "path: lane mismatch: give either lanes or a_lane/b_lane, not both"
                 )
-            n = self.integer(lanes, "path", low=1, high=8, what="a whole number from 1 to 8")
+            n = self.integer(
+                lanes,
+                "path",
+                low=1,
+                high=limits.MAX_LANES,
+                what=f"a whole number from 1 to {limits.MAX_LANES}",
+            )
             for p in expand_lanes(a, b, n, terminal=terminal, ignore=ignore, track=track):
                 self.paths.append(p)
                 self.path_cols.append(col)
@@ -288,7 +327,9 @@ class _Parser:
         loc: Loc | None = None
         for sub in subs:
             if sub.key == "cost":
-                cost = self.integer(sub, "upgrade", low=0, what="a whole number")
+                cost = self.integer(
+                    sub, "upgrade", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
             elif sub.key == "terrain":
                 terrains = tuple(t for t in self.value(sub, "upgrade").split("|"))
                 for t in terrains:
@@ -319,7 +360,9 @@ class _Parser:
                         f"border: type must be mountain, water or impassable, got {v!r}",
                     ) from None
             elif sub.key == "cost":
-                cost = self.integer(sub, "border", low=0, what="a whole number")
+                cost = self.integer(
+                    sub, "border", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
             else:
                 raise self._unknown_sub(sub, "border", ("edge", "type", "cost"))
         if edge is None:
@@ -414,7 +457,14 @@ class _Parser:
             return
         handler = _HANDLERS.get(kind)
         if handler is None:
-            raise self.error(col, f"unknown part {kind!r}: expected one of {', '.join(MAIN_PARTS)}")
+            raise self.error(
+                col,
+                f"unknown part {limits.shown(kind)}: expected one of {', '.join(MAIN_PARTS)}",
+            )
+        if kind in _NODE_PARTS and len(self.nodes) >= limits.MAX_NODES:
+            raise self.error(col, f"{kind}: more than {limits.MAX_NODES} nodes on one tile")
+        if kind == "path" and len(self.paths) >= limits.MAX_PATHS:
+            raise self.error(col, f"path: more than {limits.MAX_PATHS} paths on one tile")
         subs: list[_Sub] = []
         if rest.strip():
             scol = col + len(part) - len(rest)
@@ -431,20 +481,22 @@ class _Parser:
     def finish(self, name: str, color: Color, stripe: Color | None) -> Tile:
         self.check_lanes()
         try:
-            return Tile(
-                name=name,
-                color=color,
-                nodes=tuple(self.nodes),
-                paths=tuple(self.paths),
-                labels=tuple(self.labels),
-                upgrades=tuple(self.upgrades),
-                borders=tuple(self.borders),
-                icons=tuple(self.icons),
-                frame=self.frame,
-                stripe=self.stripe if self.stripe is not None else stripe,
+            return check_limits(
+                Tile(
+                    name=name,
+                    color=color,
+                    nodes=tuple(self.nodes),
+                    paths=tuple(self.paths),
+                    labels=tuple(self.labels),
+                    upgrades=tuple(self.upgrades),
+                    borders=tuple(self.borders),
+                    icons=tuple(self.icons),
+                    frame=self.frame,
+                    stripe=self.stripe if self.stripe is not None else stripe,
+                )
             )
-        except TileModelError as err:  # pragma: no cover - the parser checks references first
-            raise self.error(1, err.message) from None
+        except TileModelError as err:  # past a limit (references are checked before)
+            raise TileSyntaxError(err.message, source=self.source) from None
 
     def check_lanes(self) -> None:
         by_edge: dict[int, list[tuple[Lane, int]]] = {}
@@ -480,6 +532,7 @@ _NODE_SUBS: dict[NodeKind, tuple[str, ...]] = {
     NodeKind.OFFBOARD: ("revenue", "groups", "hide", "loc"),
     NodeKind.JUNCTION: (),
 }
+_NODE_PARTS = frozenset(("city", "town", "offboard", "junction"))
 _PATH_SUBS = ("a", "b", "terminal", "ignore", "a_lane", "b_lane", "lanes", "track")
 
 
@@ -569,6 +622,18 @@ def parse(
             tile_color, stripe = Color.parse(color)
         except ValueError as err:
             raise TileSyntaxError(str(err), source=source) from None
+    if len(code) > limits.MAX_CODE:
+        raise TileSyntaxError(
+            f"the tile string is {len(code):,} characters long: at most {limits.MAX_CODE:,}",
+            source=source,
+        )
+    bad = _BAD_CHARS.search(code)
+    if bad is not None:
+        raise TileSyntaxError(
+            f"character U+{ord(bad.group()):04X} is not allowed in a tile string",
+            source=source,
+            column=bad.start() + 1,
+        )
     p = _Parser(code, source)
     p.run()
     return p.finish(name, tile_color, stripe)
