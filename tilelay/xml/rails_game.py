@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.trains import (
     IPO,
@@ -159,10 +160,13 @@ class _Reader:
         if key not in attrs:
             return None
         text, at = attrs[key]
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self.error(f"{key} of {where} must be an integer, not {text!r}", at) from None
+        if limits.whole(text, -limits.MAX_AMOUNT, limits.MAX_AMOUNT) is None:
+            raise self.error(
+                f"{key} of {where} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(text)}",
+                at,
+            )
+        value = int(text.strip())
         if value < minimum:
             raise self.error(f"{key} of {where} must be at least {minimum}, not {value}", at)
         return value
