@@ -26,7 +26,6 @@ Bad records give a :class:`RecordError` naming the record and the action id.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +34,9 @@ from typing import Any
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.board import Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
+from tilelay.files import read_bytes
 from tilelay.games import UNLIMITED, Game, load_game
+from tilelay.limits import read_json, shown
 from tilelay.trains import Phase
 
 __all__ = [
@@ -77,19 +78,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
             f"the record is too large ({len(data)} bytes): at most {MAX_RECORD_BYTES}",
             source=source,
         )
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        parsed = json.loads(text)
-    except UnicodeDecodeError:
-        raise RecordError("the record is not UTF-8 text", source=source) from None
-    except json.JSONDecodeError as err:
-        raise RecordError(
-            f"malformed JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
-        ) from None
-    except RecursionError:
-        raise RecordError("malformed JSON: nested too deeply", source=source) from None
-    except ValueError as err:  # e.g. an integer of more digits than Python converts
-        raise RecordError(f"malformed JSON: {err}", source=source) from None
+    parsed = read_json(data, source=source, error=RecordError)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("actions"), list):
         raise RecordError(
             "not a game record: expected a JSON object with a list 'actions'", source=source
@@ -108,18 +97,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a recorded game from a JSON file; :class:`RecordError` when it is not one."""
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise RecordError("cannot read record: it is a folder", source=str(p))
-        size = p.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"the record is too large ({size} bytes): at most {MAX_RECORD_BYTES}",
-                source=str(p),
-            )
-        data = p.read_bytes()
-    except OSError as err:
-        raise RecordError(f"cannot read record: {err.strerror}", source=str(p)) from None
+    data = read_bytes(p, limit=MAX_RECORD_BYTES, what="record", error=RecordError)
     return read_record(data, source=str(p))
 
 
@@ -197,7 +175,7 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
     """``"57-1"`` -> ``("57", 1)``; raises :class:`ValueError` without a copy number."""
     name, sep, copy = tile_id.rpartition("-")
     if not sep or not name or not copy.isascii() or not copy.isdigit() or len(copy) > 6:
-        raise ValueError(f"bad tile id {tile_id!r}: expected NAME-COPY, e.g. 57-1")
+        raise ValueError(f"bad tile id {shown(tile_id)}: expected NAME-COPY, e.g. 57-1")
     return name, int(copy)
 
 
@@ -213,7 +191,12 @@ class RecordedRoute:
 
 
 def _hex_chain(route: Mapping[str, Any]) -> list[str]:
-    conns = [[str(h) for h in c] for c in route.get("connections") or [] if isinstance(c, list)]
+    given = route.get("connections")
+    conns = (
+        [[str(h) for h in c] for c in given if isinstance(c, list)]
+        if isinstance(given, list)
+        else []
+    )
     conns = [c for c in conns if c]
     if not conns:
         hexes = route.get("hexes") or []
@@ -335,7 +318,7 @@ class ReplayStep:
 def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{key} must be a whole number, not {value!r}")
+        raise ValueError(f"{key} must be a whole number, not {shown(value)}")
     return value
 
 
@@ -350,7 +333,12 @@ class _Replayer:
             game = load_game(title)
         self.game = game
         self.home_tokens = home_tokens
-        self.source = f"record {record.get('id', '?')} ({game.name})"
+        record_id = record.get("id")
+        self.source = (
+            f"record {shown(record_id)} ({game.name})"
+            if record_id is not None
+            else f"the record ({game.name})"
+        )
         self.board = Board(game)
         self.lays: list[ReplayedLay] = []
         self.placements: list[ReplayedToken] = []
@@ -369,7 +357,7 @@ class _Replayer:
         self.bought_types: set[str] = set()
 
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
-        return RecordError(f"action {action.get('id')!r}: {message}", source=self.source)
+        return RecordError(f"action {shown(action.get('id'))}: {message}", source=self.source)
 
     def result(self) -> ReplayResult:
         return ReplayResult(
@@ -475,14 +463,16 @@ class _Replayer:
         city_ref = str(action.get("city"))
         tile_id, _, index = city_ref.rpartition("-")
         if not (index.isascii() and index.isdigit() and len(index) <= 2):
-            raise self.fail(action, f"bad city {city_ref!r}: expected TILE-COPY-CITY")
+            raise self.fail(action, f"bad city {shown(city_ref)}: expected TILE-COPY-CITY")
         coord = self.where.get(tile_id)
         if coord is None:
             hex_name = tile_id.rpartition("-")[0]
             if hex_name in self.game.hexes and hex_name not in self.at:
                 coord = hex_name
         if coord is None:
-            raise self.fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
+            raise self.fail(
+                action, f"city {shown(city_ref)}: tile {tile_id[:40]} is not on the board"
+            )
         try:
             token = TokenPlacement(coord, entity, int(index))
             self.board = self.board.place_token(coord, token.city, entity)
