@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
@@ -19,6 +18,8 @@ from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, new
 from tilelay.carcassonne.svg import board_svg, tile_svg
 from tilelay.carcassonne.tile import TileType, to_seed
 from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
+from tilelay.cli import integer
+from tilelay.files import check_suffix, write_text
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = parser.add_subparsers(dest="carcassonne_command", metavar="SUBCOMMAND", required=True)
 
     play = sub.add_parser("play", help="play a game and print it with the final score")
-    play.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the draw pile and players")
+    play.add_argument("--players", type=integer, default=2, help="number of players (default 2)")
+    play.add_argument("--seed", type=integer, default=0, help="seed of the draw pile and players")
     play.add_argument(
         "--player",
         action="append",
@@ -61,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     tile = sub.add_parser("tile", help="one tile: features, seed form, optional SVG")
     tile.add_argument("name", help="tile name, e.g. D")
-    tile.add_argument("--rotation", type=int, default=0, help="quarter turns clockwise (0-3)")
+    tile.add_argument("--rotation", type=integer, default=0, help="quarter turns clockwise (0-3)")
     tile.add_argument("--file", metavar="TOML", help="a tile set file (default: base game)")
     tile.add_argument("--svg", metavar="FILE", help="write the drawing to FILE ('-' for stdout)")
     tile.set_defaults(func=run_tile)
@@ -91,6 +92,10 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
     kinds = _player_kinds(args)
+    if args.svg:
+        check_suffix(args.svg, (".svg",), "the board drawing")
+    if not 0 <= args.seed <= 2**63 - 1:
+        raise CarcassonneError(f"--seed {args.seed}: expected a number from 0 to {2**63 - 1}")
     rules = Rules(
         first_edition_small_city=args.small_city_first_edition,
         farm_scoring=FarmScoring(args.farms),
@@ -107,10 +112,7 @@ def run_play(args: argparse.Namespace) -> int:
     parts = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(scores))
     print(f"Final score: {parts} (winner: {' and '.join(winners)})")
     if args.svg:
-        Path(args.svg).write_text(
-            board_svg(game.board, title=f"Carcassonne seed {args.seed}: {parts}"),
-            encoding="utf-8",
-        )
+        write_text(args.svg, board_svg(game.board, title=f"Carcassonne seed {args.seed}: {parts}"))
     return 0
 
 
@@ -137,6 +139,8 @@ def run_tiles(args: argparse.Namespace) -> int:
 
 def run_tile(args: argparse.Namespace) -> int:
     """Show one tile."""
+    if args.svg and args.svg != "-":
+        check_suffix(args.svg, (".svg",), "the tile drawing")
     ts = _tileset(args)
     tile = ts.type(args.name)
     if not 0 <= args.rotation <= 3:
@@ -155,5 +159,5 @@ def run_tile(args: argparse.Namespace) -> int:
     except CarcassonneError as err:
         print(f"  (none: {err.message})")
     if args.svg:
-        Path(args.svg).write_text(drawing, encoding="utf-8")
+        write_text(args.svg, drawing)
     return 0

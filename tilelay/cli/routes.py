@@ -19,6 +19,7 @@ from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.board import Board
+from tilelay.cli import integer
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
 from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
@@ -35,7 +36,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("target", help="a recorded game (JSON file) or a built-in game name")
-    p.add_argument("--action", type=int, help="record: the run_routes action id to replay to")
+    p.add_argument("--action", type=integer, help="record: the run_routes action id to replay to")
     p.add_argument("--corporation", help="the corporation symbol")
     p.add_argument(
         "--lay",

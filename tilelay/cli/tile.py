@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from tilelay import dsl
+from tilelay.cli import integer
 from tilelay.errors import TilelayError
 from tilelay.games import get_tile
 from tilelay.tile import Tile
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
     show = tsub.add_parser("show", help="print a catalogue tile's canonical tile string")
     show.add_argument("name", metavar="NAME", help="tile name, e.g. 57 or 18Chesapeake:X1")
-    show.add_argument("--rotation", type=int, default=0, help="turn the tile clockwise (0-5)")
+    show.add_argument("--rotation", type=integer, default=0, help="turn the tile clockwise (0-5)")
     show.add_argument("--json", action="store_true", help="print the tile model as JSON")
     show.set_defaults(func=_show)
 

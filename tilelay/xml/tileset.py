@@ -33,6 +33,7 @@ from lxml import etree
 
 from tilelay import limits
 from tilelay.errors import XMLFormatError
+from tilelay.files import write_text
 from tilelay.hexgeo import Layout
 from tilelay.tile import NodeKind, Tile
 from tilelay.upgrades import (
@@ -381,7 +382,7 @@ def tileset_to_xml(manifest: TileManifest) -> str:
 
 def write_tileset(manifest: TileManifest, path: Path) -> None:
     """Write the tile set to ``path`` (UTF-8)."""
-    path.write_text(tileset_to_xml(manifest), encoding="utf-8")
+    write_text(path, tileset_to_xml(manifest))
 
 
 # --------------------------------------------------------------------- computed upgrades
