@@ -678,6 +678,13 @@ def write_rails_trains(manager: TrainManager) -> bytes:
             etree.SubElement(rules, "DualTrainBecomesUndecidedInPool")
         if manager.face_value_if_different_presidents:
             etree.SubElement(rules, "FaceValueIfDifferentPresidents")
+    if manager.phases:  # a file without phases reads back without them
+        _write_phases(root, manager)
+    etree.indent(root, space="\t")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def _write_phases(root: etree._Element, manager: TrainManager) -> None:
     phases = etree.SubElement(
         root,
         "Component",
@@ -716,5 +723,3 @@ def write_rails_trains(manager: TrainManager) -> bytes:
         for extra in phase.extras:
             _extra(elem, extra)
         previous = phase
-    etree.indent(root, space="\t")
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
