@@ -232,6 +232,10 @@ class _Parser:
             seen.add(key)
             if key == "revenue":
                 revenue = self.revenue(sub, part)
+                if kind is not NodeKind.OFFBOARD and min(revenue.values()) < 0:
+                    raise self.error(
+                        sub.col, f"{part}: revenue must not be negative (only an offboard's may)"
+                    )
             elif key == "slots":
                 slots = self.integer(
                     sub,

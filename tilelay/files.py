@@ -9,6 +9,7 @@ through something that is not a folder, a file too large: each is a
 from __future__ import annotations
 
 import errno
+import os
 from collections.abc import Collection
 from pathlib import Path
 
@@ -47,15 +48,15 @@ def read_bytes(
     path and the reason when it cannot be read (a folder, missing, no permission, too
     large)."""
     p = Path(path)
+    if "\x00" in str(p):
+        raise error(f"cannot read {what}: a file name holds no NUL", source=repr(str(p)))
+    if p.is_dir():
+        raise error(f"cannot read {what}: it is a folder, not a file", source=str(p))
     try:
-        if p.is_dir():
-            raise error(f"cannot read {what}: it is a folder, not a file", source=str(p))
         with p.open("rb") as f:
             data = f.read(limit + 1)
     except OSError as err:
         raise error(f"cannot read {what}: {_reason(err)}", source=str(p)) from None
-    except ValueError:  # e.g. a NUL character in the name
-        raise error(f"cannot read {what}: not a valid file name", source=repr(str(p))) from None
     if len(data) > limit:
         raise error(f"the {what} is larger than {limit:,} bytes, the most read", source=str(p))
     return data
@@ -100,18 +101,17 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     when the folder is missing or not writable, or the path is a folder."""
     target = Path(path)
     folder = target.parent
-    if target.is_dir():
-        raise TilelayError(f"cannot write {str(target)!r}: it is a folder")
+    if "\x00" in str(path):
+        raise TilelayError(f"cannot write {str(path)!r}: a file name holds no NUL")
+    if target.is_dir() or str(path).endswith(("/", os.sep)):
+        raise TilelayError(f"cannot write {str(path)!r}: it names a folder, not a file")
     if not folder.is_dir():
-        raise TilelayError(
-            f"cannot write {str(target)!r}: the folder {str(folder)!r} does not exist"
-        )
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise TilelayError(f"cannot write {str(target)!r}: the folder {str(folder)!r} {what}")
     try:
         target.write_bytes(data)
     except OSError as err:
         raise TilelayError(f"cannot write {str(target)!r}: {_reason(err)}") from None
-    except ValueError:
-        raise TilelayError(f"cannot write {str(target)!r}: not a valid file name") from None
 
 
 def write_text(path: str | Path, text: str) -> None:

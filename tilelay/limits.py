@@ -96,7 +96,15 @@ def whole(text: str, low: int, high: int) -> int | None:
 
 def shown(value: object, limit: int = 40) -> str:
     """``repr(value)`` for a message, cut to about ``limit`` characters."""
-    text = repr(value) if not isinstance(value, str) else repr(value[: limit + 1])
+    if isinstance(value, str):
+        text = repr(value[: limit + 1])
+    elif isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        text = f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    else:
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # a huge integer or a deep nesting inside
+            text = f"a {type(value).__name__}"
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text

@@ -636,8 +636,10 @@ def limit_problem(tile: Tile) -> str | None:
                     f"node _{i} has {len(n.revenue.phases)} phase revenues: "
                     f"at most {limits.MAX_ITEMS}"
                 )
+            # only an offboard's revenue may be negative (1880's offboards are worth -10)
+            low = -limits.MAX_AMOUNT if n.kind is NodeKind.OFFBOARD else 0
             for v in n.revenue.values():
-                problem = _amount_problem(v, f"node _{i}: revenue", -limits.MAX_AMOUNT)
+                problem = _amount_problem(v, f"node _{i}: {n.kind.value} revenue", low)
                 if problem:
                     return problem
     for i, p in enumerate(tile.paths):

@@ -78,7 +78,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     for step in replay_steps(record):
         action = step.action
         if args.action is not None:
-            if action.get("id") == args.action:
+            if step.action_id == args.action:
                 chosen = step
                 break
         elif action.get("type") == "run_routes" and action.get("entity") == args.corporation:

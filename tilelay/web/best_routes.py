@@ -195,7 +195,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
         action = runs[-1][0]
     chosen: ReplayStep | None = None
     for step in replay_steps(record, game):
-        if step.action.get("id") == action:
+        if step.action_id == action:
             chosen = step
             break
     if chosen is None:
