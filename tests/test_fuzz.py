@@ -548,6 +548,12 @@ def records(draw: st.DrawFn) -> Any:
         elif kind == "undo" and draw(st.booleans()):
             action["action_id"] = field(st.integers(0, i))
         actions.append(action)
+    if draw(st.integers(0, 8)) == 0:  # more trains than the route search takes
+        many = draw(st.integers(20, 40))
+        actions[:0] = [
+            {"type": "buy_train", "id": 1000 + k, "entity": "AR", "train": f"D-{k}"}
+            for k in range(many)
+        ]
     record: Any = {"title": field(st.just("1889")), "id": field(st.just(7)), "actions": actions}
     if draw(st.integers(0, 12)) == 0:
         record = draw(st.sampled_from([[], {"actions": 5}, {"actions": _deep(70)}, "x"]))

@@ -618,3 +618,35 @@ def test_xml_messages_do_not_quote_libxml2(doc: bytes) -> None:
 def test_tile_texts_cannot_hold_control_characters() -> None:
     _refused(lambda: dsl.parse("label=a\x01b"), "U+0001")
     _refused(lambda: tile_from_dict({"labels": [{"text": "a\x00"}]}), "U+0000")
+
+
+def _many_trains(n: int) -> dict[str, Any]:
+    actions: list[dict[str, Any]] = [
+        {"type": "buy_train", "id": i + 1, "entity": "AR", "train": f"D-{i}"} for i in range(n)
+    ]
+    actions.append({"type": "run_routes", "id": n + 1, "entity": "AR", "routes": []})
+    return {"title": "1889", "actions": actions}
+
+
+def test_100000_train_purchases_replay_in_linear_time() -> None:
+    from tilelay.replay import replay_steps
+
+    record = _many_trains(100_000)
+    t0 = time.perf_counter()
+    steps = list(replay_steps(record, load_game("1889")))
+    assert time.perf_counter() - t0 < 5.0
+    assert len(steps[-1].trains["AR"]) == 100_000
+    assert len(steps[10].trains["AR"]) == 11  # each step's trains as they were then
+
+
+def test_more_trains_than_the_router_takes_is_400(
+    client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 1,000 trains made the route search recurse past Python's limit (a 500)
+    body = json.dumps(_many_trains(1000)).encode()
+    error = _api_error(client.post("/api/routes/1889", content=body))["error"]
+    assert f"at most {limits.MAX_TRAINS}" in error
+    trains = ",".join(["2"] * 30)
+    _one_line_exit_2(
+        ["routes", "1889", "--corporation", "AR", "--trains", trains], capsys, "at most"
+    )

@@ -41,6 +41,8 @@ __all__ = [
     "MAX_PATHS",
     "MAX_SLOTS",
     "MAX_TEXT",
+    "MAX_TRAINS",
+    "check_trains",
     "read_json",
     "read_toml",
     "shown",
@@ -72,9 +74,22 @@ MAX_CODE = 4_000
 MAX_NESTING = 64
 #: The largest whole number (either sign) read from JSON or TOML.
 MAX_INT = 10**15
+#: Trains of one corporation whose best routes are searched for [5].
+MAX_TRAINS = 24
 
 _SIGNED = re.compile(r"-?[0-9]+")
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+
+def check_trains(corporation: str, trains: list[str]) -> list[str]:
+    """``trains`` when there are at most :data:`MAX_TRAINS`; else a
+    :class:`~tilelay.errors.TilelayError` saying so."""
+    if len(trains) > MAX_TRAINS:
+        raise TilelayError(
+            f"{corporation} holds {len(trains)} trains: tilelay finds the best routes of at most "
+            f"{MAX_TRAINS}"
+        )
+    return trains
 
 
 def whole(text: str, low: int, high: int) -> int | None:

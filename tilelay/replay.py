@@ -26,6 +26,7 @@ Bad records give a :class:`RecordError` naming the record and the action id.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -287,6 +288,43 @@ class ReplayResult:
     skipped_homes: tuple[str, ...] = ()
 
 
+class TrainsAt(Mapping[str, Mapping[str, str]]):
+    """The corporations' trains after one step of a replay, as ``{corporation: {train id:
+    train type name}}``: built from the replay's log of train changes when first looked at,
+    so that a replay does not copy every corporation's trains at every step (which made a
+    record of many train purchases quadratic)."""
+
+    __slots__ = ("_built", "_length", "_log")
+
+    def __init__(self, log: Sequence[tuple[str, str, str | None]], length: int) -> None:
+        self._log = log
+        self._length = length
+        self._built: dict[str, dict[str, str]] | None = None
+
+    def _trains(self) -> dict[str, dict[str, str]]:
+        if self._built is None:
+            out: dict[str, dict[str, str]] = {}
+            for corporation, train_id, name in itertools.islice(self._log, self._length):
+                if name is None:
+                    out[corporation].pop(train_id, None)
+                else:
+                    out.setdefault(corporation, {})[train_id] = name
+            self._built = out
+        return self._built
+
+    def __getitem__(self, corporation: str) -> Mapping[str, str]:
+        return self._trains()[corporation]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._trains())
+
+    def __len__(self) -> int:
+        return len(self._trains())
+
+    def __repr__(self) -> str:
+        return repr(self._trains())
+
+
 @dataclass(frozen=True, slots=True)
 class ReplayStep:
     """The game after one action in force: the ``board``, the current ``phase``, and each
@@ -354,6 +392,8 @@ class _Replayer:
         phases = game.trains.phases
         self.phase: Phase = phases[0] if phases else Phase("1")
         self.trains: dict[str, dict[str, str]] = {}
+        self.owner: dict[str, str] = {}  # train id -> the corporation holding it
+        self.log: list[tuple[str, str, str | None]] = []  # every change: (corp, train, name)
         self.bought_types: set[str] = set()
 
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
@@ -371,9 +411,22 @@ class _Replayer:
         )
 
     def step(self, action: Mapping[str, Any]) -> ReplayStep:
-        return ReplayStep(
-            action, self.board, self.phase, {k: dict(v) for k, v in self.trains.items()}
-        )
+        return ReplayStep(action, self.board, self.phase, TrainsAt(self.log, len(self.log)))
+
+    def add_train(self, corporation: str, train_id: str, name: str) -> None:
+        self.remove_train(train_id)
+        self.trains.setdefault(corporation, {})[train_id] = name
+        self.owner[train_id] = corporation
+        self.log.append((corporation, train_id, name))
+
+    def remove_train(self, train_id: str, holder: str | None = None) -> None:
+        """Take ``train_id`` from whoever holds it (only from ``holder`` when given)."""
+        corporation = self.owner.get(train_id)
+        if corporation is None or (holder is not None and corporation != holder):
+            return
+        del self.owner[train_id]
+        del self.trains[corporation][train_id]
+        self.log.append((corporation, train_id, None))
 
     def buy_train(self, action: Mapping[str, Any]) -> None:
         manager = self.game.trains
@@ -384,11 +437,10 @@ class _Replayer:
             card = manager.card_type_of(name)
         except TilelayError as err:
             raise self.fail(action, str(err)) from None
-        for held in self.trains.values():
-            held.pop(train_id, None)
+        self.remove_train(train_id)
         exchange = action.get("exchange")
         if exchange:
-            self.trains.get(buyer, {}).pop(str(exchange), None)
+            self.remove_train(str(exchange), buyer)
         if card.name not in self.bought_types:
             self.bought_types.add(card.name)
             rusted = set(card.rusts)
@@ -397,12 +449,12 @@ class _Replayer:
                 self.phase = manager.phase(started)
                 rusted |= set(self.phase.rusts)
             if rusted:
-                for held in self.trains.values():
+                for held in list(self.trains.values()):
                     for tid in [
                         t for t, n in held.items() if manager.card_type_of(n).name in rusted
                     ]:
-                        del held[tid]
-        self.trains.setdefault(buyer, {})[train_id] = name
+                        self.remove_train(tid)
+        self.add_train(buyer, train_id, name)
 
     def home(self, action: Mapping[str, Any], entity: str) -> None:
         self.started.add(entity)
@@ -498,7 +550,7 @@ class _Replayer:
         elif kind == "buy_train":
             self.buy_train(action)
         elif kind == "discard_train":
-            self.trains.get(str(entity), {}).pop(str(action.get("train")), None)
+            self.remove_train(str(action.get("train")), str(entity))
 
 
 def replay(

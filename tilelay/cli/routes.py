@@ -22,6 +22,7 @@ from tilelay.board import Board
 from tilelay.cli import integer
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
+from tilelay.limits import check_trains
 from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
 from tilelay.routes import Route, RoutePlanner, RunResult
 from tilelay.trains import Phase
@@ -91,7 +92,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     corp = args.corporation or str(action.get("entity", ""))
     game = chosen.board.game
     game.corporation(corp)
-    trains = chosen.train_names(corp)
+    trains = check_trains(corp, chosen.train_names(corp))
     planner = RoutePlanner(chosen.board, corp, chosen.phase)
     t0 = time.perf_counter()
     result = planner.best(trains)
@@ -138,7 +139,9 @@ def _from_game(args: argparse.Namespace) -> int:
     game.corporation(args.corporation)
     if not args.trains:
         raise TilelayError("--trains is required, e.g. --trains 2,3")
-    trains = [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    trains = check_trains(
+        args.corporation, [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    )
     for t in trains:
         game.trains.train_type(t)
     board = Board(game)

@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
+from tilelay.limits import check_trains
 from tilelay.replay import (
     RecordError,
     ReplayStep,
@@ -209,7 +210,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
             " run_routes action"
         )
     held = chosen.trains.get(corp, {})
-    trains = chosen.train_names(corp)
+    trains = check_trains(corp, chosen.train_names(corp))
     planner = RoutePlanner(chosen.board, corp, chosen.phase)
     result = planner.best(trains)
     recorded = (
