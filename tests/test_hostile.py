@@ -380,9 +380,10 @@ def test_serve_on_a_port_in_use_says_so_before_anything(
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        status, err = _cli(["serve", "--port", str(port), "--workers", "1"], capsys)
-    assert status == 2
-    assert "in use" in err and len(err.strip().splitlines()) == 1
+        for workers in ("1", "2"):
+            status, err = _cli(["serve", "--port", str(port), "--workers", workers], capsys)
+            assert status == 2
+            assert "in use" in err and len(err.strip().splitlines()) == 1
     assert "serving on" not in capsys.readouterr().out
 
 
@@ -650,3 +651,35 @@ def test_more_trains_than_the_router_takes_is_400(
     _one_line_exit_2(
         ["routes", "1889", "--corporation", "AR", "--trains", trains], capsys, "at most"
     )
+
+
+def test_serve_runs_workers_that_answer_and_end_with_it() -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", "import sys; from tilelay.cli import main; sys.exit(main())"]
+    command += ["serve", "--port", "0", "--workers", "2", "--log-level", "warning"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "with 2 workers" in line, line
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        deadline = time.monotonic() + 30
+        answers = 0
+        while answers < 10 and time.monotonic() < deadline:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/tiles/57", timeout=10)
+            except httpx.TransportError:
+                time.sleep(0.2)
+                continue
+            assert response.status_code == 200
+            answers += 1
+        assert answers == 10
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+    with socket.socket() as probe:  # the port is free again: no worker outlived the server
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))
+        probe.listen()
