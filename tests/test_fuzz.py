@@ -16,9 +16,10 @@ web app is sent random paths, query parameters, forms and bodies. The properties
 In CI each test runs :data:`EXAMPLES` examples (derandomized, so the run is the same every
 time). A longer run sets ``TILELAY_FUZZ_EXAMPLES`` (examples per test, randomized), e.g.::
 
-    TILELAY_FUZZ_EXAMPLES=15000 .venv/bin/python -m pytest -q -p no:randomly tests/test_fuzz.py
+    TILELAY_FUZZ_EXAMPLES=15000 .venv/bin/python -m pytest -q -s tests/test_fuzz.py
 
-which tries about 15,000 × 15 = 225,000 inputs and prints how many it tried.
+which tries about 15,000 inputs for each of the 15 tests (a few run out of distinct inputs
+sooner) and prints how many it tried in all.
 """
 
 from __future__ import annotations
@@ -47,10 +48,13 @@ from tilelay.convert import read as convert_read
 from tilelay.convert import write as convert_write
 from tilelay.errors import TilelayError
 from tilelay.games import load_game
+from tilelay.limits import whole
 from tilelay.replay import read_record, replay
 from tilelay.tile import Tile
 from tilelay.tile_json import tile_from_dict, tile_to_dict
 from tilelay.web import create_app
+from tilelay.web.errors import WebError
+from tilelay.web.params import parse_int, parse_rotations
 from tilelay.xml import rails, tiledefs
 from tilelay.xml.rails_game import read_rails_game, write_rails_trains
 from tilelay.xml.tileset import read_tileset, tileset_to_xml
@@ -576,6 +580,30 @@ def test_actions_parse_or_refuse(text: str) -> None:
     action = _reads(lambda: parse_action(text))
     if action is not None:
         assert parse_action(str(action)) == action
+
+
+@FUZZ
+@given(
+    text=st.one_of(NUMBER_TEXT, st.text(alphabet="0123456789-+_ ²٣", max_size=8)),
+    low=st.integers(-1000, 10),
+    span=st.integers(0, 10**6),
+)
+def test_numbers_are_read_in_ascii_digits_and_in_range(text: str, low: int, span: int) -> None:
+    TRIED["numbers and query parameters"] += 1
+    value = whole(text, low, low + span)
+    if value is not None:
+        assert low <= value <= low + span
+        assert text.strip().lstrip("-").isascii() and int(text) == value
+    try:
+        rotations = parse_rotations(text)
+    except WebError as err:
+        assert err.status == 400
+    else:
+        assert set(rotations) <= set(range(6))
+    try:
+        assert 0 <= parse_int(text, "n", 0, 99) <= 99
+    except WebError as err:
+        assert err.status == 400
 
 
 # ------------------------------------------------------------------------------ the web app
