@@ -49,7 +49,7 @@ puts "#{n} #{t1 - t0} #{t2 - t1}"
 """
 
 
-def _ruby_peer(oracle: Path) -> tuple[float, float, float, int] | None:
+def ruby_peer(oracle: Path) -> tuple[float, float, float, int] | None:
     """(wall clock, load, read, games) of the best of 3 runs of the engine under Ruby."""
     if shutil.which("ruby") is None:
         return None
@@ -105,7 +105,7 @@ def main() -> None:
         ("  of which evaluating, files parsed", evaluate, f"{n_games} games"),
     ]
     peer_name = None
-    peer = _ruby_peer(REF / "oracle")
+    peer = ruby_peer(REF / "oracle")
     if peer is not None:
         wall, load, read, n = peer
         peer_name = "engine under Ruby, wall clock (peer)"

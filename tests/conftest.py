@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tilelay.games import Game
+from tilelay.tile import NodeKind
+
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 
 
@@ -15,3 +18,10 @@ def reference(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"reference data absent: {path}")
     return path
+
+
+def offboard_revenues(game: Game, coord: str) -> dict[str, int]:
+    """The revenue of the offboard of ``coord`` per phase key."""
+    (node,) = [n for n in game.hexes[coord].nodes if n.kind is NodeKind.OFFBOARD]
+    assert node.revenue is not None
+    return dict(node.revenue.phases) if node.revenue.phases else {"": node.revenue.value}

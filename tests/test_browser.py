@@ -139,6 +139,53 @@ def test_tiles_all_in_the_browser(server: str, page: Any, tmp_path: Path) -> Non
     assert page.console_errors == []
 
 
+@pytest.fixture
+def other_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """One game of each other format made known to the running server: 1846 from the
+    18xx.games engine's sources, 1830 from Rails, 1835 from GE18XX."""
+    from tests.conftest import reference
+    from tilelay.games import registry
+    from tilelay.sources.games import add_paths
+
+    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
+    add_paths(
+        [
+            reference("18xxgames", "engine", "lib", "engine", "game", "g_1846"),
+            reference("rails", "1830"),
+            reference("ge18xx", "1835"),
+        ]
+    )
+    try:
+        yield {"18xx.games": "1846", "rails": "1830@rails", "ge18xx": "1835@ge18xx"}
+    finally:
+        registry.reset()
+
+
+def test_maps_of_every_format(
+    server: str, page: Any, tmp_path: Path, other_formats: dict[str, str]
+) -> None:
+    response = page.goto(server + "/", wait_until="load")
+    assert response is not None and response.status == 200
+    index = page.inner_text("table.games")
+    for fmt, name in other_formats.items():
+        assert fmt in index and name.split("@")[0] in index
+    for fmt, name in other_formats.items():
+        game = load_game(name)
+        assert game.format == fmt
+        response = page.goto(f"{server}/map/{name}", wait_until="load")
+        assert response is not None and response.status == 200, name
+        coords = page.evaluate(
+            "() => Array.from(document.querySelectorAll('g.hex')).map(g => g.dataset.coord)"
+        )
+        assert sorted(coords) == sorted(game.hexes), name
+        named = [c for c, t in game.hexes.items() if t.location_name and t.stops]
+        assert named and game.hexes[named[0]].location_name in page.inner_text(".map")
+        shot = tmp_path / f"map_{fmt}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        _check_png(shot, 1280, 600)
+    assert page.console_errors == []
+
+
 def test_map_1889_in_the_browser(server: str, page: Any, tmp_path: Path) -> None:
     game = load_game("1889")
     response = page.goto(server + "/map/1889", wait_until="load")

@@ -10,7 +10,7 @@ import pytest
 
 from tilelay import catalogue, dsl
 from tilelay.cli import main
-from tilelay.convert import conflicts, read, to_dsl, write
+from tilelay.convert import read, to_dsl, write
 
 
 def test_catalogue_round_trip_dsl_xml_dsl() -> None:
@@ -51,43 +51,3 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["convert", str(src), "-o", str(dst)]) == 0
     assert json.loads(dst.read_text())[0]["name"] == "8"
     assert main(["convert", str(tmp_path / "nope.xml"), "--to", "dsl"]) == 2
-
-
-def test_conflicts_lists_differing_numbers() -> None:
-    xml = '<Tile number="9" type="Yellow"><Track enter="0" exit="1"/></Tile>'
-    found = conflicts([("f.xml", read(xml, "xml"))])
-    assert "9" in {c.name for c in found}
-
-
-def test_tile_number_conflicts_with_the_ge18xx_files() -> None:
-    from tests.conftest import reference
-    from tilelay.convert import conflicts
-    from tilelay.xml import load_tiles
-
-    folder = reference("ge18xx", "Tiles")
-    files = sorted(folder.glob("*-Tile-Definitions.xml"))
-    found = {c.name: c for c in conflicts([(f.name, load_tiles(f)) for f in files])}
-    # 80-83: Lawson junctions drawn as side-to-side track (same connections);
-    # 104/110: 1870's six separate one-slot cities vs. the catalogue's one city;
-    # 221: 1835's Hamburg, two cities joined by track vs. one three-slot city.
-    assert set(found) == {"80", "81", "82", "83", "104", "110", "221"}
-    for name in ("80", "81", "82", "83"):
-        assert found[name].note.startswith("same connections")
-    for name in ("104", "110", "221"):
-        assert found[name].note == ""
-        labels = [label for label, _ in found[name].definitions]
-        assert labels[0] == "catalogue" and len(labels) == 2
-
-
-def test_game_tiles_keep_their_qualified_names() -> None:
-    from tilelay.convert import conflicts
-    from tilelay.dsl import parse
-    from tilelay.games import get_tile
-
-    # a file defining 'X1' differently from 18Chesapeake's own X1 is a conflict reported under
-    # the game-qualified label, and the game's tile stays reachable by that name
-    mine = parse("path=a:0,b:3", name="X1", color="yellow")
-    found = {c.name: c for c in conflicts([("mine.xml", [mine])])}
-    labels = [label for label, _ in found["X1"].definitions]
-    assert labels == ["18Chesapeake:X1", "mine.xml"]
-    assert get_tile("18Chesapeake:X1").label == "DC"

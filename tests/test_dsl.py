@@ -16,9 +16,17 @@ from tilelay.tile import (
     BorderType,
     Color,
     Edge,
+    FutureLabel,
+    Label,
+    Node,
     NodeKind,
     NodeRef,
+    PartitionSide,
     Revenue,
+    StopRoute,
+    Stub,
+    Tile,
+    TownStyle,
     Track,
 )
 
@@ -208,8 +216,7 @@ def test_two_colour_tiles() -> None:
         ("city=revenu:20", 6, ["unknown sub part 'revenu'", "revenue, slots"]),
         ("city=revenue:20;path=a:0,b:_1", 26, ["bad node reference '_1'", "1 node(s)"]),
         ("path=a:0,b:_0", 10, ["bad node reference", "0 node(s)"]),
-        ("path=a:0,b:6", 10, ["edge 6 out of range", "0-5"]),
-        ("path=a:0,b:3,a_lane:2.0", 1, ["lane mismatch at edge 0"]),
+        ("path=a:0,b:7", 10, ["edge 7 out of range", "0-5"]),
         ("path=a:0,b:3,lanes:2,a_lane:2.0", 14, ["lane mismatch", "not both"]),
         ("path=a:0,b:3,a_lane:2.2", 14, ["lane mismatch", "index must be below width"]),
         (
@@ -219,18 +226,38 @@ def test_two_colour_tiles() -> None:
         ),
         ("city=revenue:x", 6, ["revenue must be a whole number"]),
         ("town=revenue:yellow_", 14, ["bad phase revenue"]),
-        ("city=revenue:20,slots:0", 17, ["slots must be"]),
+        ("city=revenue:20,slots:-1", 17, ["slots must be a whole number"]),
         ("town=revenue:10,style:square", 17, ["style must be rect, dot or hidden"]),
         ("path=a:0", 1, ["'b' is required"]),
-        ("path=a:0,b:0", 1, ["both ends"]),
-        ("path=a:0,b:3,track:wide", 14, ["track must be broad, narrow or dual"]),
+        ("city=revenue:20;path=a:_0,b:_0", 17, ["both ends are _0"]),
+        ("path=a:0,b:3,track:wide", 14, ["track must be broad, narrow, dual, thin, future"]),
         ("border=type:water", 1, ["'edge' is required"]),
         ("border=edge:6", 8, ["edge 0-5"]),
         ("upgrade=terrain:water", 1, ["'cost' is required"]),
         ("icon=name:x", 1, ["'image' is required"]),
-        ("city=revenue:20,loc:7", 17, ["bad loc"]),
-        ("label=", 1, ["label: needs text"]),
+        ("city=revenue:20,loc:7.2", 17, ["bad loc"]),
         ("city=revenue:20,,slots:2", 17, ["empty sub part"]),
+        ("stub=edge:6", 6, ["stub: edge must be an edge 0-5"]),
+        ("stub=", 1, ["stub: sub part 'edge' is required"]),
+        ("partition=a:0,b:7", 15, ["b must be a corner 0-5"]),
+        ("partition=a:0*,b:3", 11, ["a must be a corner 0-5, maybe with + or -"]),
+        ("partition=a:1", 1, ["'b' is required"]),
+        ("partition=a:0,b:3,restrict:left", 19, ["restrict must be inner or outer"]),
+        ("partition=a:0,b:3,length:2", 19, ["length must be a fraction"]),
+        ("partition=a:0,b:3,type:lava", 19, ["type must be one of mountain, water"]),
+        ("border=edge:1,type:lava", 15, ["type must be one of", "divider"]),
+        ("future_label=label:P,color:mauve", 22, ["future_label: unknown colour 'mauve'"]),
+        ("future_label=label:A;future_label=label:B", 22, ["one future label"]),
+        ("halt=symbol:£,route:sometimes", 15, ["route must be mandatory, optional or never"]),
+        ("halt=symbol:£,style:dot", 15, ["unknown sub part 'style'"]),
+        ("town=revenue:10,format:%q", 17, ["format must hold one %d or %s"]),
+        ("offboard=revenue:10,format:%d%d", 21, ["format must hold one"]),
+        ("offboard=revenue:10,rows:0", 21, ["rows must be a whole number from 1 to 9"]),
+        ("city=revenue:10,rows:2", 17, ["unknown sub part 'rows'"]),
+        ("town=revenue:10,visit_cost:x", 17, ["visit_cost must be a whole number"]),
+        ("pass=revenue:0,size:0", 16, ["size must be a whole number of at least 1"]),
+        ("upgrade=cost:10,size:big", 17, ["size must be a whole number"]),
+        ("offboard=revenue:10,groups:A,groups:B", 30, ["sub part 'groups' given twice"]),
         ("junction=foo:1", 10, ["unknown sub part 'foo'"]),
     ],
 )
@@ -249,11 +276,17 @@ def test_source_is_named_in_errors() -> None:
         dsl.parse("town=revenue:z", source="tiles.txt:1")  # source may carry a line already
 
 
-_ALPHABET = st.sampled_from([*"cityownpahjulbegrsfmkdv=;,:|_.-0123456789 ", "é", "\n"])
+_TOKENS = st.sampled_from(
+    [
+        *"cityownpahjulbegrsfmkdv=;,:|_.-+%0123456789 ",
+        *("é", "\n", "stub=", "halt=", "pass=", "partition=", "future_label="),
+        *("track:", "loc:", "format:", "restrict:", "symbol:"),
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(_ALPHABET, max_size=60))
+@given(st.lists(_TOKENS, max_size=60).map("".join))
 def test_no_input_raises_anything_but_a_tile_syntax_error(code: str) -> None:
     try:
         tile = dsl.parse(code)
@@ -280,6 +313,18 @@ _PART = st.sampled_from(
         "path=a:_0,b:_1",
         "frame=color:red",
         "blank",
+        "halt=symbol:£,loc:0",
+        "pass=revenue:0,slots:2,color:brown,size:2",
+        "stub=edge:4",
+        "path=a:0,b:2,track:thin",
+        "path=a:1,b:_0,track:future",
+        "future_label=label:P,color:brown",
+        "partition=a:4-,b:1+,type:water,restrict:inner,length:0.5",
+        "border=edge:5,type:divider,color:red",
+        "icon=image:cube,large:1",
+        "offboard=revenue:10|20,rows:2,format:+%d,route:never,visit_cost:0",
+        "town=revenue:10,boom:1,to_city:1",
+        "city=revenue:0,slots:0,outline:1",
     ]
 )
 
@@ -330,3 +375,268 @@ def test_preprinted_maps_read_hex_by_hex(game: str) -> None:
         if isinstance(spec, dict):
             tile = dsl.parse(spec["code"], name=name, color=spec["color"])
             assert tile.paths or tile.nodes
+
+
+# ------------------------------------------------ the rest of the engine's language
+# (lib/engine/tile.rb and lib/engine/part/*.rb of the 18xx.games engine)
+
+
+def test_halt_is_a_town_drawn_with_a_symbol_that_routes_may_pass() -> None:
+    t = dsl.parse("halt=symbol:£;path=a:0,b:_0;path=a:1,b:_0")
+    (halt,) = t.nodes
+    assert halt.kind is NodeKind.TOWN and halt.halt and halt.symbol == "£"
+    assert halt.revenue == Revenue(0)  # the engine's default
+    assert halt.route is None and halt.route_rule is StopRoute.OPTIONAL
+    assert t.halts == (halt,) and t.towns == (halt,) and halt.is_stop
+    assert dsl.write(t) == "halt=symbol:£;path=a:0,b:_0;path=a:1,b:_0"
+    mine = dsl.parse("halt=symbol:20 ⚒,route:mandatory,loc:center,revenue:20;path=a:0,b:_0")
+    assert mine.nodes[0].route_rule is StopRoute.MANDATORY
+    assert dsl.write(mine) == (
+        "halt=symbol:20 ⚒,revenue:20,loc:center,route:mandatory;path=a:0,b:_0"
+    )
+    # the default is not kept: both spellings are one tile
+    assert dsl.parse("halt=route:optional") == dsl.parse("halt")
+
+
+def test_mountain_pass_is_a_city_that_routes_never_stop_at() -> None:
+    t = dsl.parse("pass=revenue:0,size:2,color:brown;path=a:0,b:_0;path=a:3,b:_0")
+    (node,) = t.nodes
+    assert node.kind is NodeKind.CITY and node.mountain_pass and node.slots == 1
+    assert (node.pass_size, node.pass_color, node.route_rule) == (2, "brown", StopRoute.NEVER)
+    assert dsl.write(t) == "pass=revenue:0,color:brown,size:2;path=a:0,b:_0;path=a:3,b:_0"
+
+
+def test_stub_is_track_to_an_edge_that_connects_nothing() -> None:
+    t = dsl.parse("upgrade=cost:20,terrain:water;stub=edge:4")
+    assert t.stubs == (Stub(4),) and t.paths == ()
+    assert t.exits() == frozenset() and not t.connections().links
+    assert dsl.write(t) == "stub=edge:4;upgrade=cost:20,terrain:water"
+    assert t.rotated(3).stubs == (Stub(1),)
+
+
+def test_partition_sides_follow_the_engine() -> None:
+    # the engine's inner side runs clockwise from the lower corner number to the higher one
+    t = dsl.parse("partition=a:0+,b:2+,type:water,restrict:inner")
+    (p,) = t.partitions
+    assert (p.a, p.a_sign, p.b, p.b_sign, p.type) == (0, 1, 2, 1, BorderType.WATER)
+    assert p.restrict is PartitionSide.INNER and p.inner_edges == (0, 1)
+    assert p.outer_edges == (2, 3, 4, 5)
+    # a above b: the engine's inner side (edges 1-3) is the model's outer one (from a to b
+    # clockwise is 4, 5, 0), and the writer gives back what the engine reads
+    code = "partition=a:4-,b:1,type:province,restrict:inner,length:0.5"
+    q = dsl.parse(code).partitions[0]
+    assert q.restrict is PartitionSide.OUTER and q.outer_edges == (1, 2, 3)
+    assert (q.a_sign, q.b_sign, q.length) == (-1, 0, 0.5)
+    assert dsl.write(dsl.parse(code)) == code
+    # turning the tile keeps the sides: the restricted edges turn with it
+    turned = dsl.parse(code).rotated(2).partitions[0]
+    assert (turned.a, turned.b, turned.outer_edges) == (0, 3, (3, 4, 5))
+    assert dsl.parse("partition=a:2,b:5,type:divider").partitions[0].restrict is None
+
+
+def test_future_label() -> None:
+    t = dsl.parse("city=revenue:0;label=Chat;future_label=label:P,color:brown")
+    assert t.future_label == FutureLabel("P", Color.BROWN) and t.label == "Chat"
+    assert dsl.write(t) == "city=revenue:0;label=Chat;future_label=label:P,color:brown"
+    assert dsl.parse("future_label=color:gray").future_label == FutureLabel(None, Color.GRAY)
+
+
+def test_thin_and_future_track() -> None:
+    t = dsl.parse(
+        "junction;path=a:3,b:_0,terminal:1;path=a:3,b:5,track:thin;path=a:0,b:1,track:future"
+    )
+    assert [p.track for p in t.paths] == [Track.BROAD, Track.THIN, Track.FUTURE]
+    # thin track joins its own tile's ends; future track is not track yet
+    assert t.exits() == {3, 5}
+    assert {(a, b) for a, b, _ in t.connections().links} == {(3, 5)}
+    assert not Track.THIN.connects(Track.THIN) and not Track.FUTURE.connects(Track.BROAD)
+    assert dsl.write(t).endswith("path=a:3,b:5,track:thin;path=a:0,b:1,track:future")
+
+
+def test_borders_of_every_type_and_colour() -> None:
+    t = dsl.parse(
+        "border=edge:1,type:divider;border=edge:0,type:province,color:red;border=edge:5,type:offboard"
+    )
+    assert [(b.edge, b.type, b.color) for b in t.borders] == [
+        (1, BorderType.DIVIDER, None),
+        (0, BorderType.PROVINCE, "red"),
+        (5, BorderType.OFFBOARD, None),
+    ]
+    assert dsl.write(t) == (
+        "border=edge:1,type:divider;border=edge:0,type:province,color:red;"
+        "border=edge:5,type:offboard"
+    )
+
+
+def test_stop_sub_parts() -> None:
+    code = (
+        "city=revenue:0,slots:0,visit_cost:99,boom:1,outline:1;"
+        "town=revenue:10,route:optional,boom:1,to_city:1;"
+        "offboard=revenue:yellow_10|green_20|brown_30,visit_cost:0,route:never,format:+%d,rows:2;"
+        "path=a:0,b:_0,terminal:1;path=a:1,b:_1;path=a:2,b:_2"
+    )
+    t = dsl.parse(code)
+    city, town, off = t.nodes
+    assert (city.slots, city.visit_cost, city.boom, city.outline) == (0, 99, True, True)
+    assert (town.route, town.boom, town.to_city) == (StopRoute.OPTIONAL, True, True)
+    assert (off.visit_cost, off.route, off.revenue_format, off.revenue_rows) == (
+        0,
+        StopRoute.NEVER,
+        "+%d",
+        2,
+    )
+    assert dsl.write(t) == code
+    assert dsl.format_revenue("+%d", 30) == "+30" and dsl.format_revenue(None, 30) == "30"
+    assert dsl.format_revenue("%s%%", 5) == "5%"
+    assert dsl.format_revenue("%999999999d", 5) == "5"  # refused: printed plainly
+
+
+def test_large_icons_and_upgrade_size() -> None:
+    t = dsl.parse("icon=image:1822_mx/red_cube,large:1;upgrade=cost:10,terrain:cow_skull,size:40")
+    assert t.icons[0].large and t.upgrades[0].size == 40
+    assert dsl.write(dsl.parse("icon=image:a,large:true")) == "icon=image:a,large:1"
+    assert (
+        dsl.write(t)
+        == "upgrade=cost:10,terrain:cow_skull,size:40;icon=image:1822_mx/red_cube,large:1"
+    )
+
+
+def test_new_colours() -> None:
+    for name in ("gray40", "gray50", "gray60", "salmon", "pink", "navy"):
+        assert dsl.parse("city=revenue:10", color=name).color.value == name
+    empty = dsl.parse("", color="empty")  # 18MS: a place on the grid with no hex
+    assert empty.color is Color.EMPTY and empty.nodes == ()
+
+
+# ---------------------------------------------- where the engine's reader is lenient
+
+
+def test_edge_6_is_edge_0_as_the_engine_turns_it() -> None:
+    t = dsl.parse("city=revenue:20;path=a:1,b:_0;path=a:6,b:_0")
+    assert t.node_exits(0) == {0, 1}
+    assert dsl.write(t) == "city=revenue:20;path=a:1,b:_0;path=a:0,b:_0"
+
+
+@pytest.mark.parametrize(
+    ("loc", "want"),
+    [
+        ("7", Loc("edge", 1)),
+        ("16.5", Loc("corner", 4.5)),
+        ("15", Loc("edge", 3)),
+        ("4.0", Loc("edge", 4)),
+    ],
+)
+def test_node_locs_beyond_5_5_are_taken_modulo_6(loc: str, want: Loc) -> None:
+    # the engine places a city or town at (loc + rotation) % 6 (Tile#compute_loc)
+    assert dsl.parse(f"city=revenue:10,loc:{loc}").nodes[0].loc == want
+    assert dsl.parse(f"town=revenue:10,loc:{loc}").nodes[0].loc == want
+
+
+def test_engine_leniency_that_reads_as_the_engine_reads() -> None:
+    # Ruby's split drops trailing empty fields: a stray comma at the end changes nothing
+    assert dsl.parse("city=revenue:60;path=a:0,b:_0,;label=C;") == dsl.parse(
+        "city=revenue:60;path=a:0,b:_0;label=C"
+    )
+    # an empty label= is an empty label, which the engine draws as nothing
+    t = dsl.parse("city=revenue:40;label=;label=Chat")
+    assert t.labels == (Label("Chat"),) and t.label == "Chat"
+    # loc:hex on an icon: the engine places icons whose loc is not a corner as if unplaced
+    assert dsl.parse("icon=image:spices,large:true,loc:hex").icons[0].loc is None
+    # a path from an edge to itself: a terminal taper at that edge (1858 India's ports)
+    port = dsl.parse("path=a:2,b:2,terminal:1,ignore:1")
+    assert port.paths[0].ends == (Edge(2), Edge(2)) and not port.connections().links
+    assert dsl.write(port) == "path=a:2,b:2,terminal:1,ignore:1"
+    # 22 Mars: an edge's lanes need not all be used on one hex; widths must still agree
+    mars = dsl.parse("path=a:5,b:0,b_lane:4.3;path=a:4,b:0,b_lane:4.2;path=a:3,b:0,b_lane:4.1")
+    assert [p.b_lane for p in mars.paths] == [(4, 3), (4, 2), (4, 1)]
+
+
+@pytest.mark.parametrize(
+    ("code", "engine_reads"),
+    [
+        (  # 1894
+            "city=revenue:30,loc:0.5,reservation:PLM;city=revenue:30",
+            "city=revenue:30,loc:0.5;city=revenue:30",
+        ),
+        (  # 1860 tile 774
+            "city=revenue:50,loc:1;path=a:1,b:_0,loc:0.5",
+            "city=revenue:50,loc:1;path=a:1,b:_0",
+        ),
+        (  # 18Cuba
+            "town=revenue:0,style:hidden;upgrade=cost:10,sticky:1",
+            "town=revenue:0,style:hidden;upgrade=cost:10",
+        ),
+        (  # 18VA
+            "city=revenue:20;icon=image:mine,visit_cost:0",
+            "city=revenue:20;icon=image:mine",
+        ),
+    ],
+)
+def test_sub_parts_the_engine_ignores_are_read_and_left_out(code: str, engine_reads: str) -> None:
+    """Tile#part passes these sub parts to no part: the engine holds the tile without them."""
+    assert dsl.parse(code) == dsl.parse(engine_reads)
+    assert dsl.canonical(code) == engine_reads
+
+
+@pytest.mark.parametrize(
+    ("code", "column", "words", "engine"),
+    [
+        (
+            "town=revenue:10;town=revenue:10;path=a:0,b:_0;path=a:3,b:_1border=edge:4",
+            56,
+            "bad node reference '_1border=edge:4'",
+            "1840 F8/F10: a ';' missing before border=; the engine reads b:_1 ('1border'.to_i) "
+            "and silently drops the border",
+        ),
+        (
+            "offboard=revenue:30;path=a:0,b:_0,terminal:1path=a:5,b:_0,terminal:1",
+            35,
+            "terminal must be 1 or 2, got '1path=a:5'",
+            "18NY 1E A17: a ';' missing after terminal:1; the engine keeps the first path "
+            "(terminal '1path') and silently drops the second",
+        ),
+        (
+            "path=a:5,b:1,b_lane:5.3\n   path=a:4,b:1,b_lane:5.2",
+            14,
+            "b_lane must be width.index",
+            "22 Mars B3: a newline where a ';' belongs; the engine reads b_lane 5.3 by to_f and "
+            "silently drops the path after the newline",
+        ),
+        (
+            "offboard=groups:Billings,revenue:20,groups:W;path=a:_0,b:0",
+            37,
+            "sub part 'groups' given twice",
+            "1868 Wyoming's Billings offboards: the engine's to_h keeps the last groups:W and "
+            "silently drops groups:Billings",
+        ),
+    ],
+)
+def test_mistakes_the_engine_misreads_stay_errors(
+    code: str, column: int, words: str, engine: str
+) -> None:
+    """Strings whose parts the engine's lenient reader silently loses stay errors naming the
+    column: reading them as the engine does would hide the loss."""
+    with pytest.raises(TileSyntaxError) as info:
+        dsl.parse(code)
+    assert info.value.column == column and words in str(info.value), (str(info.value), engine)
+
+
+def test_writer_leaves_out_what_a_part_cannot_hold_and_says_so() -> None:
+    odd = Tile(
+        nodes=(
+            Node(NodeKind.TOWN, Revenue(10), halt=True, symbol="£", style=TownStyle.DOT),
+            Node(NodeKind.CITY, Revenue(20), 1, to_city=True, revenue_rows=2),
+            Node(NodeKind.OFFBOARD, Revenue(30), halt=True),
+        )
+    )
+    code = dsl.write(odd)
+    assert code == "halt=symbol:£,revenue:10;city=revenue:20;offboard=revenue:30"
+    assert dsl.parse(code)  # always a string the reader takes
+    assert dsl.unsupported(odd) == [
+        "node _0: style on a halt",
+        "node _1: rows on a city",
+        "node _1: to_city on a city",
+        "node _2: offboard marked as a halt or pass",
+    ]
+    with pytest.raises(TilelayError, match="cannot be written"):
+        dsl.write(odd, strict=True)

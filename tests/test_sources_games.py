@@ -91,3 +91,16 @@ def test_cli_games_lists_and_converts(capsys: pytest.CaptureFixture[str]) -> Non
     assert {"sym": "PRR", "home": "F20"}.items() <= data["corporations"][0].items()
     assert main(["--games", "/nonexistent/place", "games"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def test_cache_key_follows_the_readers_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader fixed without a new version number must not find its old results."""
+    from tilelay.sources import cache
+
+    (tmp_path / "Map.xml").write_text("<Map/>", encoding="utf-8")
+    files = [tmp_path / "Map.xml"]
+    before = cache._key("rails", tmp_path, files)
+    monkeypatch.setattr(cache, "_code_digest", lambda: b"another reader")
+    assert cache._key("rails", tmp_path, files) != before

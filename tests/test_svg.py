@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 
 from tilelay import dsl
 from tilelay.catalogue import get_tile, tile_names
-from tilelay.hexgeo import APOTHEM, Layout, Loc, edge_midpoint, loc_point, location_point
+from tilelay.hexgeo import (
+    APOTHEM,
+    Layout,
+    Loc,
+    corner,
+    edge_midpoint,
+    loc_point,
+    location_point,
+)
 from tilelay.svg import UNIT, map_svg, tile_svg, tiles_svg
 from tilelay.tile import Color, Edge, Node, NodeKind, NodeRef, Path, Revenue, Tile, Track
 
@@ -478,3 +486,178 @@ def test_map_with_board_draws_laid_tiles() -> None:
     (tile_g,) = find(k8, "g", "tile")
     assert tile_g.get("data-tile") == "57" and tile_g.get("data-rotation") == "1"
     assert [n.text for n in find(k8, "text", "location-name")] == ["Tokushima"]
+
+
+# ------------------------------------------- the rest of the engine's tile language
+
+
+def corner_pt(vertex: int, layout: Layout = Layout.FLAT) -> tuple[float, float]:
+    """The engine's corner ``vertex`` (0: where edge 5 meets edge 0) in tile units."""
+    x, y = corner((vertex - 1) % 6, layout)
+    return x * UNIT, y * UNIT
+
+
+def test_thin_and_future_track_are_thin_and_dashed() -> None:
+    t = code_tile("path=a:0,b:3,track:thin;path=a:1,b:4,track:future", "blue")
+    thin, future = tracks(tile_svg(t))
+    assert (thin.get("data-track"), thin.get("stroke-width")) == ("thin", "2")
+    assert thin.get("stroke-dasharray") == "12" and thin.get("stroke") == "#000"
+    assert (future.get("data-track"), future.get("stroke-width")) == ("future", "6")
+    assert future.get("stroke-dasharray") == "9 3" and future.get("stroke") == "#888"
+    x0, y0, x1, y1 = nums(thin.get("d") or "")
+    assert close((x0, y0), scaled_mid(0)) and close((x1, y1), scaled_mid(3))
+
+
+@pytest.mark.parametrize("layout", [Layout.FLAT, Layout.POINTY])
+def test_stub_runs_from_its_edge_into_the_hex(layout: Layout) -> None:
+    t = code_tile("city=revenue:0;stub=edge:1", "white").rotated(2)
+    (stub,) = find(parse(tile_svg(t, layout=layout)), "path", "stub")
+    assert stub.get("data-edge") == "3"
+    x0, y0, x1, y1 = nums(stub.get("d") or "")
+    assert close((x0, y0), scaled_mid(3, layout))
+    assert math.hypot(x1 - x0, y1 - y0) == pytest.approx(22, abs=0.02)
+    assert math.hypot(x1, y1) == pytest.approx(APOTHEM * UNIT - 22, abs=0.02)  # inwards
+    assert not tracks(tile_svg(t, layout=layout))  # a stub is not track
+
+
+def test_halt_is_grey_with_its_symbol_instead_of_a_revenue() -> None:
+    t = code_tile("halt=symbol:£,revenue:20;path=a:0,b:_0;path=a:3,b:_0", "yellow")
+    root = parse(tile_svg(t))
+    (halt,) = find(root, "g", "halt")
+    assert "town" in (halt.get("class") or "").split() and halt.get("data-symbol") == "£"
+    (bar,) = halt.iter(NS + "rect")
+    assert bar.get("fill") == "#808080" and bar.get("stroke") == "#000"
+    (symbol,) = find(root, "g", "halt-symbol")
+    assert symbol.get("data-node") == "_0" and "".join(symbol.itertext()) == "£"
+    assert math.dist(translate(symbol), translate(halt)) < 45
+    assert not find(root, "g", "revenue")
+
+
+def test_boomtown_has_a_dashed_ring() -> None:
+    t = code_tile("town=revenue:10,boom:1,style:dot;path=a:_0,b:0;path=a:_0,b:1", "yellow")
+    (town,) = find(parse(tile_svg(t)), "g", "town")
+    (ring,) = find(town, "circle", "boom")
+    assert ring.get("r") == "25" and ring.get("stroke-dasharray") == "6"
+    city = code_tile("city=revenue:20,slots:2,boom:1;path=a:0,b:_0", "green")
+    assert len(find(parse(tile_svg(city)), "circle", "boom")) == 2  # one in each slot
+
+
+def test_city_without_slots_and_outlined_city() -> None:
+    port = code_tile("city=revenue:yellow_30|green_40,slots:0;path=a:0,b:_0,terminal:1", "blue")
+    root = parse(tile_svg(port))
+    (city,) = find(root, "g", "city")
+    assert city.get("data-slots") == "0" and not list(city)
+    assert find(root, "g", "revenue")[0].get("data-values") == "30|40"
+    outline = code_tile("city=revenue:0,outline:1", "white")
+    (slot,) = find(parse(tile_svg(outline)), "circle", "slot")
+    assert slot.get("fill") == "none" and slot.get("stroke") == "#000"
+
+
+def test_mountain_pass_is_a_triangle_round_its_city() -> None:
+    t = code_tile("pass=revenue:0,size:2,color:brown;path=a:0,b:_0;path=a:3,b:_0", "white")
+    (city,) = find(parse(tile_svg(t)), "g", "city")
+    (tri,) = find(city, "polygon", "pass")
+    pts = nums(tri.get("points") or "")
+    corners_ = list(zip(pts[::2], pts[1::2], strict=True))
+    assert [math.hypot(*p) for p in corners_] == pytest.approx([48.0] * 3, abs=0.02)
+    assert min(y for _, y in corners_) == pytest.approx(-48.0, abs=0.02)  # pointing up
+    assert tri.get("fill") == "#cb7745"
+
+
+@pytest.mark.parametrize("layout", [Layout.FLAT, Layout.POINTY])
+def test_partition_runs_between_its_corners(layout: Layout) -> None:
+    t = code_tile("partition=a:2,b:5,type:divider", "blue")
+    (line,) = find(parse(tile_svg(t, layout=layout)), "path", "partition")
+    assert (line.get("data-a"), line.get("data-b"), line.get("data-type")) == ("2", "5", "divider")
+    assert line.get("stroke") == "#000" and line.get("stroke-dasharray") is None
+    p = nums(line.get("d") or "")
+    a, b = corner_pt(2, layout), corner_pt(5, layout)
+    assert close((p[0], p[1]), a) and close((p[-2], p[-1]), b)  # corner to corner
+    # a sign pulls an end a fifth of the way to the next corner; a length stops the line
+    # part of the way
+    half = code_tile("partition=a:0+,b:3,type:province,length:0.5", "white")
+    (line,) = find(parse(tile_svg(half)), "path", "partition")
+    assert line.get("stroke-dasharray") == "20 20"
+    p = nums(line.get("d") or "")
+    c0, c1, end = corner_pt(0), corner_pt(1), corner_pt(3)
+    start = (0.8 * c0[0] + 0.2 * c1[0], 0.8 * c0[1] + 0.2 * c1[1])
+    assert close((p[0], p[1]), start)
+    assert close((p[-2], p[-1]), ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2))
+    turned = find(parse(tile_svg(half.rotated(3))), "path", "partition")[0]
+    assert nums(turned.get("d") or "")[:2] == pytest.approx([-start[0], -start[1]], abs=0.02)
+
+
+def test_future_label_is_a_small_hex_of_its_colour() -> None:
+    t = code_tile("city=revenue:20;path=a:0,b:_0;future_label=label:S,color:green", "white")
+    root = parse(tile_svg(t))
+    (fl,) = find(root, "g", "future-label")
+    assert (fl.get("data-label"), fl.get("data-color")) == ("S", "green")
+    (hexagon,) = fl.iter(NS + "polygon")
+    assert hexagon.get("fill") == "#71bf44"
+    pts = nums(hexagon.get("points") or "")
+    assert [math.hypot(x, y) for x, y in zip(pts[::2], pts[1::2], strict=True)] == pytest.approx(
+        [18.0] * 6, abs=0.02
+    )
+    assert "".join(fl.itertext()) == "S"
+    assert math.hypot(*translate(fl)) > 27 + 18  # clear of the city
+
+
+def test_large_icons_are_big_and_apart() -> None:
+    t = code_tile("icon=image:india/cotton,large:1;icon=image:india/ore,large:1;icon=image:port")
+    root = parse(tile_svg(t))
+    large = find(root, "g", "large")
+    assert [i.get("data-image") for i in large] == ["india/cotton", "india/ore"]
+    assert all(next(i.iter(NS + "circle")).get("r") == "25" for i in large)
+    assert math.dist(translate(large[0]), translate(large[1])) >= 50
+    small = [i for i in find(root, "g", "icon") if i not in large]
+    assert next(small[0].iter(NS + "circle")).get("r") == "12"
+
+
+def test_borders_of_the_new_types_and_colours() -> None:
+    t = code_tile(
+        "border=edge:1,type:divider;border=edge:0,type:province,color:red;"
+        "border=edge:3,type:offboard;border=edge:2,type:gauge_change",
+        "blue",
+    )
+    root = parse(tile_svg(t))
+    lines = {e.get("data-type"): e for e in find(root, "line", "border")}
+    a, b = (corner_pt(1), corner_pt(2))  # edge 1 runs between the engine's corners 1 and 2
+    div = lines["divider"]
+    got = nums(" ".join(div.get(k) or "" for k in ("x1", "y1", "x2", "y2")))
+    assert close((got[0], got[1]), a) and close((got[2], got[3]), b)  # on the edge itself
+    assert lines["province"].get("stroke") == "#ec232a"
+    assert lines["province"].get("data-color") == "red"
+    assert lines["offboard"].get("stroke-dasharray") == "6 4"
+    (disc,) = find(root, "circle", "border")
+    assert disc.get("data-type") == "gauge_change"
+    assert close((float(disc.get("cx") or 0), float(disc.get("cy") or 0)), scaled_mid(2))
+
+
+def test_revenue_format_and_rows() -> None:
+    t = code_tile(
+        "offboard=revenue:yellow_30|green_30|brown_40|gray_60,format:+%d,rows:2;path=a:4,b:_0",
+        "blue",
+    )
+    (rev,) = find(parse(tile_svg(t)), "g", "revenue")
+    assert (rev.get("data-format"), rev.get("data-rows")) == ("+%d", "2")
+    texts = [e.text for e in rev.iter(NS + "text")]
+    assert texts == ["+30", "+30", "+40", "+60"]
+    boxes = [r for r in rev.iter(NS + "rect") if r.get("fill") != "none"]
+    assert len({r.get("y") for r in boxes}) == 2 and len({r.get("x") for r in boxes}) == 2
+    single = code_tile("offboard=revenue:20,format:+%s;path=a:0,b:_0", "blue")
+    assert [e.text for e in find(parse(tile_svg(single)), "text", "revenue-value")] == ["+20"]
+
+
+def test_upgrade_size_scales_its_symbols() -> None:
+    t = code_tile("upgrade=cost:10,terrain:cow_skull,size:40", "white")
+    (up,) = find(parse(tile_svg(t)), "g", "upgrade")
+    assert up.get("data-size") == "40"
+    assert "scale(2)" in "".join(g.get("transform") or "" for g in up.iter(NS + "g"))
+
+
+def test_new_colours_and_the_empty_hex() -> None:
+    fill = find(parse(tile_svg(code_tile("", "gray40"))), "polygon", "hex-fill")[0]
+    assert fill.get("fill") == "#626569"
+    root = parse(tile_svg(code_tile("", "empty")))
+    (g,) = find(root, "g", "tile")
+    assert g.get("data-color") == "empty" and not list(g)

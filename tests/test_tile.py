@@ -16,9 +16,14 @@ from tilelay.tile import (
     Node,
     NodeKind,
     NodeRef,
+    Partition,
+    PartitionSide,
     Path,
     Revenue,
+    StopRoute,
+    Stub,
     Tile,
+    Track,
 )
 
 
@@ -118,7 +123,7 @@ def test_colour_names() -> None:
     assert Color.parse("grey") == (Color.GRAY, None)
     assert Color.parse("browngray") == (Color.BROWN, Color.GRAY)
     with pytest.raises(ValueError, match="unknown colour"):
-        Color.parse("pink")
+        Color.parse("magenta")
 
 
 def test_model_rejects_impossible_tiles() -> None:
@@ -141,3 +146,61 @@ def test_connections_look_through_junctions() -> None:
     special = dsl.parse("offboard=revenue:20;path=a:0,b:_0;path=a:1,b:_0,ignore:1")
     assert special.connections().exits == 0b000001
     assert special.connections(with_ignored=True).exits == 0b000011
+
+
+# ------------------------------------------------ the rest of the engine's tile language
+
+
+def test_rotation_turns_stubs_partitions_and_keeps_their_sides() -> None:
+    t = dsl.parse(
+        "stub=edge:4;partition=a:0+,b:2,type:water,restrict:inner;future_label=label:P,color:gray"
+    )
+    r = t.rotated(5)
+    assert r.stubs == (Stub(3),)
+    (p,) = r.partitions
+    assert (p.a, p.b, p.a_sign, p.restrict) == (5, 1, 1, PartitionSide.INNER)
+    assert p.inner_edges == (5, 0) and p.outer_edges == (1, 2, 3, 4)
+    assert t.partitions[0].inner_edges == (0, 1)
+    assert r.future_label == t.future_label and r.rotated(1) == t.rotated(6)
+
+
+def test_future_track_is_not_track_yet() -> None:
+    built = dsl.parse("city=revenue:0;path=a:3,b:_0")
+    planned = dsl.parse("city=revenue:0;path=a:3,b:_0;path=a:5,b:_0,track:future")
+    assert planned.exits() == {3} and planned.connections() == built.connections()
+    assert planned.same_topology(built)
+    assert planned.node_exits(0) == {3, 5}  # the drawing still places the city between them
+
+
+def test_thin_track_joins_its_tile_but_no_neighbour() -> None:
+    t = dsl.parse("junction;path=a:3,b:_0,terminal:1;path=a:3,b:5,track:thin")
+    assert {(a, b, tr) for a, b, tr in t.connections().links} == {(3, 5, Track.THIN)}
+    assert not Track.THIN.connects(Track.THIN) and not Track.THIN.connects(Track.DUAL)
+    assert Track.BROAD.connects(Track.DUAL)  # unchanged
+    assert not dsl.parse("path=a:0,b:3").same_topology(dsl.parse("path=a:0,b:3,track:thin"))
+
+
+def test_halts_and_passes_are_towns_and_cities_with_their_own_route_rules() -> None:
+    t = dsl.parse(
+        "halt=symbol:£;town=revenue:10;pass=revenue:0;offboard=revenue:20,route:optional;"
+        "path=a:0,b:_0;path=a:1,b:_1;path=a:2,b:_2;path=a:3,b:_3"
+    )
+    halt, town, mountain, _ = t.nodes
+    assert t.towns == (halt, town) and t.halts == (halt,) and t.cities == (mountain,)
+    assert [n.route_rule for n in t.nodes] == [
+        StopRoute.OPTIONAL,
+        StopRoute.MANDATORY,
+        StopRoute.NEVER,
+        StopRoute.OPTIONAL,
+    ]
+    assert [n.visit_cost for n in t.nodes] == [1, 1, 1, 1]
+    assert all(n.is_stop for n in t.nodes)
+    # a halt and a town of the same track have the same topology (the engine's Halt is a Town)
+    assert dsl.parse("halt;path=a:0,b:_0").same_topology(dsl.parse("town=revenue:10;path=a:0,b:_0"))
+
+
+def test_model_rejects_stubs_and_partitions_off_the_hex() -> None:
+    with pytest.raises(TileModelError, match="stub at 6"):
+        Tile(stubs=(Stub(6),))
+    with pytest.raises(TileModelError, match="partition at 9"):
+        Tile(partitions=(Partition(0, 9),))

@@ -107,6 +107,24 @@ def test_game_data_n_plus_m_variants_and_errors() -> None:
     assert express.max_visits == 99 and express.major_stops == 4
     assert not express.towns_score and not express.towns_count_against_length
     assert express.cities_score_double
+    # towns visited but paid nothing (18Scan's 5E): they neither count nor score
+    skip = trains_from_game_data(
+        [
+            {
+                "name": "5E",
+                "distance": [
+                    {"nodes": ["city"], "pay": 5, "visit": 5},
+                    {"nodes": ["town"], "pay": 0, "visit": 99},
+                ],
+                "price": 600,
+                "num": 2,
+            }
+        ],
+        phases,
+        source="g.toml",
+    ).train_type("5E")
+    assert skip.major_stops == 5 and skip.minor_stops == 0
+    assert not skip.towns_score and not skip.towns_count_against_length
     assert m.card_type("9").rusts == ("4E",)  # no phase is started by the 9
     assert m.rusted_by("4E") == "9"
     assert m.phase("A").train_limits == (("minor", 2), ("major", 4))
@@ -121,3 +139,20 @@ def test_game_data_n_plus_m_variants_and_errors() -> None:
             [{"name": "1", "on": "Z"}],
             source="g",
         )
+
+
+def test_available_on_names_a_phase() -> None:
+    """The engine's ``available_on`` is a phase name (``Phase#available?``): 1880's 2R comes
+    in phase C2, which no train starts (found comparing 1880 with Rails')."""
+    trains = [
+        {"name": "2", "distance": 2, "price": 100, "num": 2},
+        {"name": "8", "distance": 8, "price": 700, "num": 2},
+        {"name": "2R", "distance": 2, "price": 250, "num": 1, "available_on": "C2"},
+    ]
+    phases = [
+        {"name": "A1", "on": "2", "tiles": ["yellow"]},
+        {"name": "C2", "on": "8", "tiles": ["yellow", "green"]},
+    ]
+    m = trains_from_game_data(trains, phases, source="g")
+    assert m.phase("C2").releases == ("2R",)
+    assert m.released_in_phase("2R") == "C2"

@@ -12,13 +12,12 @@ meaning is the same: near-corner locations are already corner locs, near-side lo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tilelay import catalogue, dsl
+from tilelay import dsl
 from tilelay.errors import TilelayError, TileSyntaxError
-from tilelay.games import game_names, load_game
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
 from tilelay.limits import read_json
 from tilelay.tile import NODE_END, NodeKind, Tile
@@ -30,7 +29,6 @@ __all__ = [
     "FORMATS",
     "Converted",
     "Loss",
-    "conflicts",
     "connections",
     "convert",
     "format_of",
@@ -227,49 +225,3 @@ def same_connections_up_to_rotation(a: Tile, b: Tile) -> bool:
     """Whether some rotation of ``a`` joins the same edges and stops as ``b``."""
     target = connections(b)
     return any(connections(a.rotated(r)) == target for r in range(6))
-
-
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """A tile number defined differently by several sources (``source -> tile string``)."""
-
-    name: str
-    definitions: tuple[tuple[str, str], ...]
-    #: Why the definitions differ where tilelay can tell, e.g. the same connections drawn
-    #: differently; empty when the tracks really differ.
-    note: str = ""
-
-
-def conflicts(
-    sources: Iterable[tuple[str, Iterable[Tile]]], *, include_catalogue: bool = True
-) -> list[Conflict]:
-    """Tile numbers whose track topology differs (up to rotation) between sources.
-
-    ``sources`` are ``(label, tiles)`` pairs. Unless told otherwise the generic catalogue
-    (labelled ``catalogue``) and the built-in games' own tiles (labelled with their
-    game-qualified names, ``GAME:NAME``, under which each game keeps its tile) take part.
-    """
-    by_name: dict[str, list[tuple[str, Tile]]] = {}
-    if include_catalogue:
-        for t in catalogue.tiles():
-            by_name.setdefault(t.name, []).append(("catalogue", t))
-        for g in game_names():
-            game = load_game(g)
-            for name, t in sorted(game.game_tiles.items()):
-                by_name.setdefault(name, []).append((f"{game.name}:{name}", t))
-    for label, tiles in sources:
-        for t in tiles:
-            by_name.setdefault(t.name, []).append((label, t))
-    out: list[Conflict] = []
-    for name in sorted(by_name, key=catalogue.natural_key):
-        defs = by_name[name]
-        first = defs[0][1]
-        if any(not first.same_topology_up_to_rotation(t) for _, t in defs[1:]):
-            note = ""
-            if all(same_connections_up_to_rotation(first, t) for _, t in defs[1:]):
-                note = (
-                    "same connections between edges and stops, drawn differently "
-                    "(e.g. a junction as side-to-side track)"
-                )
-            out.append(Conflict(name, tuple((lab, dsl.write(to_dsl(t))) for lab, t in defs), note))
-    return out

@@ -1,10 +1,19 @@
 """The 18xx.games tile language (seeds 001/002): read and write.
 
 A tile string is main parts separated by ``;`` (``city``, ``town``, ``offboard``, ``junction``,
-``path``, ``label``, ``upgrade``, ``border``, ``icon``, ``frame``, ``stripes``), each ``kind=``
-followed by sub parts separated by ``,`` as ``key:value``; list values are separated by ``|``.
-Paths join edges (``0``–``5``) and nodes defined earlier (``_0`` is the first city, town,
-offboard or junction). ``lanes:N`` expands into ``N`` parallel paths.
+``halt``, ``pass``, ``path``, ``stub``, ``label``, ``future_label``, ``upgrade``, ``border``,
+``partition``, ``icon``, ``frame``, ``stripes``), each ``kind=`` followed by sub parts separated
+by ``,`` as ``key:value``; list values are separated by ``|``. Paths join edges (``0``–``5``)
+and nodes defined earlier (``_0`` is the first city, town, offboard, junction, halt or pass).
+``lanes:N`` expands into ``N`` parallel paths.
+
+The language is the 18xx.games engine's (``lib/engine/tile.rb``); where the engine's own
+reader is lenient with what its games write, this reader is lenient the same way: ``a:6`` is
+edge 0 (the engine turns edges modulo 6), a node's ``loc`` beyond 5.5 is taken modulo 6 (the
+engine's ``compute_loc``), trailing commas are dropped (Ruby's ``split``), an empty ``label=``
+is no label (the engine draws nothing for it), an icon's ``loc:hex`` is no loc (the engine
+places an icon whose loc is not a corner where it places one without), and the sub parts its
+games write but its reader ignores (:data:`IGNORED_SUB_PARTS`) are read and left out.
 
 >>> tile = parse("city=revenue:20;path=a:0,b:_0;path=a:_0,b:3", name="57", color="yellow")
 >>> write(tile)
@@ -19,7 +28,8 @@ the part and what was expected.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from tilelay import limits
 from tilelay.errors import TileModelError, TileSyntaxError
@@ -32,28 +42,72 @@ from tilelay.tile import (
     Edge,
     End,
     Frame,
+    FutureLabel,
     Icon,
     Label,
     Lane,
     Node,
     NodeKind,
     NodeRef,
+    Partition,
+    PartitionSide,
     Path,
     Revenue,
+    StopRoute,
+    Stub,
     TerrainUpgrade,
     Tile,
     TownStyle,
     Track,
     check_limits,
+    default_route,
 )
 
-__all__ = ["MAIN_PARTS", "canonical", "parse", "unsupported", "write"]
+__all__ = [
+    "IGNORED_SUB_PARTS",
+    "MAIN_PARTS",
+    "canonical",
+    "format_revenue",
+    "parse",
+    "unsupported",
+    "valid_revenue_format",
+    "write",
+]
 
 _DIGITS = frozenset("0123456789")
 #: Characters no tile string may hold: control characters other than tab and line breaks,
 #: lone surrogates and the non-characters U+FFFE and U+FFFF.
 _BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
 _AMOUNT = f"a whole number from -{limits.MAX_AMOUNT:,} to {limits.MAX_AMOUNT:,}"
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_FORMAT_DIRECTIVE = re.compile(r"%(?:%|[-+ 0#]*[0-9]{0,2}([dis]))")
+_TRACKS = ("broad", "narrow", "dual", "thin", "future")
+
+#: Sub parts the engine's games write but its reader ignores, by part: this reader accepts
+#: them and leaves them out, so the tile is the one the engine holds (a city's
+#: ``reservation``, 1894; a path's ``loc``, 1860; an upgrade's ``sticky``, 18Cuba; an icon's
+#: ``visit_cost``, 18VA).
+IGNORED_SUB_PARTS: dict[str, tuple[str, ...]] = {
+    "city": ("reservation",),
+    "path": ("loc",),
+    "upgrade": ("sticky",),
+    "icon": ("visit_cost",),
+}
+
+
+def valid_revenue_format(fmt: str) -> bool:
+    """Whether ``fmt`` is a revenue format: text with one ``%d``, ``%i`` or ``%s`` (flags and
+    a width up to 99 allowed) and ``%%`` for a per cent sign."""
+    directives = [m for m in _FORMAT_DIRECTIVE.finditer(fmt) if m.group(1)]
+    return len(directives) == 1 and "%" not in _FORMAT_DIRECTIVE.sub("", fmt)
+
+
+def format_revenue(fmt: str | None, value: int) -> str:
+    """``value`` printed with a revenue format (``+%d`` gives ``+30``), or plainly without one
+    (or with one that :func:`valid_revenue_format` refuses)."""
+    if fmt is None or not valid_revenue_format(fmt):
+        return str(value)
+    return fmt % (value,)
 
 
 class _Sub:
@@ -71,13 +125,16 @@ class _Parser:
     __slots__ = (
         "borders",
         "frame",
+        "future_label",
         "icons",
         "labels",
         "nodes",
+        "partitions",
         "path_cols",
         "paths",
         "source",
         "stripe",
+        "stubs",
         "text",
         "upgrades",
     )
@@ -88,9 +145,12 @@ class _Parser:
         self.nodes: list[Node] = []
         self.paths: list[Path] = []
         self.path_cols: list[int] = []
+        self.stubs: list[Stub] = []
         self.labels: list[Label] = []
+        self.future_label: FutureLabel | None = None
         self.upgrades: list[TerrainUpgrade] = []
         self.borders: list[Border] = []
+        self.partitions: list[Partition] = []
         self.icons: list[Icon] = []
         self.frame: Frame | None = None
         self.stripe: Color | None = None
@@ -134,6 +194,18 @@ class _Parser:
             return parse_loc(self.value(sub, part))
         except ValueError as err:
             raise self.error(sub.col, f"{part}: {err}") from None
+
+    def node_loc(self, sub: _Sub, part: str) -> Loc:
+        """A node's loc: as :meth:`loc`, and a number beyond 5.5 (or written ``4.0``) taken
+        modulo 6 as the engine places nodes (``compute_loc``)."""
+        v = self.value(sub, part)
+        if len(v) <= 12 and _NUMBER.fullmatch(v):
+            turns = float(v) % 6
+            if turns == int(turns):
+                return Loc("edge", turns)
+            if turns * 2 == int(turns * 2):
+                return Loc("corner", turns)
+        return self.loc(sub, part)
 
     def revenue(self, sub: _Sub, part: str) -> Revenue:
         v = self.value(sub, part)
@@ -183,8 +255,8 @@ class _Parser:
                     f"(city, town, offboard, junction) defined before this path",
                 )
             return NodeRef(idx)
-        if len(v) == 1 and v in "012345":
-            return Edge(int(v))
+        if len(v) == 1 and v in "0123456":
+            return Edge(int(v) % 6)  # the engine turns edge 6 into edge 0
         if v and _DIGITS.issuperset(v.lstrip("-")) and v.lstrip("-"):
             raise self.error(sub.col, f"path: edge {v[:12]} out of range: expected 0-5")
         raise self.error(
@@ -213,23 +285,23 @@ class _Parser:
 
     # ------------------------------------------------------------------ parts
 
-    def node(self, kind: NodeKind, subs: list[_Sub]) -> None:
-        part = kind.value
-        allowed = _NODE_SUBS[kind]
+    def node(self, part: str, subs: list[_Sub]) -> None:
+        kind = _NODE_KINDS[part]
+        allowed = _NODE_SUBS[part]
+        halt, mountain_pass = part == "halt", part == "pass"
         revenue: Revenue | None = None
         slots = 1 if kind is NodeKind.CITY else 0
         style: TownStyle | None = None
         groups: tuple[str, ...] = ()
-        hide = False
+        hide = boom = to_city = outline = False
         loc: Loc | None = None
-        seen: set[str] = set()
-        for sub in subs:
+        visit_cost, rows, pass_size = 1, 1, 1
+        route: StopRoute | None = None
+        fmt: str | None = None
+        symbol: str | None = None
+        pass_color: str | None = None
+        for sub in self.checked(subs, part, allowed):
             key = sub.key
-            if key not in allowed:
-                raise self._unknown_sub(sub, part, allowed)
-            if key in seen:
-                raise self.error(sub.col, f"{part}: sub part {key!r} given twice")
-            seen.add(key)
             if key == "revenue":
                 revenue = self.revenue(sub, part)
                 if kind is not NodeKind.OFFBOARD and min(revenue.values()) < 0:
@@ -240,9 +312,9 @@ class _Parser:
                 slots = self.integer(
                     sub,
                     part,
-                    low=1,
+                    low=0,
                     high=limits.MAX_SLOTS,
-                    what=f"a whole number of at least 1 (at most {limits.MAX_SLOTS})",
+                    what=f"a whole number from 0 to {limits.MAX_SLOTS}",
                 )
             elif key == "style":
                 try:
@@ -256,10 +328,90 @@ class _Parser:
             elif key == "hide":
                 hide = self.flag(sub, part)
             elif key == "loc":
-                loc = self.loc(sub, part)
+                loc = self.node_loc(sub, part)
+            elif key == "visit_cost":
+                visit_cost = self.integer(
+                    sub, part, low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
+            elif key == "route":
+                v = self.value(sub, part)
+                try:
+                    route = StopRoute(v)
+                except ValueError:
+                    raise self.error(
+                        sub.col, f"{part}: route must be mandatory, optional or never, got {v!r}"
+                    ) from None
+            elif key == "format":
+                fmt = self.revenue_format(sub, part)
+            elif key == "rows":
+                rows = self.integer(sub, part, low=1, high=9, what="a whole number from 1 to 9")
+            elif key == "boom":
+                boom = self.flag(sub, part)
+            elif key == "to_city":
+                to_city = self.flag(sub, part)
+            elif key == "outline":
+                outline = self.flag(sub, part)
+            elif key == "symbol":
+                symbol = self.value(sub, part)
+            elif key == "color":
+                pass_color = self.value(sub, part)
+            elif key == "size":
+                pass_size = self.integer(
+                    sub,
+                    part,
+                    low=1,
+                    high=limits.MAX_SIZE,
+                    what=f"a whole number of at least 1 (at most {limits.MAX_SIZE})",
+                )
         if kind is not NodeKind.JUNCTION and revenue is None:
             revenue = Revenue(0)
-        self.nodes.append(Node(kind, revenue, slots, style, groups, hide, loc))
+        node = Node(
+            kind,
+            revenue,
+            slots,
+            style,
+            groups,
+            hide,
+            loc,
+            visit_cost=visit_cost,
+            revenue_format=fmt,
+            revenue_rows=rows,
+            boom=boom,
+            to_city=to_city,
+            outline=outline,
+            halt=halt,
+            symbol=symbol,
+            mountain_pass=mountain_pass,
+            pass_color=pass_color,
+            pass_size=pass_size,
+        )
+        if route is not None and route is not default_route(node):
+            node = replace(node, route=route)
+        self.nodes.append(node)
+
+    def checked(self, subs: list[_Sub], part: str, allowed: tuple[str, ...]) -> Iterator[_Sub]:
+        """``subs`` in order without the ones the engine ignores; an unknown or repeated one
+        raises when reached, so errors come in the order of the text."""
+        ignored = IGNORED_SUB_PARTS.get(part, ())
+        seen: set[str] = set()
+        for sub in subs:
+            if sub.key in ignored:
+                continue
+            if sub.key not in allowed:
+                raise self._unknown_sub(sub, part, allowed)
+            if sub.key in seen:
+                raise self.error(sub.col, f"{part}: sub part {sub.key!r} given twice")
+            seen.add(sub.key)
+            yield sub
+
+    def revenue_format(self, sub: _Sub, part: str) -> str:
+        v = self.value(sub, part)
+        if not valid_revenue_format(v):
+            raise self.error(
+                sub.col,
+                f"{part}: format must hold one %d or %s (e.g. +%d), got {v!r}",
+            )
+        return v
 
     def path(self, subs: list[_Sub], col: int) -> None:
         a: End | None = None
@@ -270,14 +422,8 @@ class _Parser:
         b_lane: Lane | None = None
         lanes: _Sub | None = None
         track = Track.BROAD
-        seen: set[str] = set()
-        for sub in subs:
+        for sub in self.checked(subs, "path", _PATH_SUBS):
             key = sub.key
-            if key not in _PATH_SUBS:
-                raise self._unknown_sub(sub, "path", _PATH_SUBS)
-            if key in seen:
-                raise self.error(sub.col, f"path: sub part {key!r} given twice")
-            seen.add(key)
             if key == "a":
                 a = self.end(sub)
             elif key == "b":
@@ -294,16 +440,16 @@ class _Parser:
                 lanes = sub
             elif key == "track":
                 v = self.value(sub, "path")
-                if v not in ("broad", "narrow", "dual"):
+                if v not in _TRACKS:
                     raise self.error(
-                        sub.col, f"path: track must be broad, narrow or dual, got {v!r}"
+                        sub.col, f"path: track must be {', '.join(_TRACKS)}, got {v!r}"
                     )
                 track = Track(v)
         if a is None or b is None:
             missing = "a" if a is None else "b"
             raise self.error(col, f"path: sub part {missing!r} is required")
-        if a == b:
-            raise self.error(col, f"path: both ends are {a}; a path joins two different points")
+        if a == b and isinstance(a, NodeRef):
+            raise self.error(col, f"path: both ends are {a}; a path joins a node to something else")
         if lanes is not None:
             if a_lane is not None or b_lane is not None:
                 raise self.error(
@@ -329,6 +475,7 @@ class _Parser:
         cost: int | None = None
         terrains: tuple[str, ...] = ()
         loc: Loc | None = None
+        size: int | None = None
         for sub in subs:
             if sub.key == "cost":
                 cost = self.integer(
@@ -341,42 +488,119 @@ class _Parser:
                         raise self.error(sub.col, f"upgrade: bad terrain {t!r}")
             elif sub.key == "loc":
                 loc = self.loc(sub, "upgrade")
-            else:
-                raise self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc"))
+            elif sub.key == "size":
+                size = self.integer(
+                    sub,
+                    "upgrade",
+                    low=1,
+                    high=limits.MAX_SIZE,
+                    what=f"a whole number of at least 1 (at most {limits.MAX_SIZE})",
+                )
+            elif sub.key not in IGNORED_SUB_PARTS["upgrade"]:
+                raise self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc", "size"))
         if cost is None:
             raise self.error(col, "upgrade: sub part 'cost' is required")
-        self.upgrades.append(TerrainUpgrade(cost, terrains, loc))
+        self.upgrades.append(TerrainUpgrade(cost, terrains, loc, size))
 
     def border(self, subs: list[_Sub], col: int) -> None:
         edge: int | None = None
         btype: BorderType | None = None
         cost: int | None = None
+        color: str | None = None
         for sub in subs:
             if sub.key == "edge":
                 edge = self.integer(sub, "border", low=0, high=5, what="an edge 0-5")
             elif sub.key == "type":
-                v = self.value(sub, "border")
-                try:
-                    btype = BorderType(v)
-                except ValueError:
-                    raise self.error(
-                        sub.col,
-                        f"border: type must be mountain, water or impassable, got {v!r}",
-                    ) from None
+                btype = self.border_type(sub, "border")
             elif sub.key == "cost":
                 cost = self.integer(
                     sub, "border", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
                 )
+            elif sub.key == "color":
+                color = self.value(sub, "border")
             else:
-                raise self._unknown_sub(sub, "border", ("edge", "type", "cost"))
+                raise self._unknown_sub(sub, "border", ("edge", "type", "cost", "color"))
         if edge is None:
             raise self.error(col, "border: sub part 'edge' is required")
-        self.borders.append(Border(edge, btype, cost))
+        self.borders.append(Border(edge, btype, cost, color))
+
+    def border_type(self, sub: _Sub, part: str) -> BorderType:
+        v = self.value(sub, part)
+        try:
+            return BorderType(v)
+        except ValueError:
+            names = ", ".join(t.value for t in BorderType)
+            raise self.error(sub.col, f"{part}: type must be one of {names}, got {v!r}") from None
+
+    def stub(self, subs: list[_Sub], col: int) -> None:
+        edge: int | None = None
+        for sub in self.checked(subs, "stub", ("edge",)):
+            edge = self.integer(sub, "stub", low=0, high=5, what="an edge 0-5")
+        if edge is None:
+            raise self.error(col, "stub: sub part 'edge' is required")
+        self.stubs.append(Stub(edge))
+
+    def partition(self, subs: list[_Sub], col: int) -> None:
+        ends: dict[str, tuple[int, int]] = {}
+        ptype: BorderType | None = None
+        restrict: PartitionSide | None = None
+        length: float | None = None
+        for sub in self.checked(subs, "partition", _PARTITION_SUBS):
+            key = sub.key
+            if key in ("a", "b"):
+                v = self.value(sub, "partition")
+                sign = {"+": 1, "-": -1}.get(v[1:], 0) if len(v) == 2 else 0
+                if v[:1] not in tuple("012345") or len(v) > 2 or (len(v) == 2 and not sign):
+                    raise self.error(
+                        sub.col,
+                        f"partition: {key} must be a corner 0-5, maybe with + or -, got {v!r}",
+                    )
+                ends[key] = (int(v[0]), sign)
+            elif key == "type":
+                ptype = self.border_type(sub, "partition")
+            elif key == "restrict":
+                v = self.value(sub, "partition")
+                try:
+                    restrict = PartitionSide(v)
+                except ValueError:
+                    raise self.error(
+                        sub.col, f"partition: restrict must be inner or outer, got {v!r}"
+                    ) from None
+            elif key == "length":
+                v = self.value(sub, "partition")
+                if not _NUMBER.fullmatch(v) or not 0 < float(v) <= 1:
+                    raise self.error(
+                        sub.col, f"partition: length must be a fraction above 0, up to 1, got {v!r}"
+                    )
+                length = float(v)
+        if "a" not in ends or "b" not in ends:
+            missing = "a" if "a" not in ends else "b"
+            raise self.error(col, f"partition: sub part {missing!r} is required")
+        (a, a_sign), (b, b_sign) = ends["a"], ends["b"]
+        self.partitions.append(
+            Partition(a, b, ptype, _engine_side(restrict, a, b), a_sign, b_sign, length)
+        )
+
+    def future_label_part(self, subs: list[_Sub], col: int) -> None:
+        text: str | None = None
+        color: Color | None = None
+        for sub in self.checked(subs, "future_label", ("label", "color")):
+            if sub.key == "label":
+                text = self.value(sub, "future_label")
+            else:
+                v = self.value(sub, "future_label")
+                try:
+                    color = Color(v)
+                except ValueError:
+                    raise self.error(sub.col, f"future_label: unknown colour {v!r}") from None
+        if self.future_label is not None:
+            raise self.error(col, "future_label: a tile has one future label; this is the second")
+        self.future_label = FutureLabel(text, color)
 
     def icon(self, subs: list[_Sub], col: int) -> None:
         image: str | None = None
         name: str | None = None
-        sticky = blocks = False
+        sticky = blocks = large = False
         loc: Loc | None = None
         for sub in subs:
             if sub.key == "image":
@@ -388,14 +612,16 @@ class _Parser:
             elif sub.key == "blocks_lay":
                 blocks = self.flag(sub, "icon")
             elif sub.key == "loc":
-                loc = self.loc(sub, "icon")
-            else:
+                loc = None if sub.value == "hex" else self.loc(sub, "icon")
+            elif sub.key == "large":
+                large = self.flag(sub, "icon")
+            elif sub.key not in IGNORED_SUB_PARTS["icon"]:
                 raise self._unknown_sub(
-                    sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc")
+                    sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc", "large")
                 )
         if image is None:
             raise self.error(col, "icon: sub part 'image' is required")
-        self.icons.append(Icon(image, name, sticky, blocks, loc))
+        self.icons.append(Icon(image, name, sticky, blocks, loc, large))
 
     def frame_part(self, subs: list[_Sub], col: int) -> None:
         color: str | None = None
@@ -455,9 +681,8 @@ class _Parser:
         kind, _, rest = part.partition("=")
         kind = kind.strip()
         if kind == "label":
-            if not rest:
-                raise self.error(col, "label: needs text (label=H)")
-            self.labels.append(Label(rest))
+            if rest:  # the engine draws an empty label= as nothing
+                self.labels.append(Label(rest))
             return
         handler = _HANDLERS.get(kind)
         if handler is None:
@@ -465,14 +690,17 @@ class _Parser:
                 col,
                 f"unknown part {limits.shown(kind)}: expected one of {', '.join(MAIN_PARTS)}",
             )
-        if kind in _NODE_PARTS and len(self.nodes) >= limits.MAX_NODES:
+        if kind in _NODE_KINDS and len(self.nodes) >= limits.MAX_NODES:
             raise self.error(col, f"{kind}: more than {limits.MAX_NODES} nodes on one tile")
         if kind == "path" and len(self.paths) >= limits.MAX_PATHS:
             raise self.error(col, f"path: more than {limits.MAX_PATHS} paths on one tile")
         subs: list[_Sub] = []
         if rest.strip():
             scol = col + len(part) - len(rest)
-            for item in rest.split(","):
+            items = rest.split(",")
+            while items and not items[-1].strip():  # trailing commas, as Ruby's split drops
+                items.pop()
+            for item in items:
                 s = item.strip()
                 icol = scol + (len(item) - len(item.lstrip()))
                 if not s:
@@ -497,12 +725,17 @@ class _Parser:
                     icons=tuple(self.icons),
                     frame=self.frame,
                     stripe=self.stripe if self.stripe is not None else stripe,
+                    stubs=tuple(self.stubs),
+                    partitions=tuple(self.partitions),
+                    future_label=self.future_label,
                 )
             )
         except TileModelError as err:  # past a limit (references are checked before)
             raise TileSyntaxError(err.message, source=self.source) from None
 
     def check_lanes(self) -> None:
+        """All paths at an edge give the same lane width (lanes may go unused there: the
+        engine's 22 Mars leaves some of an edge's lanes to the neighbouring hex)."""
         by_edge: dict[int, list[tuple[Lane, int]]] = {}
         for p, col in zip(self.paths, self.path_cols, strict=True):
             if isinstance(p.a, Edge):
@@ -518,31 +751,40 @@ class _Parser:
                     f"path: lane mismatch at edge {edge}: paths there give lane widths "
                     f"{', '.join(str(w) for w in sorted(widths))}; all must give the same",
                 )
-            width = widths.pop()
-            if width > 1:
-                used = {i for (_, i), _ in lanes}
-                missing = sorted(set(range(width)) - used)
-                if missing:
-                    raise self.error(
-                        lanes[0][1],
-                        f"path: lane mismatch at edge {edge}: width {width} but no path uses "
-                        f"lane index {', '.join(map(str, missing))}",
-                    )
 
 
-_NODE_SUBS: dict[NodeKind, tuple[str, ...]] = {
-    NodeKind.CITY: ("revenue", "slots", "groups", "hide", "loc"),
-    NodeKind.TOWN: ("revenue", "style", "groups", "hide", "loc"),
-    NodeKind.OFFBOARD: ("revenue", "groups", "hide", "loc"),
-    NodeKind.JUNCTION: (),
+_NODE_KINDS: dict[str, NodeKind] = {
+    "city": NodeKind.CITY,
+    "pass": NodeKind.CITY,
+    "town": NodeKind.TOWN,
+    "halt": NodeKind.TOWN,
+    "offboard": NodeKind.OFFBOARD,
+    "junction": NodeKind.JUNCTION,
 }
-_NODE_PARTS = frozenset(("city", "town", "offboard", "junction"))
+_STOP_SUBS = ("revenue", "groups", "hide", "visit_cost", "route", "format")
+_NODE_SUBS: dict[str, tuple[str, ...]] = {
+    "city": (*_STOP_SUBS[:1], "slots", *_STOP_SUBS[1:], "boom", "outline", "loc"),
+    "pass": (*_STOP_SUBS[:1], "slots", *_STOP_SUBS[1:], "boom", "loc", "color", "size"),
+    "town": (*_STOP_SUBS[:1], "style", *_STOP_SUBS[1:], "boom", "to_city", "loc"),
+    "halt": ("symbol", *_STOP_SUBS, "loc"),
+    "offboard": (*_STOP_SUBS, "rows", "loc"),
+    "junction": (),
+}
 _PATH_SUBS = ("a", "b", "terminal", "ignore", "a_lane", "b_lane", "lanes", "track")
+_PARTITION_SUBS = ("a", "b", "type", "restrict", "length")
 
 
-def _node_handler(kind: NodeKind) -> Callable[[_Parser, list[_Sub], int], None]:
+def _engine_side(side: PartitionSide | None, a: int, b: int) -> PartitionSide | None:
+    """The side of a partition in the model's terms (inner: clockwise from ``a`` to ``b``) from
+    the engine's (inner: clockwise from the lower corner number to the higher), and back."""
+    if side is None or a <= b:
+        return side
+    return PartitionSide.OUTER if side is PartitionSide.INNER else PartitionSide.INNER
+
+
+def _node_handler(part: str) -> Callable[[_Parser, list[_Sub], int], None]:
     def handle(p: _Parser, subs: list[_Sub], col: int) -> None:
-        p.node(kind, subs)
+        p.node(part, subs)
 
     return handle
 
@@ -553,13 +795,13 @@ def _blank(p: _Parser, subs: list[_Sub], col: int) -> None:
 
 
 _HANDLERS: dict[str, Callable[[_Parser, list[_Sub], int], None]] = {
-    "city": _node_handler(NodeKind.CITY),
-    "town": _node_handler(NodeKind.TOWN),
-    "offboard": _node_handler(NodeKind.OFFBOARD),
-    "junction": _node_handler(NodeKind.JUNCTION),
+    **{part: _node_handler(part) for part in _NODE_KINDS},
     "path": _Parser.path,
+    "stub": _Parser.stub,
+    "future_label": _Parser.future_label_part,
     "upgrade": _Parser.upgrade,
     "border": _Parser.border,
+    "partition": _Parser.partition,
     "icon": _Parser.icon,
     "frame": _Parser.frame_part,
     "stripes": _Parser.stripes,
@@ -580,6 +822,11 @@ MAIN_PARTS: tuple[str, ...] = (
     "frame",
     "stripes",
     "blank",
+    "halt",
+    "pass",
+    "stub",
+    "partition",
+    "future_label",
 )
 
 
@@ -658,12 +905,28 @@ def unsupported(tile: Tile) -> list[str]:
             out.append(f"node _{i}: revenue layout {n.revenue_layout!r}")
         if n.loc is not None and n.loc.kind == "location":
             out.append(f"node _{i}: position {n.loc} (a seed-000 location)")
-        if n.kind is NodeKind.CITY and n.slots < 1:
-            out.append(f"node _{i}: a city with no token slots")
         if n.kind is not NodeKind.CITY and n.slots:
             out.append(f"node _{i}: token slots on a {n.kind.value}")
+        part = _node_part(n)
+        if part not in _NODE_KINDS:
+            out.append(f"node _{i}: {n.kind.value} marked as a halt or pass")
+            continue
+        allowed = _NODE_SUBS[part]
+        for key, present in (
+            ("style", n.style is not None),
+            ("visit_cost", n.visit_cost != 1),
+            ("route", n.route is not None and n.route is not default_route(n)),
+            ("format", n.revenue_format is not None),
+            ("rows", n.revenue_rows != 1),
+            *_node_flags(n),
+            ("symbol", n.symbol is not None),
+            ("color", n.pass_color is not None),
+            ("size", n.pass_size != 1),
+        ):
+            if present and key not in allowed:
+                out.append(f"node _{i}: {key} on a {part}")
     for i, p in enumerate(tile.paths):
-        if p.track not in (Track.BROAD, Track.NARROW, Track.DUAL):
+        if p.track.value not in _TRACKS:
             out.append(f"path {i}: track gauge {p.track.value!r}")
         if p.over:
             out.append(f"path {i}: drawn as an overpass")
@@ -683,21 +946,55 @@ def _revenue_text(r: Revenue | None) -> str:
     return "0" if r is None else str(r)
 
 
+def _node_part(n: Node) -> str:
+    """The main part a node is written as: its kind, or ``halt`` or ``pass``."""
+    if n.halt:
+        return "halt" if n.kind is NodeKind.TOWN and not n.mountain_pass else "?"
+    if n.mountain_pass:
+        return "pass" if n.kind is NodeKind.CITY else "?"
+    return n.kind.value
+
+
 def _write_node(n: Node) -> str:
     if n.kind is NodeKind.JUNCTION:
         return "junction"
-    subs = [f"revenue:{_revenue_text(n.revenue)}"]
-    if n.kind is NodeKind.CITY and n.slots != 1:
-        subs.append(f"slots:{n.slots}")
+    part = _node_part(n)
+    if part not in _NODE_KINDS:  # a halt that is no town, a pass that is no city
+        part = n.kind.value
+    subs: list[tuple[str, str]] = []
+    if n.symbol is not None:
+        subs.append(("symbol", n.symbol))
+    if part != "halt" or n.revenue not in (None, Revenue(0)):
+        subs.append(("revenue", _revenue_text(n.revenue)))
+    if n.slots != 1:
+        subs.append(("slots", str(n.slots)))
     if n.style is not None:
-        subs.append(f"style:{n.style.value}")
+        subs.append(("style", n.style.value))
     if n.groups:
-        subs.append("groups:" + "|".join(n.groups))
+        subs.append(("groups", "|".join(n.groups)))
     if n.hide:
-        subs.append("hide:1")
+        subs.append(("hide", "1"))
     if n.loc is not None and n.loc.kind != "location":
-        subs.append(f"loc:{n.loc}")
-    return f"{n.kind.value}=" + ",".join(subs)
+        subs.append(("loc", str(n.loc)))
+    if n.visit_cost != 1:
+        subs.append(("visit_cost", str(n.visit_cost)))
+    if n.route is not None and n.route is not default_route(n):
+        subs.append(("route", n.route.value))
+    if n.revenue_format is not None:
+        subs.append(("format", n.revenue_format))
+    if n.revenue_rows != 1:
+        subs.append(("rows", str(n.revenue_rows)))
+    subs += [(key, "1") for key, flag in _node_flags(n) if flag]
+    if n.pass_color is not None:
+        subs.append(("color", n.pass_color))
+    if n.pass_size != 1:
+        subs.append(("size", str(n.pass_size)))
+    allowed = _NODE_SUBS[part]  # what the part cannot hold, :func:`unsupported` names
+    return f"{part}=" + ",".join(f"{k}:{v}" for k, v in subs if k in allowed)
+
+
+def _node_flags(n: Node) -> tuple[tuple[str, bool], ...]:
+    return (("boom", n.boom), ("to_city", n.to_city), ("outline", n.outline))
 
 
 def _write_path(p: Path, lanes: int = 0) -> str:
@@ -713,7 +1010,7 @@ def _write_path(p: Path, lanes: int = 0) -> str:
             subs.append(f"a_lane:{p.a_lane[0]}.{p.a_lane[1]}")
         if p.b_lane != SINGLE_LANE:
             subs.append(f"b_lane:{p.b_lane[0]}.{p.b_lane[1]}")
-    if p.track is not Track.BROAD and p.track in (Track.NARROW, Track.DUAL):
+    if p.track is not Track.BROAD and p.track.value in _TRACKS:
         subs.append(f"track:{p.track.value}")
     return "path=" + ",".join(subs)
 
@@ -747,13 +1044,22 @@ def write(tile: Tile, *, strict: bool = False) -> str:
                 continue
         parts.append(_write_path(p))
         i += 1
-    parts.extend(f"label={lab.text}" for lab in tile.labels)
+    parts.extend(f"stub=edge:{stub.edge}" for stub in tile.stubs)
+    parts.extend(f"label={lab.text}" for lab in tile.labels if lab.text)
+    if tile.future_label is not None:
+        fl = tile.future_label
+        subs = [] if fl.text is None else [f"label:{fl.text}"]
+        if fl.color is not None:
+            subs.append(f"color:{fl.color.value}")
+        parts.append("future_label=" + ",".join(subs))
     for u in tile.upgrades:
         subs = [f"cost:{u.cost}"]
         if u.terrains:
             subs.append("terrain:" + "|".join(u.terrains))
         if u.loc is not None and u.loc.kind != "location":
             subs.append(f"loc:{u.loc}")
+        if u.size is not None:
+            subs.append(f"size:{u.size}")
         parts.append("upgrade=" + ",".join(subs))
     for b in tile.borders:
         subs = [f"edge:{b.edge}"]
@@ -761,7 +1067,20 @@ def write(tile: Tile, *, strict: bool = False) -> str:
             subs.append(f"type:{b.type.value}")
         if b.cost is not None:
             subs.append(f"cost:{b.cost}")
+        if b.color is not None:
+            subs.append(f"color:{b.color}")
         parts.append("border=" + ",".join(subs))
+    for pt in tile.partitions:
+        sign = {1: "+", -1: "-"}
+        subs = [f"a:{pt.a}{sign.get(pt.a_sign, '')}", f"b:{pt.b}{sign.get(pt.b_sign, '')}"]
+        if pt.type is not None:
+            subs.append(f"type:{pt.type.value}")
+        side = _engine_side(pt.restrict, pt.a, pt.b)
+        if side is not None:
+            subs.append(f"restrict:{side.value}")
+        if pt.length is not None:
+            subs.append(f"length:{pt.length:g}")
+        parts.append("partition=" + ",".join(subs))
     for icon in tile.icons:
         subs = [f"image:{icon.image}"]
         if icon.name is not None:
@@ -772,6 +1091,8 @@ def write(tile: Tile, *, strict: bool = False) -> str:
             subs.append("blocks_lay:1")
         if icon.loc is not None and icon.loc.kind != "location":
             subs.append(f"loc:{icon.loc}")
+        if icon.large:
+            subs.append("large:1")
         parts.append("icon=" + ",".join(subs))
     if tile.frame is not None:
         f = f"frame=color:{tile.frame.color}"

@@ -79,6 +79,23 @@ class GameDataError(TilelayError, ValueError):
     """A game definition that is malformed or inconsistent."""
 
 
+class GameSourceError(TilelayError, ValueError):
+    """A path given as a game of another engine (a Rails or GE18XX game directory) that holds
+    no game; the message names the path."""
+
+
+class IncompleteGameError(GameSourceError):
+    """A game directory that lacks files the game needs; ``missing`` names them."""
+
+    missing: tuple[str, ...] = ()
+
+    def __init__(
+        self, message: str, *, missing: tuple[str, ...] = (), source: str | None = None
+    ) -> None:
+        self.missing = missing
+        super().__init__(message, source=source)
+
+
 class NotFoundError(TilelayError, LookupError):
     """A named thing (tile, game, hex) that does not exist; ``suggestions`` lists close names."""
 

@@ -39,6 +39,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_NODES",
     "MAX_PATHS",
+    "MAX_SIZE",
     "MAX_SLOTS",
     "MAX_TEXT",
     "MAX_TRAINS",
@@ -74,6 +75,8 @@ MAX_CODE = 4_000
 MAX_NESTING = 64
 #: The largest whole number (either sign) read from JSON or TOML.
 MAX_INT = 10**15
+#: The drawn size of a terrain symbol or a mountain pass [40].
+MAX_SIZE = 1_000
 #: Trains of one corporation whose best routes are searched for [5].
 MAX_TRAINS = 24
 

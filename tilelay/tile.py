@@ -1,12 +1,14 @@
 """The tile model.
 
-A :class:`Tile` is immutable: its colour, its nodes (cities, towns, offboards, junctions), the
-paths (track) between edges and nodes, labels, terrain upgrades, borders, icons, a frame and a
-stripe. Every format tilelay reads (the 18xx.games tile language, seed 000's XML, the Rails
-dialect) becomes this model, and the renderer, the router and the upgrade rules all work on it.
+A :class:`Tile` is immutable: its colour, its nodes (cities, towns, offboards, junctions; halts
+and mountain passes are kinds of town and city, as in the engine), the paths (track) between
+edges and nodes, track stubs, labels and a future label, terrain upgrades, borders, partitions,
+icons, a frame and a stripe. Every format tilelay reads (the 18xx.games tile language, seed
+000's XML, the Rails dialect) becomes this model, and the renderer, the router and the upgrade
+rules all work on it.
 
 Edges and rotation follow :mod:`tilelay.hexgeo`: :meth:`Tile.rotated` turns a tile clockwise and
-returns a new tile whose edges, locs and borders have moved.
+returns a new tile whose edges, locs, stubs, borders and partitions have moved.
 """
 
 from __future__ import annotations
@@ -34,6 +36,14 @@ class Color(StrEnum):
     BLUE = "blue"
     PURPLE = "purple"
     ORANGE = "orange"
+    GRAY60 = "gray60"
+    GRAY50 = "gray50"
+    GRAY40 = "gray40"
+    SALMON = "salmon"
+    PINK = "pink"
+    NAVY = "navy"
+    #: No hex at all: the engine keeps an empty hex's place on the grid (18MS) and draws nothing.
+    EMPTY = "empty"
 
     @classmethod
     def parse(cls, text: str) -> tuple[Color, Color | None]:
@@ -79,16 +89,27 @@ class TownStyle(StrEnum):
 
 
 class Track(StrEnum):
-    """Track gauge (the tile language's ``track`` sub part, and seed 000's extra kinds)."""
+    """Track gauge (the tile language's ``track`` sub part, and seed 000's extra kinds).
+
+    ``thin`` is the engine's thin dashed line (sea lanes of 1822 MX, 18Norway): it joins what it
+    reaches on its own tile but, as in the engine, meets no track of a neighbouring hex (games
+    that let trains cross it say so in their own rules). ``future`` is track still to be built
+    (1840, 1873): drawn, but not track yet, so it takes no part in :meth:`Tile.connections`,
+    :meth:`Tile.exits` or the topology, as the engine keeps such paths apart.
+    """
 
     BROAD = "broad"
     NARROW = "narrow"
     DUAL = "dual"
     TUNNEL = "tunnel"
     FERRY = "ferry"
+    THIN = "thin"
+    FUTURE = "future"
 
     def connects(self, other: Track) -> bool:
-        """Whether a train can run from track of this gauge onto ``other``."""
+        """Whether a train can run from track of this gauge onto ``other`` across an edge."""
+        if Track.THIN in (self, other) or Track.FUTURE in (self, other):
+            return False
         if self is other or Track.DUAL in (self, other):
             return True
         standard = {Track.BROAD, Track.TUNNEL, Track.FERRY}
@@ -96,12 +117,41 @@ class Track(StrEnum):
 
 
 class BorderType(StrEnum):
-    """What a border on an edge is."""
+    """What a border on an edge (or a partition inside a hex) is.
+
+    ``divider`` separates the areas of one large off-board region (1862, 18NY), ``offboard``
+    marks an edge towards an off-board area (18CZ), ``gauge_change`` an edge where track
+    changes gauge (18India).
+    """
 
     MOUNTAIN = "mountain"
     WATER = "water"
     IMPASSABLE = "impassable"
     PROVINCE = "province"
+    DIVIDER = "divider"
+    OFFBOARD = "offboard"
+    GAUGE_CHANGE = "gauge_change"
+
+
+class StopRoute(StrEnum):
+    """Whether a route through a stop must count it (the tile language's ``route`` sub part).
+
+    ``mandatory``: a train passing through stops here (cities, towns, offboards by default);
+    ``optional``: a train may pass without stopping (halts by default); ``never``: trains pass
+    through and never stop (mountain passes by default).
+    """
+
+    MANDATORY = "mandatory"
+    OPTIONAL = "optional"
+    NEVER = "never"
+
+
+class PartitionSide(StrEnum):
+    """A side of a :class:`Partition`: ``inner`` (its edges clockwise from vertex ``a`` to
+    vertex ``b``) or ``outer`` (the others)."""
+
+    INNER = "inner"
+    OUTER = "outer"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +228,23 @@ class Revenue:
 class Node:
     """A city, town, offboard or junction on a tile.
 
-    ``slots`` is the number of station tokens a city holds (0 for other kinds). ``loc`` places
-    the node (``None``: where the renderer chooses, normally the centre). ``name`` is a location
-    name printed on the tile. ``revenue_loc`` and ``revenue_layout`` (``circle``, ``oval``,
-    ``horizontal``, ``vertical``, ``split``) say where and how the revenue is drawn.
-    ``extra`` holds attributes of a source format that the model does not interpret, as
-    ``(name, value)`` pairs, so that files round-trip (e.g. seed 000's RevenueCenter ``id``).
+    ``slots`` is the number of station tokens a city holds (0 for other kinds, and for a city
+    with no token spaces, such as 1822 MX's ports). ``loc`` places the node (``None``: where the
+    renderer chooses, normally the centre). ``name`` is a location name printed on the tile.
+    ``revenue_loc`` and ``revenue_layout`` (``circle``, ``oval``, ``horizontal``, ``vertical``,
+    ``split``) say where and how the revenue is drawn. ``extra`` holds attributes of a source
+    format that the model does not interpret, as ``(name, value)`` pairs, so that files
+    round-trip (e.g. seed 000's RevenueCenter ``id``).
+
+    The 18xx.games engine's further facts: ``visit_cost`` (how much of a train's distance a
+    stop uses, 1 unless given; 0 lets trains pass free), ``route`` (whether a route must stop
+    here; ``None`` is the kind's default, see :attr:`route_rule`), ``revenue_format`` (how the
+    revenue is printed, ``+%d``), ``revenue_rows`` (an offboard's phased revenue drawn in rows),
+    ``boom`` (a boomtown, 1832 and 1868 Wyoming), ``to_city`` (a town that may be upgraded to a
+    city, 1829 and 18CO), ``outline`` (a city drawn as an outline). A ``halt`` (1860, 18ESP) is
+    a town drawn grey with its ``symbol`` instead of a revenue, which routes may pass; a
+    ``mountain_pass`` (1841) is a city drawn inside a triangle of ``pass_color`` and
+    ``pass_size``. Like the engine, tilelay counts both among the towns and the cities.
     """
 
     kind: NodeKind
@@ -197,11 +258,31 @@ class Node:
     revenue_loc: Loc | None = None
     revenue_layout: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
+    visit_cost: int = 1
+    route: StopRoute | None = None
+    revenue_format: str | None = None
+    revenue_rows: int = 1
+    boom: bool = False
+    to_city: bool = False
+    outline: bool = False
+    halt: bool = False
+    symbol: str | None = None
+    mountain_pass: bool = False
+    pass_color: str | None = None
+    pass_size: int = 1
 
     @property
     def is_stop(self) -> bool:
         """Whether a train can stop here (everything but a junction)."""
         return self.kind is not NodeKind.JUNCTION
+
+    @property
+    def route_rule(self) -> StopRoute:
+        """Whether a route must stop here: :attr:`route`, or the default of the node's kind
+        (``optional`` for a halt, ``never`` for a mountain pass, else ``mandatory``)."""
+        if self.route is not None:
+            return self.route
+        return default_route(self)
 
     def rotated(self, rotation: int) -> Node:
         """This node with its locs turned ``rotation`` steps clockwise."""
@@ -212,6 +293,16 @@ class Node:
             loc=None if self.loc is None else self.loc.rotated(rotation),
             revenue_loc=None if self.revenue_loc is None else self.revenue_loc.rotated(rotation),
         )
+
+
+def default_route(node: Node) -> StopRoute:
+    """The route rule of ``node``'s kind when it gives none: ``optional`` for a halt, ``never``
+    for a mountain pass, else ``mandatory`` (the engine's defaults)."""
+    if node.halt:
+        return StopRoute.OPTIONAL
+    if node.mountain_pass:
+        return StopRoute.NEVER
+    return StopRoute.MANDATORY
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -248,7 +339,8 @@ class Path:
 
     ``terminal`` (0, 1 or 2) marks track that trains cannot run through (to offboards); 2 draws
     a shorter taper. ``ignore`` leaves the path out of route walks. ``over`` draws the path
-    over the ones before it with a gap (an overpass).
+    over the ones before it with a gap (an overpass). A path may join an edge to itself: with
+    ``terminal`` it is drawn as a taper from that edge into the hex (1858 India's ports).
     """
 
     a: End
@@ -289,32 +381,94 @@ class Label:
 
 
 @dataclass(frozen=True, slots=True)
+class FutureLabel:
+    """The label a tile will carry from a later colour on (``future_label=label:P,color:brown``):
+    an upgrade to a tile of ``color`` must bear ``text``. Drawn as a small coloured hex."""
+
+    text: str | None = None
+    color: Color | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TerrainUpgrade:
-    """A terrain marker with the cost of laying a tile here (``upgrade=cost:80,terrain:…``)."""
+    """A terrain marker with the cost of laying a tile here (``upgrade=cost:80,terrain:…``);
+    ``size`` is the drawn size of its symbols (1868 Wyoming)."""
 
     cost: int
     terrains: tuple[str, ...] = ()
     loc: Loc | None = None
+    size: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Border:
-    """A marked edge: a terrain border with a crossing cost, impassable, or a plain join."""
+    """A marked edge: a terrain border with a crossing cost, impassable, or a plain join;
+    ``color`` overrides the colour its type is drawn in (``border=…,color:red``)."""
 
     edge: int
     type: BorderType | None = None
     cost: int | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stub:
+    """A short piece of track at an edge that leads nowhere yet (``stub=edge:N``): not a
+    connection; games such as 1807 and 1867 require the next tile to use that edge."""
+
+    edge: int
+
+    def rotated(self, rotation: int) -> Stub:
+        """This stub turned ``rotation`` steps clockwise."""
+        return Stub(rotate_edge(self.edge, rotation))
+
+
+@dataclass(frozen=True, slots=True)
+class Partition:
+    """A line across the hex from corner ``a`` to corner ``b`` (``partition=a:0,b:3,…``).
+
+    Corners are numbered as the engine numbers them: corner ``n`` is where edge ``n - 1`` meets
+    edge ``n`` (``0`` the lower right corner of a flat hex), so the partition's
+    :attr:`inner_edges` are the edges clockwise from corner ``a`` to corner ``b``. ``a_sign``
+    and ``b_sign`` (-1, 0, 1) draw an end a little before or after its corner; ``length`` draws
+    only that fraction of the line from ``a``. ``type`` says what divides the hex (a river, a
+    province line, a divider); ``restrict`` names the one side track may use (1870's rivers).
+    """
+
+    a: int
+    b: int
+    type: BorderType | None = None
+    restrict: PartitionSide | None = None
+    a_sign: int = 0
+    b_sign: int = 0
+    length: float | None = None
+
+    @property
+    def inner_edges(self) -> tuple[int, ...]:
+        """The edges clockwise from corner ``a`` to corner ``b``."""
+        return tuple((self.a + i) % 6 for i in range((self.b - self.a) % 6))
+
+    @property
+    def outer_edges(self) -> tuple[int, ...]:
+        """The edges clockwise from corner ``b`` to corner ``a``."""
+        return tuple((self.b + i) % 6 for i in range((self.a - self.b) % 6))
+
+    def rotated(self, rotation: int) -> Partition:
+        """This partition turned ``rotation`` steps clockwise."""
+        return replace(self, a=rotate_edge(self.a, rotation), b=rotate_edge(self.b, rotation))
 
 
 @dataclass(frozen=True, slots=True)
 class Icon:
-    """A small picture on the tile (e.g. a port)."""
+    """A small picture on the tile (e.g. a port); a ``large`` one is drawn bigger, on its own
+    (18India's commodities, 1822 MX's cubes)."""
 
     image: str
     name: str | None = None
     sticky: bool = False
     blocks_lay: bool = False
     loc: Loc | None = None
+    large: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +491,8 @@ class Connections:
     city, town or offboard). ``links`` holds ``(a, b, track)`` with ``a <= b`` for every pair
     of ends joined by a path, or by paths meeting at junctions (a Lawson tile's arms join each
     other). ``exits`` is the bit mask of edges with a link; ``node_exits[i]`` the mask of the
-    edges linked to node ``i``. Paths marked ``ignore`` take no part unless asked for.
+    edges linked to node ``i``. Paths marked ``ignore`` take no part unless asked for; future
+    track (:attr:`Track.FUTURE`) and stubs take none.
     """
 
     links: frozenset[tuple[int, int, Track]]
@@ -361,7 +516,7 @@ def _connections(tile: Tile, with_ignored: bool) -> Connections:
     adj: dict[int, list[tuple[int, Track]]] = {}
     links: set[tuple[int, int, Track]] = set()
     for p in tile.paths:
-        if p.ignore and not with_ignored:
+        if (p.ignore and not with_ignored) or p.track is Track.FUTURE:
             continue
         a, b = end(p.a), end(p.b)
         adj.setdefault(a, []).append((b, p.track))
@@ -408,10 +563,10 @@ class Tile:
     """An 18xx tile or preprinted map hex.
 
     ``rotation`` records how far (clockwise steps) this tile has been turned from its definition;
-    the edges of paths, borders and locs are already turned. ``location_name`` is the printed
-    name of the place (from a map; the tile language has none). ``extra`` holds attributes of a
-    source format that the model does not interpret, as ``(name, value)`` pairs, so that files
-    round-trip (e.g. seed 000's ``fixed``).
+    the edges of paths, stubs, borders, partitions and locs are already turned.
+    ``location_name`` is the printed name of the place (from a map; the tile language has none).
+    ``extra`` holds attributes of a source format that the model does not interpret, as
+    ``(name, value)`` pairs, so that files round-trip (e.g. seed 000's ``fixed``).
     """
 
     name: str = ""
@@ -427,6 +582,9 @@ class Tile:
     rotation: int = 0
     location_name: str | None = None
     extra: tuple[tuple[str, str], ...] = ()
+    stubs: tuple[Stub, ...] = ()
+    partitions: tuple[Partition, ...] = ()
+    future_label: FutureLabel | None = None
     _topology: dict[int, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
@@ -444,6 +602,11 @@ class Tile:
                     raise TileModelError(
                         f"tile {self.name!r}: path {i} has edge {end.num}, expected 0-5"
                     )
+        ends = [("stub", s.edge) for s in self.stubs]
+        ends += [("partition", e) for p in self.partitions for e in (p.a, p.b)]
+        for what, e in ends:
+            if not 0 <= e <= 5:
+                raise TileModelError(f"tile {self.name!r}: {what} at {e}, expected 0-5")
 
     # ---------------------------------------------------------------- queries
 
@@ -454,8 +617,13 @@ class Tile:
 
     @property
     def towns(self) -> tuple[Node, ...]:
-        """The town nodes, in order."""
+        """The town nodes (halts among them), in order."""
         return tuple(n for n in self.nodes if n.kind is NodeKind.TOWN)
+
+    @property
+    def halts(self) -> tuple[Node, ...]:
+        """The halts, in order (towns a route may pass; 1860, 18ESP)."""
+        return tuple(n for n in self.nodes if n.halt)
 
     @property
     def offboards(self) -> tuple[Node, ...]:
@@ -473,8 +641,8 @@ class Tile:
         return tuple(n for n in self.nodes if n.is_stop)
 
     def exits(self) -> frozenset[int]:
-        """Edges that have track leaving the tile."""
-        return frozenset(e for p in self.paths for e in p.edges())
+        """Edges that have track leaving the tile (future track is not track yet)."""
+        return frozenset(e for p in self.paths if p.track is not Track.FUTURE for e in p.edges())
 
     def paths_at_node(self, index: int) -> tuple[Path, ...]:
         """Paths touching node ``index``."""
@@ -518,6 +686,8 @@ class Tile:
             icons=tuple(
                 i if i.loc is None else replace(i, loc=i.loc.rotated(r)) for i in self.icons
             ),
+            stubs=tuple(s.rotated(r) for s in self.stubs),
+            partitions=tuple(p.rotated(r) for p in self.partitions),
             rotation=(self.rotation + r) % 6,
         )
 
@@ -598,11 +768,16 @@ def _texts(tile: Tile) -> list[tuple[str, str | None]]:
         if n.revenue is not None:
             out += [(f"node _{i} revenue phase", p) for p, _ in n.revenue.phases]
         out += [(f"node _{i} {k}", v) for k, v in n.extra]
+        out += [(f"node _{i} symbol", n.symbol), (f"node _{i} pass colour", n.pass_color)]
+        out += [(f"node _{i} revenue format", n.revenue_format)]
     out += [("label", lab.text) for lab in tile.labels]
     out += [("terrain", t) for u in tile.upgrades for t in u.terrains]
     out += [(f"icon {k}", v) for i in tile.icons for k, v in (("image", i.image), ("name", i.name))]
     if tile.frame is not None:
         out += [("frame colour", tile.frame.color), ("frame colour", tile.frame.color2)]
+    out += [("border colour", b.color) for b in tile.borders]
+    if tile.future_label is not None:
+        out.append(("future label", tile.future_label.text))
     out += [(k, v) for k, v in tile.extra]
     return out
 
@@ -621,6 +796,8 @@ def limit_problem(tile: Tile) -> str | None:
         ("terrain upgrades", len(tile.upgrades), limits.MAX_ITEMS),
         ("borders", len(tile.borders), limits.MAX_ITEMS),
         ("icons", len(tile.icons), limits.MAX_ITEMS),
+        ("stubs", len(tile.stubs), limits.MAX_ITEMS),
+        ("partitions", len(tile.partitions), limits.MAX_ITEMS),
     )
     for what, count, most in counts:
         if count > most:
@@ -628,6 +805,13 @@ def limit_problem(tile: Tile) -> str | None:
     for i, n in enumerate(tile.nodes):
         if not 0 <= n.slots <= limits.MAX_SLOTS:
             return f"node _{i} has {n.slots} token slots: expected 0 to {limits.MAX_SLOTS}"
+        for what, value, low, high in (
+            ("visit cost", n.visit_cost, 0, limits.MAX_AMOUNT),
+            ("revenue rows", n.revenue_rows, 1, 9),
+            ("pass size", n.pass_size, 1, limits.MAX_SIZE),
+        ):
+            if not low <= value <= high:
+                return f"node _{i}: {what} {value} is out of range: expected {low} to {high:,}"
         if len(n.groups) > limits.MAX_ITEMS:
             return f"node _{i} has {len(n.groups)} groups: at most {limits.MAX_ITEMS}"
         if n.revenue is not None:
@@ -655,6 +839,8 @@ def limit_problem(tile: Tile) -> str | None:
         problem = _amount_problem(u.cost, "terrain cost", 0)
         if problem:
             return problem
+        if u.size is not None and not 1 <= u.size <= limits.MAX_SIZE:
+            return f"terrain size {u.size} is out of range: expected 1 to {limits.MAX_SIZE:,}"
         if len(u.terrains) > limits.MAX_ITEMS:
             return f"{len(u.terrains)} terrains on one upgrade: at most {limits.MAX_ITEMS}"
     for b in tile.borders:
@@ -663,6 +849,11 @@ def limit_problem(tile: Tile) -> str | None:
         problem = _amount_problem(b.cost, "border cost", 0)
         if problem:
             return problem
+    for line in tile.partitions:
+        if line.a_sign not in (-1, 0, 1) or line.b_sign not in (-1, 0, 1):
+            return "a partition's end signs must be -1, 0 or 1"
+        if line.length is not None and not 0 < line.length <= 1:
+            return f"partition length {line.length} is out of range: expected above 0, up to 1"
     if len(tile.extra) > limits.MAX_ITEMS:
         return f"{len(tile.extra)} source attributes: at most {limits.MAX_ITEMS}"
     for what, text in _texts(tile):
@@ -687,11 +878,18 @@ def _topology_signature(tile: Tile) -> tuple[object, ...]:
     # Describe each node by its kind and the edges reachable from it directly, then refine
     # once by the descriptions of the nodes joined to it, so that equal descriptions mean
     # interchangeable nodes. Paths become sorted descriptor pairs; the whole is a sorted tuple.
+    paths = [p for p in tile.paths if p.track is not Track.FUTURE]
+    exits: list[set[int]] = [set() for _ in tile.nodes]
+    touched: set[int] = set()
+    for p in paths:
+        for i in p.nodes():
+            exits[i].update(p.edges())
+            touched.add(i)
     direct: list[tuple[str, tuple[int, ...]]] = []
     for i, node in enumerate(tile.nodes):
-        direct.append((node.kind.value, tuple(sorted(tile.node_exits(i)))))
+        direct.append((node.kind.value, tuple(sorted(exits[i]))))
     neighbours: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in tile.nodes]
-    for p in tile.paths:
+    for p in paths:
         if isinstance(p.a, NodeRef) and isinstance(p.b, NodeRef):
             neighbours[p.a.index].append(direct[p.b.index])
             neighbours[p.b.index].append(direct[p.a.index])
@@ -703,10 +901,10 @@ def _topology_signature(tile: Tile) -> tuple[object, ...]:
         return (1, desc[e.index])
 
     items: list[tuple[object, ...]] = []
-    for p in tile.paths:
+    for p in paths:
         ka, kb = end_key(p.a), end_key(p.b)
         pair = (ka, kb) if repr(ka) <= repr(kb) else (kb, ka)
         items.append((pair, p.track.value, p.terminal > 0))
-    unconnected = tuple(sorted(repr(d) for i, d in enumerate(desc) if not tile.paths_at_node(i)))
+    unconnected = tuple(sorted(repr(d) for i, d in enumerate(desc) if i not in touched))
     counted = Counter(repr(i) for i in items)
     return (tuple(sorted(counted.items())), unconnected)

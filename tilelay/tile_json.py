@@ -63,6 +63,29 @@ def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
             d["revenue_layout"] = n.revenue_layout
         if n.extra:
             d["extra"] = [[k, v] for k, v in n.extra]
+        if n.visit_cost != 1:
+            d["visit_cost"] = n.visit_cost
+        if n.route is not None:
+            d["route"] = n.route.value
+        if n.revenue_format is not None:
+            d["revenue_format"] = n.revenue_format
+        if n.revenue_rows != 1:
+            d["revenue_rows"] = n.revenue_rows
+        for key, flag in (
+            ("boom", n.boom),
+            ("to_city", n.to_city),
+            ("outline", n.outline),
+            ("halt", n.halt),
+            ("mountain_pass", n.mountain_pass),
+        ):
+            if flag:
+                d[key] = True
+        if n.symbol is not None:
+            d["symbol"] = n.symbol
+        if n.pass_color is not None:
+            d["pass_color"] = n.pass_color
+        if n.pass_size != 1:
+            d["pass_size"] = n.pass_size
         nodes.append(d)
     out["nodes"] = nodes
     paths: list[JSONValue] = []
@@ -82,16 +105,25 @@ def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
             pd["over"] = True
         paths.append(pd)
     out["paths"] = paths
+    if tile.stubs:
+        out["stubs"] = [stub.edge for stub in tile.stubs]
     if tile.labels:
         out["labels"] = [
             {"text": lab.text, **({"loc": str(lab.loc)} if lab.loc else {})} for lab in tile.labels
         ]
+    if tile.future_label is not None:
+        fl = tile.future_label
+        out["future_label"] = {
+            **({"text": fl.text} if fl.text is not None else {}),
+            **({"color": fl.color.value} if fl.color is not None else {}),
+        }
     if tile.upgrades:
         out["upgrades"] = [
             {
                 "cost": u.cost,
                 **({"terrains": list(u.terrains)} if u.terrains else {}),
                 **({"loc": str(u.loc)} if u.loc else {}),
+                **({"size": u.size} if u.size is not None else {}),
             }
             for u in tile.upgrades
         ]
@@ -101,9 +133,26 @@ def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
                 "edge": b.edge,
                 **({"type": b.type.value} if b.type else {}),
                 **({"cost": b.cost} if b.cost is not None else {}),
+                **({"color": b.color} if b.color is not None else {}),
             }
             for b in tile.borders
         ]
+    if tile.partitions:
+        parts: list[JSONValue] = []
+        for pt in tile.partitions:
+            pdict: dict[str, JSONValue] = {"a": pt.a, "b": pt.b}
+            if pt.type is not None:
+                pdict["type"] = pt.type.value
+            if pt.restrict is not None:
+                pdict["restrict"] = pt.restrict.value
+            if pt.a_sign:
+                pdict["a_sign"] = pt.a_sign
+            if pt.b_sign:
+                pdict["b_sign"] = pt.b_sign
+            if pt.length is not None:
+                pdict["length"] = pt.length
+            parts.append(pdict)
+        out["partitions"] = parts
     if tile.icons:
         icons: list[JSONValue] = []
         for i in tile.icons:
@@ -116,6 +165,8 @@ def tile_to_dict(tile: model.Tile) -> dict[str, JSONValue]:
                 idict["blocks_lay"] = True
             if i.loc is not None:
                 idict["loc"] = str(i.loc)
+            if i.large:
+                idict["large"] = True
             icons.append(idict)
         out["icons"] = icons
     if tile.frame is not None:
@@ -171,6 +222,14 @@ class _Reader:
 
     def opt_str(self, v: object, where: str) -> str | None:
         return None if v is None else self.str_(v, where)
+
+    def opt_int(self, v: object, where: str) -> int | None:
+        return None if v is None else self.int_(v, where)
+
+    def number(self, v: object, where: str) -> float:
+        if isinstance(v, bool) or not isinstance(v, int | float) or not -1e9 < v < 1e9:
+            raise self.fail(where, f"expected a number, got {limits.shown(v)}")
+        return float(v)
 
     def bool_(self, v: object, where: str) -> bool:
         if v is None:
@@ -252,6 +311,9 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         "icons",
         "frame",
         "extra",
+        "stubs",
+        "partitions",
+        "future_label",
     }
     for key in d:
         if key not in known:
@@ -297,6 +359,20 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 r.loc(n.get("revenue_loc"), f"{w}.revenue_loc"),
                 r.opt_str(n.get("revenue_layout"), f"{w}.revenue_layout"),
                 _extra_pairs(r, n.get("extra"), f"{w}.extra"),
+                visit_cost=r.int_(n.get("visit_cost", 1), f"{w}.visit_cost", 0),
+                route=None
+                if n.get("route") is None
+                else r.enum(model.StopRoute, n["route"], f"{w}.route"),
+                revenue_format=r.opt_str(n.get("revenue_format"), f"{w}.revenue_format"),
+                revenue_rows=r.int_(n.get("revenue_rows", 1), f"{w}.revenue_rows", 1, 9),
+                boom=r.bool_(n.get("boom"), f"{w}.boom"),
+                to_city=r.bool_(n.get("to_city"), f"{w}.to_city"),
+                outline=r.bool_(n.get("outline"), f"{w}.outline"),
+                halt=r.bool_(n.get("halt"), f"{w}.halt"),
+                symbol=r.opt_str(n.get("symbol"), f"{w}.symbol"),
+                mountain_pass=r.bool_(n.get("mountain_pass"), f"{w}.mountain_pass"),
+                pass_color=r.opt_str(n.get("pass_color"), f"{w}.pass_color"),
+                pass_size=r.int_(n.get("pass_size", 1), f"{w}.pass_size", 1, limits.MAX_SIZE),
             )
         )
     paths: list[model.Path] = []
@@ -333,6 +409,9 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                     r.str_(t, f"{w}.terrains") for t in r.lst(u.get("terrains"), f"{w}.terrains")
                 ),
                 r.loc(u.get("loc"), f"{w}.loc"),
+                None
+                if u.get("size") is None
+                else r.int_(u["size"], f"{w}.size", 1, limits.MAX_SIZE),
             )
         )
     borders = []
@@ -345,7 +424,42 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 edge,
                 None if b.get("type") is None else r.enum(model.BorderType, b["type"], f"{w}.type"),
                 None if b.get("cost") is None else r.int_(b["cost"], f"{w}.cost", 0),
+                r.opt_str(b.get("color"), f"{w}.color"),
             )
+        )
+    stubs = []
+    for i, sv in enumerate(r.lst(d.get("stubs"), "tile.stubs")):
+        stubs.append(model.Stub(r.int_(sv, f"tile.stubs[{i}]")))
+    partitions = []
+    for i, pv in enumerate(r.lst(d.get("partitions"), "tile.partitions")):
+        w = f"tile.partitions[{i}]"
+        pt = r.obj(pv, w)
+        signs = []
+        for key in ("a_sign", "b_sign"):
+            signs.append(r.int_(pt.get(key, 0), f"{w}.{key}", -1, 1))
+        partitions.append(
+            model.Partition(
+                r.int_(pt.get("a"), f"{w}.a", 0, 5),
+                r.int_(pt.get("b"), f"{w}.b", 0, 5),
+                None
+                if pt.get("type") is None
+                else r.enum(model.BorderType, pt["type"], f"{w}.type"),
+                None
+                if pt.get("restrict") is None
+                else r.enum(model.PartitionSide, pt["restrict"], f"{w}.restrict"),
+                signs[0],
+                signs[1],
+                None if pt.get("length") is None else r.number(pt["length"], f"{w}.length"),
+            )
+        )
+    future_label = None
+    if d.get("future_label") is not None:
+        fl = r.obj(d["future_label"], "tile.future_label")
+        future_label = model.FutureLabel(
+            r.opt_str(fl.get("text"), "tile.future_label.text"),
+            None
+            if fl.get("color") is None
+            else r.enum(model.Color, fl["color"], "tile.future_label.color"),
         )
     icons = []
     for i, iv in enumerate(r.lst(d.get("icons"), "tile.icons")):
@@ -358,6 +472,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 r.bool_(ic.get("sticky"), f"{w}.sticky"),
                 r.bool_(ic.get("blocks_lay"), f"{w}.blocks_lay"),
                 r.loc(ic.get("loc"), f"{w}.loc"),
+                r.bool_(ic.get("large"), f"{w}.large"),
             )
         )
     frame = None
@@ -383,6 +498,9 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             rotation=rotation,
             location_name=r.opt_str(d.get("location_name"), "tile.location_name"),
             extra=_extra_pairs(r, d.get("extra"), "tile.extra"),
+            stubs=tuple(stubs),
+            partitions=tuple(partitions),
+            future_label=future_label,
         )
         return model.check_limits(tile)
     except TileModelError as err:

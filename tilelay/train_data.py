@@ -140,9 +140,11 @@ class _GameData:
                 major += pay
                 if nodes & _MINOR_NODES:
                     town_kind = "major"
-            else:
+            elif pay:
                 minor += pay
                 town_kind = "minor"
+            # towns visited but paid nothing ({nodes: [town], pay: 0, visit: 99}, 18Scan's
+            # 5E): they neither count against the length nor score
         if major == 0:
             raise self.fail(where, "distance has no city or offboard stops")
         counting = {"major": TownCounting.MAJOR, "minor": TownCounting.YES}.get(
@@ -167,10 +169,11 @@ def trains_from_game_data(
     ones; a ``visit`` larger than ``pay`` is kept as ``max_visits``. ``num: "unlimited"`` is
     -1; a train without ``num`` takes its number from ``quantities`` (18xx.games computes some
     in code, e.g. 1830's 6-trains) or is an error. ``variants`` become the second side of a
-    dual card named ``"side1/side2"``. ``rusts_on`` / ``available_on`` name the train whose
-    first purchase rusts / releases this one: put on the phase that train starts if there is
-    one, else on that train's card type. ``discount`` is kept per side, and gives
-    ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
+    dual card named ``"side1/side2"``. ``rusts_on`` names the train whose first purchase rusts
+    this one: put on the phase that train starts if there is one, else on that train's card
+    type. ``available_on`` names the phase that releases this one (as the engine reads it), or,
+    if no phase has that name, a train as ``rusts_on`` does. ``discount`` is kept per side, and
+    gives ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
     :attr:`TrainManager.warnings`; malformed values raise :class:`GameDataError`.
     """
     data = _GameData(source)
@@ -253,7 +256,15 @@ def trains_from_game_data(
                 cards[i] = replace(cards[i], new_phases=(*cards[i].new_phases, NewPhase(name)))
                 phase_of_train.setdefault(cards[i].name, len(phase_list) - 1)
 
+    phase_index = {phase.name: i for i, phase in enumerate(phase_list)}
     for card_name, key, train, where in pending:
+        if key == "available_on" and train in phase_index:
+            # the engine makes a train available when the phase of that name starts
+            # (Phase#available?), e.g. 1880's 2R in phase C2, which no train starts
+            p = phase_index[train]
+            phase = phase_list[p]
+            phase_list[p] = replace(phase, releases=(*phase.releases, card_name))
+            continue
         trigger = cards[card_index(train, where)].name
         if key == "obsolete_on":
             i = card_index(card_name, where)

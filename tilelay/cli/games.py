@@ -3,6 +3,10 @@
 * ``tilelay games [--json]`` lists every game known: the built-in ones and those of the
   sources given with ``--games`` or ``TILELAY_GAMES`` (title, source, format, hexes, tiles,
   and how many things could not be read, listed in full with ``--problems``);
+* ``tilelay games compare GAME [--json]`` compares the game as each source that has it reads
+  it (:mod:`tilelay.compare`): every difference from the first source known, with its cause
+  from ``tilelay/data/known_differences.toml``; the exit status is 1 when a difference has
+  no known cause (a new fact to investigate), else 0;
 * ``tilelay convert-game GAME --to toml|json`` writes one game in tilelay's format.
 """
 
@@ -29,6 +33,17 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object per game, in a list")
     p.add_argument("--problems", action="store_true", help="list what could not be read")
     p.set_defaults(func=_list)
+    actions = p.add_subparsers(dest="games_command", metavar="ACTION")
+    cmp = actions.add_parser(
+        "compare",
+        help="compare a game across the sources that have it, each difference with its cause",
+        description="Compare a game as each source that has it reads it (built-in, 18xx.games, "
+        "Rails, GE18XX) against the first known: every difference with its known cause. "
+        "Exit status 1 when some difference has no known cause.",
+    )
+    cmp.add_argument("game", help="a game's title (any of its names, or TITLE@FORMAT)")
+    cmp.add_argument("--json", action="store_true", help="the comparison as one JSON object")
+    cmp.set_defaults(func=_compare)
     c = sub.add_parser("convert-game", help="write a game in tilelay's format (TOML) or as JSON")
     c.add_argument("game", help="a game's title (any game known)")
     c.add_argument("--to", choices=["toml", "json"], default="toml", help="the format (toml)")
@@ -126,3 +141,24 @@ def _convert(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(game_to_toml(game))
     return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from tilelay.compare import compare
+
+    result = compare(args.game)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=1, ensure_ascii=False))
+        return 1 if result.unexplained else 0
+    print(f"{result.title}: {', '.join(result.sources)} (each compared with {result.sources[0]})")
+    if len(result.sources) < 2:
+        print("  only one source has this game: nothing to compare")
+    for note in result.notes:
+        print(f"  note: {note}")
+    for finding in result.findings:
+        cause = finding.cause
+        print(f"  {finding.difference}")
+        print(f"      {'UNEXPLAINED' if cause is None else cause}")
+    counts = ", ".join(f"{n} {name}" for name, n in result.counts().items())
+    print(f"{len(result.findings)} differences" + (f": {counts}" if counts else ""))
+    return 1 if result.unexplained else 0

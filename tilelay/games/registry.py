@@ -34,11 +34,13 @@ from tilelay.tile import Tile
 __all__ = [
     "GameEntry",
     "add_entries",
+    "add_warnings",
     "entries",
     "find_games",
     "game_names",
     "get_tile",
     "load_game",
+    "reference",
     "registry_warnings",
     "reset",
 ]
@@ -175,9 +177,22 @@ def entries() -> list[GameEntry]:
     return list(_registry().entries)
 
 
+def add_warnings(warnings: Iterable[ReadWarning]) -> None:
+    """Note things the sources of games hold but that could not be made games."""
+    _registry().warnings.extend(warnings)
+
+
 def registry_warnings() -> list[ReadWarning]:
     """Name clashes between games of different sources."""
     return list(_registry().warnings)
+
+
+def reference(entry: GameEntry) -> str:
+    """The shortest name that finds ``entry``: its title, or ``TITLE@FORMAT`` when an earlier
+    source keeps the title."""
+    if _registry().index.get(normalise_name(entry.name)) is entry:
+        return entry.name
+    return entry.qualified_name
 
 
 def game_names() -> list[str]:

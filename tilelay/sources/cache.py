@@ -1,9 +1,10 @@
 """The on-disk cache of games read from other engines' sources.
 
-A source (a path of one format) is keyed by the SHA-256 of tilelay's version, its format, and
-the relative names and contents of its files: any change to a file (or to tilelay) gives a new
-key, so a cache entry never describes other sources. For each key the cache keeps the listing
-of the games (their names) and each game once read (pickled, one file per game).
+A source (a path of one format) is keyed by the SHA-256 of tilelay's version, the code that
+reads games (the modules of ``tilelay`` it is made of), its format, and the relative names and
+contents of its files: any change to a file (or to a reader) gives a new key, so a cache entry
+never describes other sources. For each key the cache keeps the listing of the games (their
+names) and each game once read (pickled, one file per game).
 
 The cache lives in ``$TILELAY_CACHE``, else ``$XDG_CACHE_HOME/tilelay``, else
 ``~/.cache/tilelay``. A cache that cannot be written is not an error: games are then read from
@@ -12,18 +13,22 @@ their sources each time. Entries written by this module are the only ones it rea
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import pickle
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from tilelay.errors import ReadWarning
 from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "1"  # bump when what is cached changes shape
+_VERSION = "2"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:
@@ -36,10 +41,22 @@ def cache_dir() -> Path:
     return base / "tilelay"
 
 
+@functools.cache
+def _code_digest() -> bytes:
+    """A digest of tilelay's own modules: a reader fixed is a new key, even in a checkout
+    whose version number has not changed."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
 def _key(fmt: str, root: Path, files: list[Path]) -> str:
     from tilelay import __version__
 
     digest = hashlib.sha256(f"{_VERSION}\0{__version__}\0{fmt}\0".encode())
+    digest.update(_code_digest())
     for path in files:
         try:
             name = str(path.relative_to(root))
@@ -73,20 +90,44 @@ class SourceCache:
         except OSError:
             pass  # an unwritable cache only costs time
 
-    def listing(self) -> list[tuple[str, list[str]]] | None:
-        """The games of the source as ``(key, names)``, if cached."""
+    def _listing(self) -> dict[str, Any] | None:
         data = self._read("listing.json")
         if data is None:
             return None
         try:
             raw = json.loads(data)
-            return [(str(k), [str(n) for n in names]) for k, names in raw]
-        except (ValueError, TypeError):
+        except ValueError:
+            return None
+        return raw if isinstance(raw, dict) else None
+
+    def listing(self) -> list[tuple[str, list[str]]] | None:
+        """The games of the source as ``(key, names)``, if cached."""
+        raw = self._listing()
+        if raw is None:
+            return None
+        try:
+            return [(str(k), [str(n) for n in names]) for k, names in raw["games"]]
+        except (KeyError, ValueError, TypeError):
             return None
 
-    def store_listing(self, listing: list[tuple[str, list[str]]]) -> None:
-        """Keep the listing."""
-        self._write("listing.json", json.dumps(listing).encode())
+    def skipped(self) -> list[ReadWarning]:
+        """The games of the source that could not be read, as cached with the listing."""
+        raw = self._listing() or {}
+        out: list[ReadWarning] = []
+        for item in raw.get("skipped", []):
+            if isinstance(item, list) and len(item) == 2:
+                out.append(ReadWarning(str(item[0]), str(item[1])))
+        return out
+
+    def store_listing(
+        self, listing: list[tuple[str, list[str]]], *, skipped: Iterable[ReadWarning] = ()
+    ) -> None:
+        """Keep the listing (and what could not be read)."""
+        data = {
+            "games": listing,
+            "skipped": [[w.message, w.source or ""] for w in skipped],
+        }
+        self._write("listing.json", json.dumps(data).encode())
 
     def _game_file(self, key: str) -> str:
         return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24] + ".pickle"

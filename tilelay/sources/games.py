@@ -25,11 +25,14 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from tilelay.errors import NoGameError, ReadWarning
+from tilelay.catalogue import tile_codes
+from tilelay.errors import NoGameError, ReadWarning, TilelayError
 from tilelay.games import Game, game_from_data
-from tilelay.games.registry import GameEntry, add_entries
+from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
+from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
+from tilelay.sources.rails import find_rails_games, load_rails_game
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -218,8 +221,6 @@ def engine_game(
     """
     data, notes = engine_game_data(game)
     if generic:
-        from tilelay.catalogue import tile_codes
-
         known = tile_codes()
         own = data.setdefault("tiles", {})
         for name in data["manifest"]:
@@ -279,6 +280,99 @@ class EngineReader(SourceReader):
         return engine_game(game, generic, source=str(self.checkout.game_dir / game.folder))
 
 
+class _DirectoryReader(SourceReader):
+    """Games kept one per directory (Rails, GE18XX): listing a game reads it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self._read: dict[str, Game] = {}
+        self.skipped: list[ReadWarning] = []
+
+    def directories(self) -> list[Path]:
+        raise NotImplementedError
+
+    def read(self, directory: Path) -> Game:
+        raise NotImplementedError
+
+    def files(self) -> list[Path]:
+        out: list[Path] = []
+        for d in self.directories():
+            out.extend(sorted(f for f in d.iterdir() if f.is_file()))
+        return out
+
+    def key(self, directory: Path) -> str:
+        return str(directory.relative_to(self.path)) if directory != self.path else "."
+
+    def games(self) -> list[tuple[str, list[str]]]:
+        out: list[tuple[str, list[str]]] = []
+        for d in self.directories():
+            key = self.key(d)
+            try:
+                game = self.read(d)
+            except TilelayError as err:
+                self.skipped.append(ReadWarning(err.message, str(d)))
+                continue
+            self._read[key] = game
+            out.append((key, [game.name, game.title, *game.aliases]))
+        return out
+
+    def load(self, key: str) -> Game:
+        game = self._read.get(key)
+        return game if game is not None else self.read(self.path / key)
+
+
+class RailsReader(_DirectoryReader):
+    """The games of a Rails ``data/`` directory, or one Rails game's directory."""
+
+    format = "rails"
+
+    def directories(self) -> list[Path]:
+        return find_rails_games(self.path)
+
+    def read(self, directory: Path) -> Game:
+        return load_rails_game(directory)
+
+
+class GE18XXReader(_DirectoryReader):
+    """The games of a GE18XX XML directory, or one GE18XX game's directory."""
+
+    format = "ge18xx"
+
+    def directories(self) -> list[Path]:
+        return find_ge18xx_games(self.path)
+
+    def files(self) -> list[Path]:
+        files = super().files()
+        for folder in (self.path, self.path.parent):
+            tiles = folder / "Tiles"
+            if tiles.is_dir():
+                files.extend(sorted(tiles.glob("*.xml")))
+            if (folder / "18xx-Games.xml").is_file():
+                files.append(folder / "18xx-Games.xml")
+        return files
+
+    def read(self, directory: Path) -> Game:
+        return load_ge18xx_game(directory)
+
+
+def _is_rails(path: Path) -> bool:
+    if not path.is_dir():
+        return False
+    try:
+        return bool(find_rails_games(path))
+    except TilelayError:
+        return False
+
+
+def _is_ge18xx(path: Path) -> bool:
+    if not path.is_dir():
+        return False
+    try:
+        return bool(find_ge18xx_games(path))
+    except TilelayError:
+        return False
+
+
 def _is_engine(path: Path) -> bool:
     for candidate in (path, path / "game", path / "engine" / "game", path / "lib/engine/game"):
         if candidate.is_dir() and any(candidate.glob("g_*")):
@@ -289,6 +383,8 @@ def _is_engine(path: Path) -> bool:
 #: The formats known, each with the test of a path and its reader.
 FORMAT_READERS: list[tuple[str, Callable[[Path], bool], Callable[[Path], SourceReader]]] = [
     ("18xx.games", _is_engine, EngineReader),
+    ("ge18xx", _is_ge18xx, GE18XXReader),
+    ("rails", _is_rails, RailsReader),
 ]
 
 
@@ -312,9 +408,15 @@ def discover(path: str | Path) -> list[GameEntry]:
     listing = stored.listing()
     if listing is None:
         listing = reader.games()
-        stored.store_listing(listing)
+        stored.store_listing(listing, skipped=getattr(reader, "skipped", []))
+    skipped = stored.skipped()
     if not listing:
-        raise NoGameError("holds no game whose map is data", source=str(path))
+        reasons = "; ".join(str(w) for w in skipped)
+        raise NoGameError(
+            "holds no game that can be read" + (f": {reasons}" if reasons else ""),
+            source=str(path),
+        )
+    note_skipped(skipped)
     entries: list[GameEntry] = []
     for key, names in listing:
 
@@ -336,6 +438,12 @@ def discover(path: str | Path) -> list[GameEntry]:
             )
         )
     return entries
+
+
+def note_skipped(skipped: Iterable[ReadWarning]) -> None:
+    """List the games a source holds but that could not be read (e.g. Rails' incomplete
+    1817) among the registry's warnings."""
+    add_warnings(ReadWarning(f"not loaded: {w.message}", w.source, w.line) for w in skipped)
 
 
 def paths_from_environment(environ: Mapping[str, str] | None = None) -> list[str]:

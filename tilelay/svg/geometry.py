@@ -22,7 +22,7 @@ from tilelay.hexgeo import (
     polar,
 )
 from tilelay.svg.text import fmt, fmt_point
-from tilelay.tile import Edge, End, NodeKind, NodeRef, Path, Tile, TownStyle
+from tilelay.tile import Edge, End, Node, NodeKind, NodeRef, Path, Tile, TownStyle
 
 __all__ = [
     "GAP",
@@ -49,6 +49,7 @@ __all__ = [
     "mul",
     "node_extent",
     "norm",
+    "pass_triangle",
     "path_geometry",
     "reversed_geometry",
     "scaled",
@@ -262,11 +263,33 @@ def slot_offsets(slots: int) -> list[Point]:
     return [polar(start + 360.0 * i / slots, ring) for i in range(slots)]
 
 
+#: The radius of a mountain pass's triangle by its size (the engine's).
+PASS_RADIUS = {1: 40.0, 2: 48.0, 3: 60.0}
+
+
+def pass_triangle(node: Node, outline: float = 0.0) -> list[Point]:
+    """The corners of a mountain pass's triangle around its city, pointing up (grown by
+    ``outline``; lower and larger round a city of several slots, as the engine draws it)."""
+    radius = PASS_RADIUS.get(node.pass_size, 40.0)
+    dy = 0.0
+    if node.slots > 1:
+        radius, dy = radius * 1.2, 8.0
+    radius += outline
+    return [
+        polar(a, radius) if not dy else add(polar(a, radius), (0.0, dy))
+        for a in (30.0, 150.0, 270.0)
+    ]
+
+
 def node_extent(tile: Tile, i: int) -> float:
     node = tile.nodes[i]
     if node.kind is NodeKind.CITY:
-        offs = slot_offsets(max(node.slots, 1))
-        return max(norm(o) for o in offs) + SLOT_R + 2.0
+        slots = 0.0
+        if node.slots >= 1:
+            slots = max(norm(o) for o in slot_offsets(node.slots)) + SLOT_R + 2.0
+        if node.mountain_pass:  # the triangle around it
+            return max(slots, max(norm(p) for p in pass_triangle(node, 4.0)))
+        return slots if node.slots >= 1 else 10.0  # no token spaces: only the track's end
     if node.kind is NodeKind.TOWN:
         return 0.0 if tile.town_style(i) is TownStyle.HIDDEN else 18.0
     return 0.0

@@ -41,6 +41,11 @@ COLORS: dict[str, str] = {
     "black": "#000000",
     "lightblue": "#b0e0e6",
     "salmon": "#f9a98c",
+    "gray60": "#96989d",
+    "gray50": "#7b7d84",
+    "gray40": "#626569",
+    "pink": "#ff8ed2",
+    "navy": "#2443c1",
 }
 
 #: Track colours in phase order (for phased revenues whose phases are not colours).

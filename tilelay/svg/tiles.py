@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
+from tilelay.dsl import format_revenue
 from tilelay.hexgeo import (
     Layout,
     corner,
@@ -37,9 +38,11 @@ from tilelay.svg.geometry import (
     is_terminal,
     layout_nodes,
     mul,
+    pass_triangle,
     path_geometry,
     scaled,
     slot_offsets,
+    sub,
     terminal_polygon,
     turn,
     unit,
@@ -58,7 +61,19 @@ from tilelay.svg.text import (
     text_element,
     text_width,
 )
-from tilelay.tile import BorderType, Edge, NodeKind, Revenue, Tile, TownStyle, Track
+from tilelay.tile import (
+    Border,
+    BorderType,
+    Color,
+    Edge,
+    Node,
+    NodeKind,
+    Partition,
+    Revenue,
+    Tile,
+    TownStyle,
+    Track,
+)
 
 __all__ = ["clear_caches", "tile_fragment", "tile_svg", "tiles_svg"]
 
@@ -111,6 +126,16 @@ def draw_paths(
                 f'<path class="track-inner" d="{d}" stroke="{WHITE}" stroke-width="3"'
                 ' stroke-dasharray="9 6"/>'
             )
+        elif tr is Track.THIN:
+            out.append(
+                f'<path class="track" {attrs} d="{d}" stroke="#000" stroke-width="2"'
+                ' stroke-dasharray="12"/>'
+            )
+        elif tr is Track.FUTURE:
+            out.append(
+                f'<path class="track future" {attrs} d="{d}" stroke="#888" stroke-width="6"'
+                ' stroke-dasharray="9 3"/>'
+            )
         elif tr is Track.TUNNEL:
             out.append(
                 f'<path class="ties" d="{d}" stroke="#555" stroke-width="20"'
@@ -119,7 +144,21 @@ def draw_paths(
             out.append(f'<path class="track" {attrs} d="{d}" stroke="#000" stroke-width="8"/>')
         else:
             out.append(f'<path class="track" {attrs} d="{d}" stroke="#000" stroke-width="8"/>')
+    for stub in tile.stubs:
+        m = scaled(edge_midpoint(stub.edge, layout))
+        end = add(m, mul(inward(stub.edge, layout), STUB_LENGTH))
+        out.append(
+            f'<path class="stub" data-edge="{stub.edge}" d="M{fmt_point(m)}L{fmt_point(end)}"'
+            ' stroke="#000" stroke-width="8"/>'
+        )
+        samples.append((m, add(m, mul(sub(end, m), 0.5)), end))
     return samples
+
+
+#: How far a stub runs into the hex from its edge (tile units; the engine's 22 of 87).
+STUB_LENGTH = 22.0
+#: The fill and outline of a halt (the engine's grey town with a black rim).
+HALT_FILL, HALT_STROKE = "#808080", "#000"
 
 
 def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
@@ -136,6 +175,12 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
             if rot:
                 offs = [turn(o, rot) for o in offs]
             parts = [f'<g class="city" data-node="{i}" data-slots="{node.slots}" {tr}>']
+            if node.mountain_pass:
+                parts.append(_pass_triangles(node))
+            if node.slots < 1:  # no token spaces: the engine draws only the revenue
+                parts.append("</g>")
+                out.append("".join(parts))
+                continue
             if slots == 2:
                 parts.append(
                     f'<rect class="city-box" x="-52" y="-27" width="104" height="54" rx="14"'
@@ -154,18 +199,26 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
                     f'<polygon {hull} fill="{WHITE}" stroke="{WHITE}"'
                     f' stroke-width="{fmt(2 * SLOT_R)}"/>'
                 )
+            slot_fill = "none" if node.outline else WHITE
             for o in offs:
                 parts.append(
                     f'<circle class="slot" cx="{fmt(o[0])}" cy="{fmt(o[1])}" r="{fmt(SLOT_R)}"'
-                    f' fill="{WHITE}" stroke="#000" stroke-width="2"/>'
+                    f' fill="{slot_fill}" stroke="#000" stroke-width="2"/>'
                 )
+                if node.boom:
+                    parts.append(
+                        f'<circle class="boom" cx="{fmt(o[0])}" cy="{fmt(o[1])}" r="10"'
+                        ' fill="none" stroke="#000" stroke-width="2" stroke-dasharray="6"/>'
+                    )
             parts.append("</g>")
             out.append("".join(parts))
         elif node.kind is NodeKind.TOWN:
             style = tile.town_style(i)
             if style is TownStyle.HIDDEN:
                 continue
-            if style is TownStyle.DOT:
+            if node.halt or node.boom:
+                out.append(_special_town(node, i, style, g.bar_angle, tr))
+            elif style is TownStyle.DOT:
                 out.append(
                     f'<g class="town" data-node="{i}" data-style="dot" {tr}><circle r="10"'
                     ' fill="#000" stroke="#fff" stroke-width="3"/></g>'
@@ -180,14 +233,53 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
             out.append(f'<g class="junction" data-node="{i}" {tr}/>')
 
 
-def _revenue_size(rev: Revenue, layout_name: str | None) -> tuple[str, float, float]:
+def _special_town(node: Node, i: int, style: TownStyle, bar_angle: float, tr: str) -> str:
+    """A halt (grey with a black rim, as the engine draws it) or a boomtown (a dashed ring)."""
+    fill, stroke = (HALT_FILL, HALT_STROKE) if node.halt else ("#000", "#fff")
+    cls = "town halt" if node.halt else "town"
+    attrs = f'class="{cls}" data-node="{i}" data-style="{style.value}"'
+    if node.halt:
+        attrs += f' data-symbol="{esc(node.symbol or "")}"'
+    if node.boom:
+        attrs += ' data-boom="1"'
+    parts = [f"<g {attrs} {tr}>"]
+    if style is TownStyle.DOT:
+        parts.append(f'<circle r="10" fill="{fill}" stroke="{stroke}" stroke-width="3"/>')
+    else:
+        rim = f' stroke="{stroke}" stroke-width="2"' if node.halt else ""
+        parts.append(
+            f'<rect x="-18" y="-5.5" width="36" height="11" fill="{fill}"{rim}'
+            f' transform="rotate({fmt(bar_angle % 180.0)})"/>'
+        )
+    if node.boom:
+        parts.append(
+            f'<circle class="boom" r="{fmt(SLOT_R)}" fill="none" stroke="#000" stroke-width="2"'
+            ' stroke-dasharray="6"/>'
+        )
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _pass_triangles(node: Node) -> str:
+    color = css_color(node.pass_color or "gray")
+    outer = " ".join(fmt_point(p) for p in pass_triangle(node, 4.0))
+    inner = " ".join(fmt_point(p) for p in pass_triangle(node))
+    return (
+        f'<polygon class="pass-outline" points="{outer}" fill="{WHITE}"/>'
+        f'<polygon class="pass" data-size="{node.pass_size}" points="{inner}" fill="{color}"/>'
+    )
+
+
+def _revenue_size(
+    rev: Revenue, layout_name: str | None, fmt_text: str | None = None, rows: int = 1
+) -> tuple[str, float, float]:
     """The revenue layout to use and the half-size of its widget."""
     vals = rev.values()
     if not rev.is_phased and len(vals) == 1:
         return "single", REV_R, REV_R
     lay = layout_name or "split"
     n = len(vals)
-    w = max(max(len(str(v)) for v in vals) * 9.0 + 8.0, 24.0)
+    w = max(max(len(format_revenue(fmt_text, v)) for v in vals) * 9.0 + 8.0, 24.0)
     if lay == "circle":
         return lay, n * (REV_R + 1.0), REV_R
     if lay == "oval":
@@ -196,20 +288,32 @@ def _revenue_size(rev: Revenue, layout_name: str | None) -> tuple[str, float, fl
         return lay, w / 2.0, n * 11.0
     if lay == "horizontal":
         return lay, n * (w + 3.0) / 2.0, 11.0
+    if rows > 1:
+        per_row = math.ceil(n / rows)
+        return "split", per_row * w / 2.0, 11.0 * math.ceil(n / per_row)
     return "split", n * w / 2.0, 11.0
 
 
-def _revenue_widget(rev: Revenue, layout_name: str | None, c: Point, node: str) -> str:
-    lay, hw, hh = _revenue_size(rev, layout_name)
+def _revenue_widget(
+    rev: Revenue,
+    layout_name: str | None,
+    c: Point,
+    node: str,
+    fmt_text: str | None = None,
+    rows: int = 1,
+) -> str:
+    lay, hw, hh = _revenue_size(rev, layout_name, fmt_text, rows)
     vals = rev.values()
     data = "|".join(str(v) for v in vals)
     head = (
         f'<g class="revenue" data-node="{node}" data-layout="{lay}" data-values="{data}"'
-        f' transform="translate({fmt_point(c)})">'
+        + (f' data-format="{esc(fmt_text)}"' if fmt_text is not None else "")
+        + (f' data-rows="{rows}"' if rows > 1 else "")
+        + f' transform="translate({fmt_point(c)})">'
     )
     parts = [head]
     if lay == "single":
-        txt = str(vals[0])
+        txt = format_revenue(fmt_text, vals[0])
         fs = 17.0 if len(txt) < 3 else 14.0
         parts.append(f'<circle r="{fmt(REV_R)}" fill="{WHITE}" stroke="#000" stroke-width="1.5"/>')
         parts.append(text_element(0.0, 0.0, txt, fs, cls="revenue-value", bold=True))
@@ -227,7 +331,11 @@ def _revenue_widget(rev: Revenue, layout_name: str | None, c: Point, node: str) 
                 f'<circle cx="{fmt(x)}" r="{fmt(REV_R)}" fill="{WHITE}" stroke="{col}"'
                 ' stroke-width="3"/>'
             )
-            parts.append(text_element(x, 0.0, str(v), fs, cls="revenue-value", bold=True))
+            parts.append(
+                text_element(
+                    x, 0.0, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                )
+            )
     elif lay == "oval":
         parts.append(
             f'<ellipse rx="{fmt(hw)}" ry="{fmt(hh)}" fill="{WHITE}" stroke="#000"'
@@ -236,7 +344,11 @@ def _revenue_widget(rev: Revenue, layout_name: str | None, c: Point, node: str) 
         step = (2 * hw - 16.0) / n
         for k, (_, v) in enumerate(phases):
             x = -hw + 8.0 + step * (k + 0.5)
-            parts.append(text_element(x, 0.0, str(v), fs, cls="revenue-value", bold=True))
+            parts.append(
+                text_element(
+                    x, 0.0, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                )
+            )
             if k:
                 xs = fmt(-hw + 8.0 + step * k)
                 parts.append(
@@ -250,7 +362,13 @@ def _revenue_widget(rev: Revenue, layout_name: str | None, c: Point, node: str) 
                 f'<rect x="{fmt(-hw)}" y="{fmt(y)}" width="{fmt(2 * hw)}" height="{fmt(bh)}"'
                 f' fill="{phase_color(ph, k)}" stroke="#000" stroke-width="1.5"/>'
             )
-            parts.append(text_element(0.0, y + bh / 2, str(v), fs, cls="revenue-value", bold=True))
+            parts.append(
+                text_element(
+                    0.0, y + bh / 2, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                )
+            )
+    elif rows > 1 and lay == "split":
+        parts.append(_revenue_rows(phases, hw, hh, fmt_text, rows))
     else:
         gap = 3.0 if lay == "horizontal" else 0.0
         bw = (2 * hw - gap * (n - 1)) / n
@@ -262,13 +380,42 @@ def _revenue_widget(rev: Revenue, layout_name: str | None, c: Point, node: str) 
                 + ("1.5" if gap else "0.75")
                 + '"/>'
             )
-            parts.append(text_element(x + bw / 2, 0.0, str(v), fs, cls="revenue-value", bold=True))
+            parts.append(
+                text_element(
+                    x + bw / 2, 0.0, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                )
+            )
         if not gap:
             parts.append(
                 f'<rect x="{fmt(-hw)}" y="{fmt(-hh)}" width="{fmt(2 * hw)}" height="{fmt(2 * hh)}"'
                 ' fill="none" stroke="#000" stroke-width="1.5"/>'
             )
     parts.append("</g>")
+    return "".join(parts)
+
+
+def _revenue_rows(
+    phases: tuple[tuple[str, int], ...], hw: float, hh: float, fmt_text: str | None, rows: int
+) -> str:
+    """A phased revenue split into ``rows`` rows of boxes (an offboard's ``rows``)."""
+    per_row = math.ceil(len(phases) / rows)
+    bw, bh = 2 * hw / per_row, 22.0
+    parts = []
+    for k, (ph, v) in enumerate(phases):
+        r, col = divmod(k, per_row)
+        x, y = -hw + bw * col, -hh + bh * r
+        parts.append(
+            f'<rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(bw)}" height="{fmt(bh)}"'
+            f' fill="{phase_color(ph, k)}" stroke="#000" stroke-width="0.75"/>'
+        )
+        text = format_revenue(fmt_text, v)
+        parts.append(
+            text_element(x + bw / 2, y + bh / 2, text, 15.0, cls="revenue-value", bold=True)
+        )
+    parts.append(
+        f'<rect x="{fmt(-hw)}" y="{fmt(-hh)}" width="{fmt(2 * hw)}" height="{fmt(2 * hh)}"'
+        ' fill="none" stroke="#000" stroke-width="1.5"/>'
+    )
     return "".join(parts)
 
 
@@ -324,6 +471,8 @@ def grid_overlay(layout: Layout) -> str:
 
 def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_number: bool) -> str:
     """The inside of a tile's ``<g>``, in tile units."""
+    if tile.color is Color.EMPTY:  # no hex here: the engine draws nothing
+        return ""
     fill = COLORS.get(tile.color.value, "#eaf0f4")
     out: list[str] = [f'<polygon class="hex-fill" points="{hex_points(layout)}" fill="{fill}"/>']
     if tile.stripe is not None:
@@ -359,7 +508,9 @@ def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
     if number:
         out.append(text_element(spot[0], spot[1], number, 12.0, cls="tile-number"))
     for b in tile.borders:
-        out.append(_border(b.edge, b.type, b.cost, fill, layout))
+        out.append(_border(b, fill, layout))
+    for pt in tile.partitions:
+        out.append(_partition(pt, fill, layout))
     out.append(
         f'<polygon class="hex-outline" points="{hex_points(layout)}" fill="none"'
         ' stroke="#000" stroke-width="1.2"/>'
@@ -381,12 +532,19 @@ def _draw_marks(
         for i, n in enumerate(tile.nodes)
         if n.revenue is not None
         and not n.hide
+        and not n.halt
         and n.kind is not NodeKind.JUNCTION
         and (n.revenue.is_phased or n.revenue.value)
     ]
     same = (
         len(shown) > 1
-        and len({tile.nodes[i].revenue for i in shown}) == 1
+        and len(
+            {
+                (tile.nodes[i].revenue, tile.nodes[i].revenue_format, tile.nodes[i].revenue_rows)
+                for i in shown
+            }
+        )
+        == 1
         and all(tile.nodes[i].revenue_loc is None for i in shown)
     )
     groups = [shown] if same else [[i] for i in shown]
@@ -394,7 +552,8 @@ def _draw_marks(
         node = tile.nodes[group[0]]
         rev = node.revenue
         assert rev is not None
-        _, hw, hh = _revenue_size(rev, node.revenue_layout)
+        fmt_text, rows = node.revenue_format, node.revenue_rows
+        _, hw, hh = _revenue_size(rev, node.revenue_layout, fmt_text, rows)
         if node.revenue_loc is not None:
             c = scaled(loc_point(node.revenue_loc, layout))
             placer.take(c[0], c[1], hw, hh)
@@ -405,7 +564,19 @@ def _draw_marks(
                 extra = [(0.0, -45.0), (0.0, 45.0), (0.0, 0.0), (0.0, -60.0), (0.0, 60.0)]
             c = placer.place(anchor, hw, hh, extra)
         ref = "|".join(f"_{i}" for i in group)
-        out.append(_revenue_widget(rev, node.revenue_layout, c, ref))
+        out.append(_revenue_widget(rev, node.revenue_layout, c, ref, fmt_text, rows))
+    # halts show their symbol where other stops show a revenue
+    for i, node in enumerate(tile.nodes):
+        if node.halt and node.symbol and not node.hide:
+            fs = 18.0
+            hw, hh = text_width(node.symbol, fs) / 2 + 2.0, fs * 0.5
+            g = nodes[i]
+            c = placer.place(g.pos, hw, hh, [add(g.pos, (0.0, -28.0)), add(g.pos, (28.0, 0.0))])
+            out.append(
+                f'<g class="halt-symbol" data-node="_{i}" transform="translate({fmt_point(c)})">'
+                + text_element(0.0, 0.0, node.symbol, fs, cls="symbol")
+                + "</g>"
+            )
     # labels
     for lab in tile.labels:
         fs = 30.0 if len(lab.text) <= 2 else 24.0
@@ -421,8 +592,10 @@ def _draw_marks(
         cost = str(up.cost) if up.cost else ""
         n = len(up.terrains)
         tw = text_width(cost, 15.0, True)
-        hw = (n * 24.0 + tw + (4.0 if n and cost else 0.0)) / 2 + 2.0
-        hh = 12.0
+        k = 1.0 if up.size is None else up.size / 20.0  # the engine draws symbols 20 wide
+        step = 24.0 * k
+        hw = (n * step + tw + (4.0 if n and cost else 0.0)) / 2 + 2.0
+        hh = 12.0 * max(k, 1.0)
         if up.loc is not None:
             c = scaled(loc_point(up.loc, layout))
             placer.take(c[0], c[1], hw, hh)
@@ -430,12 +603,20 @@ def _draw_marks(
             c = placer.place((30.0, -45.0), hw, hh, weight=0.1)
         parts = [
             f'<g class="upgrade" data-cost="{up.cost}" data-terrain="{esc("|".join(up.terrains))}"'
-            f' transform="translate({fmt_point(c)})">'
+            + (f' data-size="{up.size}"' if up.size is not None else "")
+            + f' transform="translate({fmt_point(c)})">'
         ]
         x = -hw + 2.0
         for t in up.terrains:
-            parts.append(_terrain_symbol(t, x + 12.0))
-            x += 24.0
+            if up.size is None:
+                parts.append(_terrain_symbol(t, x + 12.0))
+            else:
+                parts.append(
+                    f'<g transform="translate({fmt(x + step / 2)},0) scale({fmt4(k)})">'
+                    + _terrain_symbol(t, 0.0)
+                    + "</g>"
+                )
+            x += step
         if cost:
             parts.append(
                 text_element(
@@ -446,6 +627,8 @@ def _draw_marks(
         out.append("".join(parts))
     # icons
     for icon in tile.icons:
+        if icon.large:
+            continue
         if icon.loc is not None:
             c = scaled(loc_point(icon.loc, layout))
             placer.take(c[0], c[1], 13.0, 13.0)
@@ -456,6 +639,39 @@ def _draw_marks(
             f'<g class="icon" data-image="{esc(icon.image)}" transform="translate({fmt_point(c)})">'
             '<circle r="12" fill="#fff" stroke="#000" stroke-width="1.5"/>'
             + text_element(0.0, 0.0, letter, 10.0, cls="icon-text", bold=True)
+            + "</g>"
+        )
+    # large icons, then the future label (big items, where there is room)
+    big_spots = [(-40.0, 40.0), (40.0, -40.0), (-40.0, -40.0), (40.0, 40.0), (0.0, 0.0)]
+    for icon in tile.icons:
+        if not icon.large:
+            continue
+        r = LARGE_ICON_R
+        if icon.loc is not None:
+            c = scaled(loc_point(icon.loc, layout))
+            placer.take(c[0], c[1], r, r)
+        else:
+            c = placer.place((-40.0, 40.0), r, r, big_spots, weight=0.1)
+        letter = (icon.name or icon.image.rsplit("/", 1)[-1])[:3]
+        out.append(
+            f'<g class="icon large" data-image="{esc(icon.image)}"'
+            f' transform="translate({fmt_point(c)})">'
+            f'<circle r="{fmt(r)}" fill="#fff" stroke="#000" stroke-width="2"/>'
+            + text_element(0.0, 0.0, letter, 15.0, cls="icon-text", bold=True)
+            + "</g>"
+        )
+    if tile.future_label is not None:
+        fl = tile.future_label
+        r = FUTURE_LABEL_R
+        c = placer.place((40.0, -40.0), r, r, big_spots[1:] + big_spots[:1], weight=0.1)
+        color = COLORS.get(fl.color.value if fl.color is not None else "white", "#eaf0f4")
+        pts = " ".join(fmt_point(mul(corner(k, layout), r)) for k in range(6))
+        out.append(
+            f'<g class="future-label" data-label="{esc(fl.text or "")}"'
+            f' data-color="{fl.color.value if fl.color is not None else ""}"'
+            f' transform="translate({fmt_point(c)})">'
+            f'<polygon points="{pts}" fill="{color}" stroke="#000" stroke-width="1"/>'
+            + text_element(0.0, 0.0, fl.text or "", 18.0, cls="label", bold=True)
             + "</g>"
         )
     # node names, then the location name
@@ -494,12 +710,17 @@ _BORDER_COLORS = {
     BorderType.WATER: "#1f6fc5",
     BorderType.IMPASSABLE: "#d01010",
     BorderType.PROVINCE: "#000",
+    BorderType.DIVIDER: "#000",
+    BorderType.OFFBOARD: "#555",
+    BorderType.GAUGE_CHANGE: "#d01010",
 }
+#: The radius of a large icon and the circumradius of a future label's hex (tile units).
+LARGE_ICON_R = 25.0
+FUTURE_LABEL_R = 18.0
 
 
-def _border(
-    edge: int, btype: BorderType | None, cost: int | None, fill: str, layout: Layout
-) -> str:
+def _border(border: Border, fill: str, layout: Layout) -> str:
+    edge, btype, cost = border.edge, border.type, border.cost
     a, b = edge_endpoints(edge, layout)
     inset = mul(inward(edge, layout), 4.0)
     pa, pb = add(scaled(a), inset), add(scaled(b), inset)
@@ -510,21 +731,85 @@ def _border(
             f' y1="{fmt(scaled(a)[1])}" x2="{fmt(scaled(b)[0])}" y2="{fmt(scaled(b)[1])}"'
             f' stroke="{fill}" stroke-width="4"/>'
         )
-    dash = ' stroke-dasharray="8 5"' if btype is BorderType.PROVINCE else ""
-    out = (
-        f'<line class="border" data-edge="{edge}" data-type="{typ}" x1="{fmt(pa[0])}"'
-        f' y1="{fmt(pa[1])}" x2="{fmt(pb[0])}" y2="{fmt(pb[1])}"'
-        f' stroke="{_BORDER_COLORS[btype]}" stroke-width="8"{dash}/>'
-    )
+    color = _BORDER_COLORS[btype] if border.color is None else css_color(border.color)
+    data = f'class="border" data-edge="{edge}" data-type="{typ}"'
+    if border.color is not None:
+        data += f' data-color="{esc(border.color)}"'
+    if btype is BorderType.GAUGE_CHANGE:  # a red disc on the edge, as the engine draws it
+        m = scaled(edge_midpoint(edge, layout))
+        out = (
+            f'<circle {data} cx="{fmt(m[0])}" cy="{fmt(m[1])}" r="12" fill="{color}"'
+            ' stroke="#fff" stroke-width="3"/>'
+        )
+    elif btype in (BorderType.DIVIDER, BorderType.OFFBOARD):  # on the edge line, thin
+        sa, sb = scaled(a), scaled(b)
+        dash = ' stroke-dasharray="6 4"' if btype is BorderType.OFFBOARD else ""
+        out = (
+            f'<line {data} x1="{fmt(sa[0])}" y1="{fmt(sa[1])}" x2="{fmt(sb[0])}"'
+            f' y2="{fmt(sb[1])}" stroke="{color}" stroke-width="4"{dash}/>'
+        )
+    else:
+        dash = ' stroke-dasharray="8 5"' if btype is BorderType.PROVINCE else ""
+        out = (
+            f'<line {data} x1="{fmt(pa[0])}" y1="{fmt(pa[1])}" x2="{fmt(pb[0])}"'
+            f' y2="{fmt(pb[1])}" stroke="{color}" stroke-width="8"{dash}/>'
+        )
     if cost:
         c = mul(scaled(edge_midpoint(edge, layout)), 0.78)
         out += (
             f'<g class="border-cost"><circle cx="{fmt(c[0])}" cy="{fmt(c[1])}" r="10" fill="#fff"'
-            f' stroke="{_BORDER_COLORS[btype]}" stroke-width="2"/>'
+            f' stroke="{color}" stroke-width="2"/>'
             + text_element(c[0], c[1], str(cost), 10.0, cls="cost", bold=True)
             + "</g>"
         )
     return out
+
+
+_PARTITION_COLORS = {
+    BorderType.MOUNTAIN: COLORS["brown"],
+    BorderType.PROVINCE: COLORS["orange"],
+    BorderType.WATER: "#1f6fc5",
+    BorderType.IMPASSABLE: "#d01010",
+    BorderType.DIVIDER: "#000",
+    BorderType.OFFBOARD: "#555",
+    BorderType.GAUGE_CHANGE: "#d01010",
+}
+
+
+def partition_vertex(vertex: int, layout: Layout) -> Point:
+    """Corner ``vertex`` of a partition in tile units (the engine numbers corners from the
+    one where edge 5 meets edge 0)."""
+    return scaled(corner((vertex - 1) % 6, layout))
+
+
+def partition_geometry(pt: Partition, layout: Layout) -> tuple[Point, Point, Point, Point]:
+    """The partition's line as a cubic Bézier (start, control, control, end), as the engine
+    draws it: each end a little inside its corner, pulled towards the neighbouring corner its
+    sign names, and only ``length`` of the way from ``a`` when that is given."""
+
+    def end(v: int, sign: int) -> Point:
+        p, q = partition_vertex(v, layout), partition_vertex(v + sign, layout)
+        return add(mul(p, 0.8), mul(q, 0.2))
+
+    va, vb = end(pt.a, pt.a_sign), end(pt.b, pt.b_sign)
+    if pt.length is not None:
+        vb = add(va, mul(sub(vb, va), pt.length))
+    ca = mul(partition_vertex(pt.a, layout), 0.6) if pt.a_sign else add(mul(va, 0.8), mul(vb, 0.2))
+    cb = mul(partition_vertex(pt.b, layout), 0.6) if pt.b_sign else add(mul(vb, 0.8), mul(va, 0.2))
+    return va, ca, cb, vb
+
+
+def _partition(pt: Partition, fill: str, layout: Layout) -> str:
+    va, ca, cb, vb = partition_geometry(pt, layout)
+    color = fill if pt.type is None else _PARTITION_COLORS[pt.type]
+    dash = ' stroke-dasharray="20 20"' if pt.type is BorderType.PROVINCE else ""
+    typ = "" if pt.type is None else f' data-type="{pt.type.value}"'
+    side = "" if pt.restrict is None else f' data-restrict="{pt.restrict.value}"'
+    return (
+        f'<path class="partition" data-a="{pt.a}" data-b="{pt.b}"{typ}{side}'
+        f' d="M{fmt_point(va)}C{fmt_point(ca)} {fmt_point(cb)} {fmt_point(vb)}" fill="none"'
+        f' stroke="{color}" stroke-width="8"{dash}/>'
+    )
 
 
 @lru_cache(maxsize=4096)

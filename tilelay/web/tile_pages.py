@@ -44,6 +44,7 @@ from tilelay.actions import split_rotation
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, find_games, game_names, load_game
 from tilelay.games.model import coord_key
+from tilelay.games.registry import entries, reference
 from tilelay.hexgeo import Layout
 from tilelay.limits import text_problem
 from tilelay.tile import Tile
@@ -233,29 +234,37 @@ def _tiles_page(
     )
 
 
-def _builtin_games() -> list[Game]:
-    """The built-in games, in the order of :func:`game_names`."""
-    return [load_game(name) for name in game_names()]
+def _known_games() -> list[tuple[str, Game]]:
+    """Every game known (built-in first, then those of the sources given), each with the name
+    that finds it."""
+    return [(reference(e), e.load()) for e in entries()]
 
 
-def _game_summary(g: Game) -> dict[str, Any]:
+def _game_summary(name: str, g: Game) -> dict[str, Any]:
     """What the index page and ``/api/games`` say of a game."""
     return {
-        "name": g.name,
+        "name": name,
         "title": g.title,
+        "format": g.format,
         "layout": Layout(g.layout).value,
         "hexes": len(g.hexes),
+        "problems": len(g.problems),
     }
 
 
-def index(request: Request) -> Response:
-    """The index page: built-in games, the catalogue, Carcassonne, a tile form."""
-    games = []
-    for g in _builtin_games():
-        summary = _game_summary(g)
+def _index_rows() -> list[dict[str, Any]]:
+    rows = []
+    for name, g in _known_games():
+        summary = _game_summary(name, g)
         summary["tiles"] = sum(max(c, 0) for _, c in _manifest_counts(g))
-        summary["q"] = quote(g.name, safe="")
-        games.append(summary)
+        summary["q"] = quote(name, safe="")
+        rows.append(summary)
+    return rows
+
+
+def index(request: Request) -> Response:
+    """The index page: every game known, the catalogue, Carcassonne, a tile form."""
+    games = _index_rows()
     return render(
         request,
         "index.html",
@@ -479,14 +488,18 @@ def _caret(code: str, column: int | None) -> str:
     return code + "\n" + " " * max(column - 1, 0) + "^"
 
 
-def api_games(request: Request) -> Response:
-    """``/api/games``: JSON list of the built-in games."""
+def _api_games() -> list[dict[str, Any]]:
     out = []
-    for g in _builtin_games():
-        summary = _game_summary(g)
+    for name, g in _known_games():
+        summary = _game_summary(name, g)
         summary["manifest"] = dict(_manifest_counts(g))
         out.append(summary)
-    return JSONResponse(out)
+    return out
+
+
+def api_games(request: Request) -> Response:
+    """``/api/games``: JSON list of every game known."""
+    return JSONResponse(_api_games())
 
 
 def api_tile(request: Request) -> Response:

@@ -6,9 +6,12 @@ and ``<Track from to gauge>``. How it maps to the tile model:
 * Sides: Rails' ``sideN`` is tile-language edge ``(N + 3) % 6``. Found from tiles whose shape
   is known: Rails draws 7, 8, 9 and 57 from ``side3`` (the generic tiles from edge 0), and the
   mirror pair 26/27 fixes the direction (both count clockwise).
-* Stations: ``City`` is a city (``slots``), ``Town`` a town, ``OffMapCity`` an offboard;
+* Stations: ``City`` is a city (``slots``), ``Town`` a town, ``OffMapCity`` an offboard, or a
+  city when it has token slots (an off-map city that takes tokens, 18Chesapeake's Pittsburgh);
   ``value`` is the revenue (``-1``, used on off-map cities whose value comes from the map,
-  reads as no revenue), ``city`` the place name.
+  reads as no revenue), ``city`` the place name; the station's ``id`` is kept in the node's
+  ``extra`` (Rails numbers a tile's stations by it: ``city2`` is station 2, whatever its
+  place in the file).
 * Positions are numbers ``DHR``: ``D`` a side (0-5), ``H`` 0 for the direction of that side or
   5 for half a step further (towards the corner after it), ``R`` the distance from the centre;
   ``0`` is the centre. Found from 54 (cities at ``352`` and ``552`` between the sides their
@@ -20,7 +23,8 @@ and ``<Track from to gauge>``. How it maps to the tile model:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path as FilePath
 
 from lxml import etree
@@ -29,6 +33,7 @@ from tilelay import limits
 from tilelay import tile as model
 from tilelay.errors import TileModelError, XMLFormatError
 from tilelay.hexgeo import Loc
+from tilelay.xml.rails_options import OptionResolver
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
@@ -111,6 +116,8 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
                 else _number(child, "value", -1, limits.MAX_AMOUNT, tid, sid, source)
             )
             kind = _STATION_KINDS[stype]
+            if kind is model.NodeKind.OFFBOARD and slots > 0:
+                kind = model.NodeKind.CITY  # an off-map city that takes tokens
             revenue = None if value is None or value < 0 else model.Revenue(value)
             if revenue is None and kind is not model.NodeKind.OFFBOARD and value is None:
                 revenue = model.Revenue(0)
@@ -130,6 +137,7 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
                     revenue,
                     slots if kind is model.NodeKind.CITY else 0,
                     name=child.get("city"),
+                    extra=(("id", sid),),
                 )
             )
         elif child.tag == "Track":
@@ -142,11 +150,7 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
             )
     if len(nodes) > 1 or any(positions):
         nodes = [
-            n
-            if p == 0 and len(nodes) == 1
-            else model.Node(
-                n.kind, n.revenue, n.slots, n.style, loc=rails_position_loc(p), name=n.name
-            )
+            n if p == 0 and len(nodes) == 1 else replace(n, loc=rails_position_loc(p))
             for n, p in zip(nodes, positions, strict=True)
         ]
 
@@ -285,32 +289,20 @@ def _upgrade(el: etree._Element, condition: tuple[str, tuple[str, ...]] | None) 
     return RailsUpgrade(_split(el.get("id")), hexes, (), _split(el.get("phase")), condition)
 
 
-def _quantity(el: etree._Element, tid: str, source: str | None) -> int | None:
-    """``quantity``: -1 (unlimited) or 0 to :data:`~tilelay.limits.MAX_COUNT`; ``None``
-    when not given."""
-    raw = el.get("quantity")
-    if raw is None:
-        return None
-    value = limits.whole(raw, -1, limits.MAX_COUNT)
-    if value is None:
-        raise _err(
-            f"tile {limits.shown(tid)}: quantity {limits.shown(raw)} must be -1 (unlimited) or a "
-            f"whole number from 0 to {limits.MAX_COUNT:,}",
-            source,
-            el,
-        )
-    return value
-
-
 def read_rails_tileset(
-    data: bytes | str | FilePath, *, source: str | None = None
+    data: bytes | str | FilePath,
+    *,
+    source: str | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> dict[str, RailsTileSetEntry]:
     """Read a Rails ``TileSet.xml``: tile id -> quantity and upgrade id lists.
 
-    Tiles and upgrades inside ``<IfOption>`` carry the option as their ``condition``; a tile
-    listed more than once (under different options) gathers every upgrade, and keeps the first
-    quantity given; a quantity given only per option (``<IfOption><Attributes quantity>``)
-    is the first option's.
+    Without ``options``, every variant is read: tiles and upgrades inside ``<IfOption>`` carry
+    the option as their ``condition``; a tile listed more than once (under different options)
+    gathers every upgrade, and keeps the first quantity given; a quantity given only per option
+    (``<IfOption><Attributes quantity>``) is the first option's. With ``options`` (the game's
+    option settings, see :func:`tilelay.xml.rails_options.game_options`) only what applies to
+    them is read, and no entry has a condition.
     """
     if isinstance(data, FilePath):
         source = source or str(data)
@@ -322,6 +314,8 @@ def read_rails_tileset(
             source,
             root,
         )
+    if options is not None:
+        return _resolved_tileset(root, source, options)
     out: dict[str, RailsTileSetEntry] = {}
 
     def cond(el: etree._Element) -> tuple[str, tuple[str, ...]]:
@@ -331,7 +325,7 @@ def read_rails_tileset(
         tid = el.get("id")
         if tid is None:
             raise _err("<Tile> has no 'id' attribute", source, el)
-        quantity = _quantity(el, tid, source)
+        quantity = _quantity(tid, el.get("quantity"), source, el)
         ups: list[RailsUpgrade] = []
         for child in el:
             if not isinstance(child.tag, str):
@@ -343,7 +337,7 @@ def read_rails_tileset(
                     if isinstance(g.tag, str) and g.tag == "Upgrade":
                         ups.append(_upgrade(g, cond(child)))
                     elif isinstance(g.tag, str) and g.tag == "Attributes" and quantity is None:
-                        quantity = _quantity(g, tid, source)
+                        quantity = _quantity(tid, g.get("quantity"), source, g)
         old = out.get(tid)
         if old is not None:
             out[tid] = RailsTileSetEntry(
@@ -361,4 +355,44 @@ def read_rails_tileset(
             for t in el:
                 if isinstance(t.tag, str) and t.tag == "Tile":
                     add_tile(t, cond(el))
+    return out
+
+
+def _quantity(tid: str, text: str | None, source: str | None, el: etree._Element) -> int | None:
+    """``quantity``: -1 (unlimited) or 0 to :data:`~tilelay.limits.MAX_COUNT`; ``None``
+    when not given."""
+    if text is None:
+        return None
+    value = limits.whole(text, -1, limits.MAX_COUNT)
+    if value is None:
+        raise _err(
+            f"tile {limits.shown(tid)}: quantity {limits.shown(text)} must be -1 (unlimited) or "
+            f"a whole number from 0 to {limits.MAX_COUNT:,}",
+            source,
+            el,
+        )
+    return value
+
+
+def _resolved_tileset(
+    root: etree._Element, source: str | None, options: Mapping[str, str]
+) -> dict[str, RailsTileSetEntry]:
+    resolver = OptionResolver(options, source)
+    out: dict[str, RailsTileSetEntry] = {}
+    for el in resolver.children(root):
+        if el.tag != "Tile":
+            continue
+        attrs = resolver.attributes(el)
+        tid = attrs.get("id")
+        if tid is None:
+            raise _err("<Tile> has no 'id' attribute", source, el)
+        quantity = _quantity(tid, attrs.get("quantity"), source, el)
+        ups = tuple(_upgrade(u, None) for u in resolver.children(el) if u.tag == "Upgrade")
+        old = out.get(tid)
+        if old is not None:
+            out[tid] = RailsTileSetEntry(
+                tid, old.quantity if old.quantity is not None else quantity, (*old.upgrades, *ups)
+            )
+        else:
+            out[tid] = RailsTileSetEntry(tid, quantity, ups)
     return out
