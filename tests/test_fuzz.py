@@ -50,7 +50,6 @@ from tilelay.errors import TilelayError
 from tilelay.games import load_game
 from tilelay.limits import whole
 from tilelay.replay import read_record, replay
-from tilelay.tile import Tile
 from tilelay.tile_json import tile_from_dict, tile_to_dict
 from tilelay.web import create_app
 from tilelay.web.errors import WebError
@@ -181,6 +180,7 @@ def tile_strings(draw: st.DrawFn) -> str:
                 [
                     *("city", "town", "offboard", "junction", "path", "path", "label"),
                     *("upgrade", "border", "icon", "frame", "stripes", "blank", "bogus"),
+                    *("halt", "pass", "stub", "partition", "future_label"),
                 ]
             )
         )
@@ -208,6 +208,29 @@ def tile_strings(draw: st.DrawFn) -> str:
             nodes += 1
         elif kind == "junction":
             nodes += 1
+        elif kind == "halt":
+            subs.append(f"symbol:{value(st.sampled_from(['£', 'H']))}")
+            if draw(st.booleans()):
+                subs.append(f"route:{value(st.sampled_from(['optional', 'never']))}")
+            nodes += 1
+        elif kind == "pass":
+            subs.append(f"revenue:{value(st.integers(0, 40).map(str))}")
+            if draw(st.booleans()):
+                subs.append(f"size:{value(st.integers(1, 3).map(str))}")
+            if draw(st.booleans()):
+                subs.append(f"loc:{value(st.sampled_from(['4.5', '7', '3.0', '99.5']))}")
+            nodes += 1
+        elif kind == "stub":
+            subs.append(f"edge:{value(EDGE)}")
+        elif kind == "partition":
+            subs += [f"a:{value(EDGE)}", f"b:{value(st.sampled_from(['3', '4+', '5-']))}"]
+            if draw(st.booleans()):
+                subs.append(f"type:{value(st.sampled_from(['water', 'divider']))}")
+            if draw(st.booleans()):
+                subs.append(f"length:{value(st.sampled_from(['0.5', '1', '0.25']))}")
+        elif kind == "future_label":
+            subs.append(f"label:{value(st.sampled_from(['P', 'Chi']))}")
+            subs.append(f"color:{value(st.sampled_from(['brown', 'gray']))}")
         elif kind == "path":
             ends = EDGE | st.integers(0, max(nodes, 1)).map(lambda n: f"_{n}")
             subs += [f"a:{value(ends)}", f"b:{value(ends)}"]
@@ -261,7 +284,7 @@ def test_tile_language_reads_or_refuses_and_round_trips(code: str, color: str) -
     written = dsl.write(tile)
     back = dsl.parse(written, color=tile.color)
     assert dsl.write(back) == written
-    assert back == Tile(**{**_fields(tile), "stripe": back.stripe})
+    assert back == replace(tile, stripe=back.stripe)
 
 
 @FUZZ
@@ -271,16 +294,6 @@ def test_tile_language_any_text(code: str) -> None:
     tile = _reads(lambda: dsl.parse(code))
     if tile is not None:
         assert dsl.parse(dsl.write(tile)) == tile
-
-
-def _fields(tile: Tile) -> dict[str, Any]:
-    return {
-        f: getattr(tile, f)
-        for f in (
-            *("name", "color", "nodes", "paths", "labels", "upgrades", "borders", "icons"),
-            *("frame", "stripe", "rotation", "location_name", "extra"),
-        )
-    }
 
 
 # ------------------------------------------------------------------------------ JSON tiles
@@ -495,6 +508,53 @@ def test_rails_games_read_or_refuse_and_round_trip(data: bytes) -> None:
         back = read_rails_game(write_rails_trains(manager))
         assert back.card_types == manager.card_types
         assert back.phases == manager.phases
+
+
+def _other_xml_readers() -> list[tuple[str, Callable[[bytes], object], str]]:
+    from tests.test_xml_ge18xx import MAP as GE_MAP
+    from tests.test_xml_rails_map import COMPANIES, MAP
+    from tilelay.xml.ge18xx_companies import read_ge_cities, read_ge_companies
+    from tilelay.xml.ge18xx_games import read_ge_games
+    from tilelay.xml.ge18xx_map import read_ge_map
+    from tilelay.xml.rails_companies import read_rails_companies
+    from tilelay.xml.rails_map import read_rails_map
+
+    companies = (
+        '<Corporations><Private id="1" name="SV" abbrev="SV" cost="20" revenue="5" '
+        'homeCell1="G15" homeLocation1="10"/><Share id="2" name="P" abbrev="PRR" '
+        'homeCell1="H12" homeLocation1="14" bgColor="1,2,3" tokens="4" '
+        'floatPercentage="20%"/></Corporations>'
+    )
+    cities = '<Cities><CityInfo id="8" name="New York" type="3"/></Cities>'
+    games = (
+        '<GE><Games><Game name="1830" status="Playable"><Info minPlayers="3" '
+        'maxPlayers="6" firstTokenCost="0" laterTokenCost="40"/></Game></Games></GE>'
+    )
+    return [
+        ("GE18XX map", read_ge_map, GE_MAP.decode()),
+        ("GE18XX companies", read_ge_companies, companies),
+        ("GE18XX cities", read_ge_cities, cities),
+        ("GE18XX games", read_ge_games, games),
+        ("Rails map", read_rails_map, MAP.decode()),
+        ("Rails companies", read_rails_companies, COMPANIES.decode()),
+    ]
+
+
+OTHER_XML = _other_xml_readers()
+
+
+@st.composite
+def other_xml(draw: st.DrawFn) -> tuple[str, Callable[[bytes], object], bytes]:
+    name, read, document = draw(st.sampled_from(OTHER_XML))
+    return name, read, draw(broken_xml(document))
+
+
+@FUZZ
+@given(other_xml())
+def test_map_company_and_game_files_read_or_refuse(case: Any) -> None:
+    TRIED["maps, companies, games (XML)"] += 1
+    _name, read, data = case
+    _reads(lambda: read(data))
 
 
 # ------------------------------------------------------------------------------ records

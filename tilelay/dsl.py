@@ -191,9 +191,16 @@ class _Parser:
 
     def loc(self, sub: _Sub, part: str) -> Loc:
         try:
-            return parse_loc(self.value(sub, part))
+            loc = parse_loc(self.value(sub, part))
         except ValueError as err:
             raise self.error(sub.col, f"{part}: {err}") from None
+        if loc.kind == "location":  # the writer could not write it back
+            raise self.error(
+                sub.col,
+                f"{part}: {loc} is a seed-000 location, not a loc of the tile language: expected "
+                "center, an edge 0-5 or a corner 0.5-5.5",
+            )
+        return loc
 
     def node_loc(self, sub: _Sub, part: str) -> Loc:
         """A node's loc: as :meth:`loc`, and a number beyond 5.5 (or written ``4.0``) taken
