@@ -683,3 +683,31 @@ def test_serve_runs_workers_that_answer_and_end_with_it() -> None:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))
         probe.listen()
+
+
+@pytest.mark.parametrize("number", [NINES, "²", "-²", "1_0", "٣"])
+def test_map_and_company_readers_read_numbers_in_ascii_and_range(number: str) -> None:
+    from tests.test_xml_ge18xx import MAP as GE_MAP
+    from tests.test_xml_rails_map import COMPANIES, MAP
+    from tilelay.xml.ge18xx_companies import read_ge_companies
+    from tilelay.xml.ge18xx_games import read_ge_games
+    from tilelay.xml.ge18xx_map import read_ge_map
+    from tilelay.xml.rails_companies import read_rails_companies
+    from tilelay.xml.rails_map import read_rails_map
+
+    def put(document: bytes, old: str, new: str) -> bytes:
+        assert old.encode() in document
+        return document.replace(old.encode(), new.encode(), 1)
+
+    read_ge_map(GE_MAP)
+    _refused(lambda: read_ge_map(put(GE_MAP, 'index="0"', f'index="{number}"')))
+    companies = b'<Corporations><Share id="2" name="P" abbrev="PRR" tokens="4"/></Corporations>'
+    read_ge_companies(companies)
+    _refused(lambda: read_ge_companies(put(companies, 'tokens="4"', f'tokens="{number}"')))
+    games = b'<Games><GameInfo name="1830" minPlayers="3" maxPlayers="6"/></Games>'
+    assert read_ge_games(games)
+    _refused(lambda: read_ge_games(put(games, 'minPlayers="3"', f'minPlayers="{number}"')))
+    read_rails_map(MAP)
+    _refused(lambda: read_rails_map(put(MAP, 'cost="80,120"', f'cost="80,{number}"')))
+    read_rails_companies(COMPANIES)
+    _refused(lambda: read_rails_companies(put(COMPANIES, 'tokens="4"', f'tokens="{number}"')))
