@@ -711,3 +711,44 @@ def test_map_and_company_readers_read_numbers_in_ascii_and_range(number: str) ->
     _refused(lambda: read_rails_map(put(MAP, 'cost="80,120"', f'cost="80,{number}"')))
     read_rails_companies(COMPANIES)
     _refused(lambda: read_rails_companies(put(COMPANIES, 'tokens="4"', f'tokens="{number}"')))
+
+
+# ------------------------------------------------------------------ what the long fuzz run found
+
+
+def test_found_an_id_of_false_on_a_tile_lay(client: TestClient) -> None:
+    lay = _action(type='"lay_tile"', id="false", hex='"I4"', tile='"57-0"', rotation="0")
+    response = client.post("/api/routes/1889", content=_record(lay))
+    assert response.status_code in (200, 400), response.text[:300]
+    replay(json.loads(_record(lay)), load_game("1889"))
+
+
+def test_found_an_empty_revenue_centre_id_round_trips() -> None:
+    doc = (
+        '<Tile number="1" type="Yellow"><RevenueCenter id="" location="50" number="1" '
+        'type="Single City"><Revenue location="12" phase="0" value="20"/></RevenueCenter></Tile>'
+    )
+    tiles = tiledefs.read_tiledefs(doc)
+    assert tiledefs.read_tiledefs(tiledefs.write_tiledefs(tiles)) == tiles
+
+
+def test_found_an_empty_start_phase_round_trips() -> None:
+    from tilelay.xml.rails_game import write_rails_trains
+
+    doc = (
+        '<Component name="TrainManager"><TrainType name="2" majorStops="2" cost="80" '
+        'quantity="6" startPhase=""/></Component>'
+    )
+    manager = read_rails_game(doc)
+    assert read_rails_game(write_rails_trains(manager)).card_types == manager.card_types
+
+
+def test_found_a_negative_map_row_index() -> None:
+    from tests.test_xml_ge18xx import MAP as GE_MAP
+    from tilelay.xml.ge18xx_map import read_ge_map
+
+    _refused(lambda: read_ge_map(GE_MAP.replace(b'index="1"', b'index="-3"')), "outside")
+
+
+def test_found_api_without_a_slash_answers_json(client: TestClient) -> None:
+    _api_error(client.get("/api/tiles/.."), 404)  # the client asks for /api

@@ -353,6 +353,12 @@ class ReplayStep:
         return [held[k] for k in sorted(held)]
 
 
+def _action_id(action: Mapping[str, Any]) -> int:
+    """The action's id when it is a whole number (not ``true`` or ``false``), else 0."""
+    value = action.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -486,7 +492,7 @@ class _Replayer:
         self.board = new_board
         self.lays.append(
             ReplayedLay(
-                _int_field(action, "id", 0) if isinstance(action.get("id"), int) else 0,
+                _action_id(action),
                 lay,
                 copy,
                 old.name,
@@ -530,8 +536,7 @@ class _Replayer:
             self.board = self.board.place_token(coord, token.city, entity)
         except TilelayError as err:
             raise self.fail(action, err.message) from None
-        action_id = action.get("id")
-        self.placements.append(ReplayedToken(action_id if isinstance(action_id, int) else 0, token))
+        self.placements.append(ReplayedToken(_action_id(action), token))
 
     def apply(self, action: Mapping[str, Any]) -> None:
         entity = action.get("entity")

@@ -200,7 +200,7 @@ def read_ge_map(data: bytes | str | Path, *, source: str | None = None) -> GeMap
                     )
                     continue
                 index = 2 * col + row % 2
-                if row >= len(row_ids) or index >= len(col_ids):
+                if not (0 <= row < len(row_ids) and 0 <= index < len(col_ids)):
                     raise XMLFormatError(
                         f"cell {col} of row {row} lies outside the rows and columns named",
                         source=source,

@@ -323,6 +323,8 @@ class _Reader:
         for ref in (*released, *rusted):
             refs.append(("train", ref, node.line))
         start = node.get("startPhase")
+        if start is not None and not start.strip():
+            start = None  # startPhase="" names no phase
         if start is not None:
             refs.append(("phase", start, node.line_of("startPhase")))
         return TrainCardType(

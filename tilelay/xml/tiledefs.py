@@ -773,6 +773,11 @@ def _track_location(tile: Tile, end: End, other: End, layout: Layout) -> int:
     return loc
 
 
+def _or(value: str | None, default: str) -> str:
+    """``value`` when given (even empty: ``id=""`` reads back as itself), else ``default``."""
+    return default if value is None else value
+
+
 def _attrs(pairs: Iterable[tuple[str, str | None]]) -> str:
     return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
 
@@ -804,7 +809,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
         omit = set((_extra(n.extra, "omit") or "").split(","))
         number = _extra(n.extra, "number") or _canonical_number(n)
         rc = [
-            ("id", None if "id" in omit else (_extra(n.extra, "id") or "-1")),
+            ("id", None if "id" in omit else _or(_extra(n.extra, "id"), "-1")),
             ("location", str(location)),
             ("name", None if "name" in omit else (n.name or "")),
             ("number", None if "number" in omit else number),
