@@ -155,8 +155,9 @@ def throughput(wrk: str, port: int, seconds: float, workers: int) -> float:
         ("POST /api/routes/1889", "/api/routes/1889", str(script)),
     ]
     print(
-        f"Load over loopback: tilelay serve, {workers} worker(s) on {os.cpu_count()} core(s); "
-        f"wrk, {seconds:g} s a row; route request: {about}"
+        f"Load over loopback: tilelay serve, {workers} worker(s) on {os.cpu_count()} core(s) "
+        f"(load average before: {os.getloadavg()[0]:.2f}); wrk, {seconds:g} s a row; "
+        f"route request: {about}"
     )
     print(
         f"{'request':<24} {'conc.':>5} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} "
