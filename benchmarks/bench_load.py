@@ -256,13 +256,17 @@ def main() -> None:
     port = free_port()
     serve = [python, "-c", "import sys; from tilelay.cli import main; sys.exit(main())"]
     serve += ["serve", "--port", str(port), "--workers", str(workers), "--log-level", "warning"]
+    serve += ["--db", str(Path(tempfile.mkdtemp(prefix="bench_load_")) / "boards.sqlite3")]
     with server(serve, port, {}):
         throughput(wrk, port, args.duration, workers)
     port = free_port()
     uvicorn = [python, "-m", "uvicorn", "--factory", "_slow_app:create_app", "--app-dir"]
     uvicorn += ["benchmarks", "--port", str(port), "--workers", str(workers)]
     uvicorn += ["--log-level", "warning"]
-    env = {"TILELAY_REQUEST_SECONDS": str(args.slow + 30)}
+    env = {
+        "TILELAY_REQUEST_SECONDS": str(args.slow + 30),
+        "TILELAY_DB": str(Path(tempfile.mkdtemp(prefix="bench_load_")) / "boards.sqlite3"),
+    }
     with server(uvicorn, port, env):
         while_one_computes(port, args.slow)
 

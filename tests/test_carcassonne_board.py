@@ -65,11 +65,11 @@ def test_two_separate_city_caps_on_one_tile() -> None:
     assert events == [ScoreEvent(Kind.CITY, True, 2, 4, (0,))]
     assert board.scores == [4, 0]
     assert board.meeples == [7, 7]
-    # the north cap is a city of its own, still open and free
+    # the north cap is a city of its own, still open and free; the scored south cap is not
     _t, _r, _k, base = board.placed[1]
     assert not board.city_complete(base + 0)
     assert board.find(base + 0) != board.find(base + 1)
-    assert board.free_features() == [0, 1, 2]
+    assert board.free_features() == [0, 2]
 
 
 def test_first_edition_small_city() -> None:
@@ -100,10 +100,13 @@ def test_farm_scores_cities_as_merged_at_the_end() -> None:
     # a farm touches two separate caps, which later become one completed city
     board = Board(players=1)
     board.place_at("N", 0, -1, 2)  # city S+E joins the start city
+    board.score_turn()
     board.place_at("D", 1, 0, 0)  # its own cap, open to the north
     board.place_follower(0, 3)  # farmer on the farm south of the road (touches no city)
+    board.score_turn()
     board.place_at("B", 0, 1, 0)
     board.place_follower(0, 0)  # monk
+    board.score_turn()
     board.place_at("U", -1, 0, 1)
     board.place_follower(0, 2)  # farmer on the farm north of the road: touches both caps
     board.score_turn()
@@ -153,7 +156,9 @@ def test_road_through_one_tile_twice_counts_the_tile_once() -> None:
     board = Board(players=1)
     board.place_at("X", 1, 0, 0)
     board.place_follower(0, 0)  # the north leg
+    board.score_turn()
     board.place_at("V", 1, -1, 3)  # legs S and E
+    board.score_turn()
     board.place_at("V", 2, -1, 0)  # legs W and S
     assert board.score_turn() == []
     board.place_at("V", 2, 0, 1)  # legs N and W: back into the crossroads' east leg
@@ -179,12 +184,17 @@ def test_tied_followers_both_score_in_full() -> None:
 def test_majority_takes_all() -> None:
     board = Board(players=2)
     board.place_at("U", 1, 0, 1)
+    board.score_turn()
     board.place_at("U", -1, 0, 1)
+    board.score_turn()
     board.place_at("E", 1, -1, 3)  # cap facing west
     board.place_follower(0, 0)
+    board.score_turn()
     board.place_at("E", -1, -1, 1)  # cap facing east
     board.place_follower(1, 0)
+    board.score_turn()
     board.place_at("B", 1, -2, 0)
+    board.score_turn()
     board.place_at("E", 0, -2, 2)  # cap facing south
     board.place_follower(0, 0)
     assert board.score_turn() == []
@@ -243,6 +253,7 @@ def test_follower_on_busy_region_is_refused() -> None:
     board = Board(players=2)
     board.place_at("U", 1, 0, 1)
     board.place_follower(0, 0)
+    board.score_turn()
     board.place_at("U", 2, 0, 1)
     assert board.free_features() == [1, 2]
     with pytest.raises(CarcassonneError, match="cannot take a follower"):
@@ -254,6 +265,7 @@ def test_out_of_followers() -> None:
     board = Board(players=1, rules=Rules(followers=1))
     board.place_at("U", 1, 0, 1)
     board.place_follower(0, 1)
+    board.score_turn()
     board.place_at("U", 2, 0, 1)
     assert board.follower_options(0) == []
     with pytest.raises(CarcassonneError, match="no follower left"):
@@ -267,8 +279,10 @@ def _two_farms_on_one_city(rules: Rules) -> Board:
     board.score_turn()
     board.place_at("U", 1, 0, 1)
     board.place_follower(0, 2)  # farmer north of the road: touches the start tile's cap
+    board.score_turn()
     board.place_at("U", 2, 0, 1)
     board.place_follower(2, 1)  # farmer south of the road: touches no city
+    board.score_turn()
     board.final_scoring()
     return board
 

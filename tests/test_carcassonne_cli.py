@@ -49,7 +49,10 @@ def test_play_greedy_with_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("argv", "message"),
     [
         (["--players", "0"], "--players 0: expected a number from 1 to 6"),
-        (["--player", "smart"], "--player smart: expected one of greedy, random"),
+        (
+            ["--player", "smart"],
+            "--player smart: expected one of random, greedy, mcts:easy, mcts:medium, mcts:hard",
+        ),
         (
             ["--players", "3", "--player", "random", "--player", "greedy"],
             "--player given 2 times for 3 players",
@@ -79,3 +82,19 @@ def test_tiles_and_tile(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     bad.write_text('name = "x"\nstart = "A"\n[tiles.A]\nfeatures = ["road N Q"]\n')
     assert main(["carcassonne", "tiles", "--file", str(bad)]) == 2
     assert capsys.readouterr().err.startswith(f"tilelay: error: {bad}:4: feature 'road N Q'")
+
+
+def test_play_river_abbot_mcts_save_and_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "game.json"
+    argv = ["carcassonne", "play", "--seed", "2", "--river", "--abbot", "--quiet"]
+    argv += ["--player", "mcts:easy", "--player", "random", "--save", str(saved)]
+    assert main(argv) == 0
+    final = capsys.readouterr().out.splitlines()[-1]
+    assert final.startswith("Final score: P1 ")
+    assert '"river": true' in saved.read_text()
+    assert main(["carcassonne", "play", "--load", str(saved)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Carcassonne, seed 2, 2 players: mcts:easy, random, River, Abbot"
+    assert out[-1] == final

@@ -18,7 +18,7 @@ time). A longer run sets ``TILELAY_FUZZ_EXAMPLES`` (examples per test, randomize
 
     TILELAY_FUZZ_EXAMPLES=15000 .venv/bin/python -m pytest -q -s tests/test_fuzz.py
 
-which tries about 15,000 inputs for each of the 15 tests (a few run out of distinct inputs
+which tries about 15,000 inputs for each of the 17 tests (a few run out of distinct inputs
 sooner) and prints how many it tried in all.
 """
 
@@ -752,6 +752,90 @@ def _query(params: dict[str, str]) -> str:
 
 
 _FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+@pytest.fixture(scope="module")
+def board_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("fuzz") / "boards.sqlite3"
+    with TestClient(create_app(db=db), raise_server_exceptions=False) as c:
+        yield c
+
+
+STATE = st.fixed_dictionaries(
+    {
+        "game": st.one_of(st.just("1889"), ODD),
+        "actions": st.one_of(
+            st.lists(st.sampled_from(["I4=57-0", "K4=5-1", "I4=AR@0", "x", "K4=57-9"]), max_size=3),
+            ODD,
+        ),
+    },
+    optional={
+        "phase": st.one_of(st.sampled_from(["2", "3", "D"]), ODD),
+        "options": st.one_of(st.lists(st.text(max_size=5), max_size=2), ODD),
+        "corporation": st.one_of(st.sampled_from(["AR", "IR"]), ODD),
+        "trains": st.one_of(st.lists(st.sampled_from(["2", "3", "D"]), max_size=30), ODD),
+        "done": ODD,
+        "undone": ODD,
+    },
+)
+EDIT_BODY = st.fixed_dictionaries(
+    {"state": st.one_of(STATE, STATE, ODD)},
+    optional={
+        "hex": st.one_of(HEXES, ODD),
+        "tile": st.one_of(st.sampled_from(["57", "5", "6", "9"]), ODD),
+        "rotation": st.one_of(st.integers(0, 5), ODD),
+        "corporation": st.one_of(st.sampled_from(["AR", "IR"]), ODD),
+        "city": st.one_of(st.integers(0, 2), ODD),
+        "phase": st.one_of(st.sampled_from(["2", "3"]), ODD),
+        "options": st.one_of(st.lists(st.text(max_size=5), max_size=3), ODD),
+        "trains": st.one_of(st.lists(st.sampled_from(["2", "3", "D"]), max_size=60), ODD),
+        "step": st.one_of(st.integers(-1, 1), ODD),
+        "replace": ODD,
+        "remove": ODD,
+        "reach": ODD,
+        "name": st.one_of(st.text(max_size=10), ODD),
+    },
+)
+BOARD_CALLS = st.sampled_from(
+    [
+        ("POST", "/api/boards/lays"),
+        *(("POST", f"/api/boards/{n}") for n in ("view", "lay", "rotate", "token", "phase")),
+        *(("POST", f"/api/boards/{n}") for n in ("options", "routes", "undo", "redo")),
+        ("POST", "/api/boards"),
+        ("POST", "/api/boards/import"),
+        ("GET", "/api/boards"),
+        ("GET", "/api/boards/1"),
+        ("PUT", "/api/boards/1"),
+        ("PATCH", "/api/boards/1"),
+        ("GET", "/api/boards/1/export"),
+        ("DELETE", "/api/boards/2"),
+        ("POST", "/api/records"),
+        ("GET", "/api/records"),
+        ("GET", "/api/records/1"),
+        ("POST", "/api/records/1/branch"),
+        ("GET", "/board/1889"),
+        ("GET", "/boards"),
+        ("GET", "/api/openapi.json"),
+    ]
+)
+
+
+@FUZZ
+@given(
+    call=BOARD_CALLS,
+    body=st.one_of(EDIT_BODY, EDIT_BODY, records(), JSON_VALUE),
+    raw=st.sampled_from([None, b"", b"[" * 5000, b'{"state": ' + b"9" * 5000 + b"}", b"\xff"]),
+    params=PARAMS | st.fixed_dictionaries({"board": NUMBER_TEXT, "record": NUMBER_TEXT}),
+)
+def test_board_and_store_apis_answer_below_500(
+    board_client: TestClient, call: tuple[str, str], body: Any, raw: bytes | None, params: Any
+) -> None:
+    TRIED["boards, saved boards, records (web)"] += 1
+    method, path = call
+    content = raw if raw is not None else json.dumps(body).encode()
+    url = path + ("?" + _query(params) if params else "")
+    response = board_client.request(method, url, content=content)
+    _check(response, response.request.url.path)
 
 
 # ------------------------------------------------------------------------------ command line

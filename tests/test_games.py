@@ -98,8 +98,13 @@ def test_1889_facts() -> None:
     assert game.hex_tile("B7").color is Color.GRAY
     assert game.hex_tile("F1").offboards[0].revenue is not None
     assert game.manifest["57"] == 2
-    assert game.manifest["Beg6"] == 2
-    assert sum(game.manifest.values()) == 70
+    assert "Beg6" not in game.manifest  # the beginner game's tiles: an option
+    assert sum(game.manifest.values()) == 63
+    beginner = game.with_options(["beginner_game"])
+    assert beginner.manifest["Beg6"] == 2
+    assert sum(beginner.manifest.values()) == 70
+    assert beginner.chosen_options == ("beginner_game",)
+    assert beginner.with_options([]) is game
     beg6 = game.tile("Beg6")
     assert beg6.color is Color.YELLOW and sorted(beg6.exits()) == [0, 2]
     assert [c.sym for c in game.corporations] == ["AR", "IR", "SR", "KO", "TR", "KU", "UR"]
@@ -136,7 +141,9 @@ def test_1830_and_18chesapeake_facts() -> None:
 @pytest.mark.parametrize("name", ["1889", "1830", "18Chesapeake"])
 def test_matches_reference(name: str) -> None:
     ref = reference(name)
+    # the engine's TILES hold every option's tiles; its code takes them out when not chosen
     game = load_game(name)
+    game = game.with_options(o.name for o in game.options if o.add_tiles)
     assert game.layout.value == ref["LAYOUT"]
     assert game.location_names == ref["LOCATION_NAMES"]
     ref_hexes = {c: h for h in ref["HEXES"] for c in h["coords"]}
@@ -201,7 +208,9 @@ def test_manifest_tiles(name: str) -> None:
     assert numbers == sorted(numbers)
     assert names[: len(numbers)] == [str(n) for n in numbers]  # numbered tiles first
     if name == "1889":
-        assert names[len(numbers) :] == ["Beg6", "Beg7", "Beg8", "Beg9", "Beg23", "Beg24"]
+        assert names[len(numbers) :] == []
+        beginner = [t.name for t, _ in game.with_options(["beginner_game"]).manifest_tiles()]
+        assert beginner[len(numbers) :] == ["Beg6", "Beg7", "Beg8", "Beg9", "Beg23", "Beg24"]
 
 
 def test_tile_lookup_errors() -> None:
@@ -333,10 +342,13 @@ def test_bad_coordinate(tmp_path: Path) -> None:
 
 
 def test_unknown_manifest_tile(tmp_path: Path) -> None:
-    path = _copy_1889(tmp_path, "Beg9 = 1", "Beg99 = 1")
+    path = _copy_1889(tmp_path, '"611" = 2', '"6111" = 2')
     with pytest.raises(GameDataError) as info:
         load_game_file(path)
-    assert "Beg99" in str(info.value) and "Beg9" in str(info.value)
+    assert "6111" in str(info.value) and "611" in str(info.value).replace("6111", "")
+    path = _copy_1889(tmp_path, "Beg9 = 1,", "Beg99 = 1,")
+    with pytest.raises(GameDataError, match="option beginner_game: no such tile Beg99"):
+        load_game_file(path)
 
 
 def test_home_off_the_map(tmp_path: Path) -> None:

@@ -653,17 +653,19 @@ def test_more_trains_than_the_router_takes_is_400(
     )
 
 
-def test_serve_runs_workers_that_answer_and_end_with_it() -> None:
+def test_serve_runs_workers_that_answer_and_end_with_it(tmp_path: Path) -> None:
     import subprocess
     import sys
 
     command = [sys.executable, "-c", "import sys; from tilelay.cli import main; sys.exit(main())"]
     command += ["serve", "--port", "0", "--workers", "2", "--log-level", "warning"]
+    command += ["--db", str(tmp_path / "boards.sqlite3")]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         assert "with 2 workers" in line, line
+        assert "boards.sqlite3" in proc.stdout.readline()
         port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
         deadline = time.monotonic() + 30
         answers = 0

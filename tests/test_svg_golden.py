@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from tilelay.board import Board
 from tilelay.catalogue import tiles
-from tilelay.games import game_names, load_game
+from tilelay.games import Game, game_names, load_game
 from tilelay.hexgeo import Layout
 from tilelay.svg import map_svg, tile_svg, tiles_svg
 from tilelay.tile import Tile
@@ -28,11 +29,17 @@ from tilelay.tile import Tile
 GOLDEN = Path(__file__).resolve().parent / "data" / "svg_golden.json"
 
 
+def _every_tile(name: str) -> Game:
+    """The game with every option that adds tiles (all of them drawn)."""
+    game = load_game(name)
+    return game.with_options(o.name for o in game.options if o.add_tiles)
+
+
 class _Board:
     """A stand-in board: the game's manifest tiles laid round-robin on its hexes."""
 
     def __init__(self, game_name: str) -> None:
-        game = load_game(game_name)
+        game = _every_tile(game_name)
         manifest = [t for t, _ in game.manifest_tiles()]
         self.laid: dict[str, Tile] = {}
         for k, coord in enumerate(sorted(game.hexes)):
@@ -63,9 +70,11 @@ def drawings() -> Iterator[tuple[str, str]]:
     yield "grid/57/pointy", tile_svg(by_name["57"], layout=Layout.POINTY, grid=True)
     yield "sheet/first40", tiles_svg(all_tiles[:40], size=60, columns=7)
     for name in game_names():
-        game = load_game(name)
+        game = _every_tile(name)
         yield f"map/{name}", map_svg(game)
         yield f"map/{name}/board", map_svg(game, board=_Board(name), size=40)
+        tokens = Board(game).with_home_tokens()
+        yield f"map/{name}/tokens", map_svg(game, board=tokens, size=40)
         for tile, _ in game.manifest_tiles():
             yield f"game/{name}/{tile.name}", tile_svg(tile.rotated(3), layout=game.layout)
 

@@ -22,7 +22,7 @@ from tilelay.actions import Action, TileLay
 from tilelay.errors import TilelayError
 from tilelay.games import Game
 from tilelay.hexgeo import neighbour_edge
-from tilelay.tile import BorderType, Color, Edge, NodeKind, NodeRef, Path, Tile
+from tilelay.tile import BorderType, Color, Edge, FutureLabel, NodeKind, NodeRef, Path, Tile
 from tilelay.trains import Phase
 from tilelay.upgrades import explain, legal_rotations
 
@@ -357,6 +357,11 @@ class Board:
                 )
         if tile.name not in self.game.manifest:
             return f"tile {tile.name} is not in the manifest of {self.game.name}"
+        if any(icon.blocks_lay for icon in tile.icons):
+            return (
+                f"tile {tile.name} is laid only by a private company's ability "
+                "(its icon blocks an ordinary lay)"
+            )
         if self.available(tile.name) == 0:
             return (
                 f"no copy of tile {tile.name} is left "
@@ -364,13 +369,44 @@ class Board:
             )
         return None
 
+    def future_label(self, coord: str) -> FutureLabel | None:
+        """The future label in force at ``coord`` (as 18xx.games carries it over): the
+        preprinted hex's until a tile of its colour is laid, then the tile's own."""
+        hex_tile = self.game.hex_tile(coord)
+        tile = self.tile_at(hex_tile.name)
+        printed = hex_tile.future_label
+        if tile is hex_tile or tile.name == hex_tile.name:
+            return printed
+        if (
+            printed is not None
+            and printed.color is not None
+            and _rank(tile.color) < _rank(printed.color)
+        ):
+            return printed
+        return tile.future_label
+
     def _tile_rotations(self, coord: str, tile: Tile) -> tuple[int, ...]:
         old = self.tile_at(coord)
         hex_tile = self.game.hex_tile(coord)
-        rotations = legal_rotations(old, tile, self.game.upgrade_rules, hex_label=hex_tile.label)
+        rotations = legal_rotations(
+            old,
+            tile,
+            self.game.upgrade_rules,
+            hex_label=hex_tile.label,
+            future_label=self.future_label(coord),
+        )
         allowed = self.allowed_exits(coord)
         old_exits = old.exits()
-        return tuple(r for r in rotations if tile.rotated(r).exits() - old_exits <= allowed)
+        stubs = (
+            frozenset(s.edge for s in old.stubs)
+            if self.game.upgrade_rules.stubs_restricted
+            else frozenset()
+        )
+        return tuple(
+            r
+            for r in rotations
+            if tile.rotated(r).exits() - old_exits <= allowed and stubs <= tile.rotated(r).exits()
+        )
 
     def legal_rotations(
         self, coord: str, tile: Tile | str, *, phase: Phase | None = None
@@ -382,21 +418,133 @@ class Board:
         preprinted hex's label, under the game's upgrade rules), then the map's: no new track
         off the map, across an impassable border or into a red, gray or blue hex without track
         facing back (:meth:`allowed_exits`); a colour ``phase`` allows; a copy left in the
-        manifest (:meth:`available`).
+        manifest (:meth:`available`); not a tile that only a company's ability lays (an icon
+        with ``blocks_lay``, as 1889's port tile 437).
         """
         new = self._tile(tile)
         if self._supply_reason(new, phase) is not None:
             return ()
         return self._tile_rotations(self.game.hex_tile(coord).name, new)
 
-    def legal_lays(self, coord: str, *, phase: Phase | None = None) -> dict[str, tuple[int, ...]]:
-        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations."""
+    def legal_lays(
+        self, coord: str, *, phase: Phase | None = None, corporation: str | None = None
+    ) -> dict[str, tuple[int, ...]]:
+        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations.
+
+        With ``corporation``, only what it may lay where its track reaches, as the 18xx.games
+        track step decides: ``coord`` must be in :meth:`reach`, and every rotation must have
+        an exit on one of the edges reached there.
+        """
+        reached: frozenset[int] | None = None
+        if corporation is not None:
+            coord = self.game.hex_tile(coord).name
+            reached = self.reach(corporation).get(coord)
+            if reached is None:
+                return {}
         out: dict[str, tuple[int, ...]] = {}
         for name in self.game.manifest:
             rotations = self.legal_rotations(coord, name, phase=phase)
+            if reached is not None:
+                tile = self.game.tile(name)
+                rotations = tuple(r for r in rotations if tile.rotated(r).exits() & reached)
             if rotations:
                 out[name] = rotations
-        return out
+        return self._most_exits(coord, out)
+
+    def _max_exits_applies(self, coord: str) -> bool:
+        kinds = self.game.upgrade_rules.max_exits
+        if not kinds:
+            return False
+        tile = self.tile_at(self.game.hex_tile(coord).name)
+        cities = bool(tile.cities)
+        return (
+            (cities and "cities" in kinds)
+            or (cities and not tile.labels and "unlabeled_cities" in kinds)
+            or (not cities and not tile.towns and "track" in kinds)
+        )
+
+    def _most_exits(
+        self, coord: str, lays: dict[str, tuple[int, ...]]
+    ) -> dict[str, tuple[int, ...]]:
+        """``lays`` keeping, under the game's ``max_exits`` rule, only the tiles with the most
+        exits of their colour (18xx.games' ``TILE_UPGRADES_MUST_USE_MAX_EXITS``)."""
+        if not lays or not self._max_exits_applies(coord):
+            return lays
+        exits = {name: len(self.game.tile(name).exits()) for name in lays}
+        most: dict[Color, int] = {}
+        for name, n in exits.items():
+            color = self.game.tile(name).color
+            most[color] = max(most.get(color, 0), n)
+        return {
+            name: rotations
+            for name, rotations in lays.items()
+            if exits[name] == most[self.game.tile(name).color]
+        }
+
+    def reach(self, corporation: str) -> dict[str, frozenset[int]]:
+        """Where ``corporation`` may lay track: hex -> the edges its track reaches there.
+
+        As the 18xx.games engine's graph: every edge (leading onto the map) of a hex where it
+        has a token, and every exit of each path it reaches from its tokens, on that hex and
+        on the neighbour across it. Its trains' walk passes through towns, junctions and
+        cities except a city whose slots are all taken by other corporations; it stops at
+        offboards and at the end of terminal paths.
+        """
+        g = self.track_graph()
+        tiles: dict[str, Tile] = {}
+
+        def tile(coord: str) -> Tile:
+            t = tiles.get(coord)
+            if t is None:
+                t = tiles[coord] = self.tile_at(coord)
+            return t
+
+        reach: dict[str, set[int]] = {}
+        start: list[int] = []
+        for coord, city in self.tokens_of(corporation):
+            reach.setdefault(coord, set()).update(self.allowed_exits(coord))
+            start.append(g.node_id[(coord, _city_nodes(tile(coord))[city])])
+        blocked: set[int] = set()
+        for (coord, city), corps in self._tokens.items():
+            city_node = tile(coord).nodes[_city_nodes(tile(coord))[city]]
+            if corporation not in corps and len(corps) >= city_node.slots:
+                blocked.add(g.node_id[(coord, _city_nodes(tile(coord))[city])])
+        seen_nodes = set(start)
+        seen_paths: set[int] = set()
+        todo = list(start)
+        while todo:
+            node = todo.pop()
+            stack = list(g.node_ends[node])
+            seen_ends: set[int] = set()
+            while stack:
+                end = stack.pop()
+                if end in seen_ends:
+                    continue
+                seen_ends.add(end)
+                p = end >> 1
+                if p not in seen_paths:
+                    seen_paths.add(p)
+                    coord, j = g.paths[p]
+                    for edge in tile(coord).paths[j].edges():
+                        reach.setdefault(coord, set()).add(edge)
+                        other = self.game.neighbour(coord, edge)
+                        if other is not None and not self.impassable(coord, edge):
+                            reach.setdefault(other, set()).add(neighbour_edge(edge))
+                far = end ^ 1
+                target = g.end_node[far]
+                if target >= 0:
+                    if g.terminal[p] or target in seen_nodes:
+                        continue
+                    kind = g.node_kinds[target]
+                    if kind is NodeKind.JUNCTION:
+                        stack.extend(g.node_ends[target])
+                        continue
+                    seen_nodes.add(target)
+                    if kind is not NodeKind.OFFBOARD and target not in blocked:
+                        todo.append(target)
+                    continue
+                stack.extend(g.links[far])
+        return {coord: frozenset(edges) for coord, edges in reach.items()}
 
     def why_illegal(
         self, coord: str, tile: Tile | str, rotation: int, *, phase: Phase | None = None
@@ -410,13 +558,35 @@ class Board:
             return why
         old = self.tile_at(coord)
         hex_tile = self.game.hex_tile(coord)
-        why = explain(old, new, rotation, self.game.upgrade_rules, hex_label=hex_tile.label)
+        why = explain(
+            old,
+            new,
+            rotation,
+            self.game.upgrade_rules,
+            hex_label=hex_tile.label,
+            future_label=self.future_label(coord),
+        )
         if why is not None:
             return f"tile {new.name} in rotation {rotation % 6} cannot replace {old.name}: {why}"
         for edge in sorted(new.rotated(rotation).exits() - old.exits()):
             if not self.exit_allowed(coord, edge):
                 why = self._exit_reason(coord, edge)
                 return f"track would leave {coord} across edge {edge}: {why}"
+        if self.game.upgrade_rules.stubs_restricted:
+            missing = sorted({s.edge for s in old.stubs} - new.rotated(rotation).exits())
+            if missing:
+                return (
+                    f"{coord} has track stubs at edge(s) {missing}: {self.game.name}'s tiles "
+                    "must take them up"
+                )
+        if self._max_exits_applies(coord):
+            lays = self.legal_lays(coord, phase=phase)
+            if new.name not in lays:
+                best = [n for n in lays if self.game.tile(n).color == new.color]
+                return (
+                    f"{self.game.name} lays only the tiles with the most exits here: "
+                    f"{', '.join(best) or 'none'} rather than {new.name}"
+                )
         return None
 
     def _exit_reason(self, coord: str, edge: int) -> str:
@@ -437,6 +607,13 @@ class Board:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+_RANKS = {Color.WHITE: 0, Color.YELLOW: 1, Color.GREEN: 2, Color.BROWN: 3, Color.GRAY: 4}
+
+
+def _rank(color: Color) -> int:
+    return _RANKS.get(color, 5)
 
 
 def _city_nodes(tile: Tile) -> list[int]:

@@ -27,7 +27,7 @@ Bad records give a :class:`RecordError` naming the record and the action id.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ __all__ = [
     "load_record",
     "over_manifest",
     "read_record",
+    "record_options",
     "recorded_routes",
     "replay",
     "replay_steps",
@@ -574,14 +575,25 @@ def replay(
 
 
 def replay_steps(
-    record: Mapping[str, Any], game: Game | None = None, *, home_tokens: bool = True
+    record: Mapping[str, Any],
+    game: Game | None = None,
+    *,
+    home_tokens: bool = True,
+    on_error: Callable[[RecordError], None] | None = None,
 ) -> Iterator[ReplayStep]:
     """Replay a record action by action (those in force), yielding a :class:`ReplayStep`
-    after each: the board, the phase and the corporations' trains. Errors as :func:`replay`.
+    after each: the board, the phase and the corporations' trains. Errors as :func:`replay`;
+    with ``on_error``, an action that cannot be replayed is given to it instead and the
+    replay goes on without it (what the action did before failing stays done).
     """
     replayer = _Replayer(record, game, home_tokens)
     for action in actions_in_force(record.get("actions", [])):
-        replayer.apply(action)
+        try:
+            replayer.apply(action)
+        except RecordError as err:
+            if on_error is None:
+                raise
+            on_error(err)
         yield replayer.step(action)
 
 
@@ -593,3 +605,12 @@ def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:
         if count != UNLIMITED and most > count:
             out[name] = (most, count)
     return out
+
+
+def record_options(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """The optional rules a record's game was set up with (``settings.optional_rules``)."""
+    settings = record.get("settings")
+    rules = settings.get("optional_rules") if isinstance(settings, Mapping) else None
+    if not isinstance(rules, list):
+        return ()
+    return tuple(str(r) for r in rules if isinstance(r, str) and r)

@@ -38,7 +38,7 @@ from typing import Any
 
 from tilelay.errors import GameDataError
 from tilelay.hexgeo import Layout, loc_point
-from tilelay.tile import NODE_END, Color, Connections, NodeKind, Tile, Track
+from tilelay.tile import NODE_END, Color, Connections, FutureLabel, NodeKind, Tile, Track
 
 __all__ = [
     "DEFAULT_RULES",
@@ -86,6 +86,8 @@ class UpgradeRules:
     town_replacement: bool = False
     town_replacement_phases: tuple[str, ...] = ()
     labelled_cities_merge: bool = True
+    max_exits: tuple[str, ...] = ()
+    stubs_restricted: bool = False
 
     def colour_step(self, old: Color, new: Color) -> bool:
         """Whether a tile of colour ``new`` may replace one of colour ``old``."""
@@ -96,8 +98,18 @@ class UpgradeRules:
 DEFAULT_RULES = UpgradeRules()
 
 _RULE_KEYS = frozenset(
-    {"steps", "towns_merge", "town_replacement", "town_replacement_phases", "labelled_cities_merge"}
+    {
+        "steps",
+        "towns_merge",
+        "town_replacement",
+        "town_replacement_phases",
+        "labelled_cities_merge",
+        "max_exits",
+        "stubs_restricted",
+    }
 )
+#: The kinds of hex ``max_exits`` may name.
+MAX_EXITS_KINDS = ("cities", "unlabeled_cities", "track")
 
 
 def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> UpgradeRules:
@@ -113,11 +125,14 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
     if unknown:
         raise fail(f"unknown key {unknown[0]!r} (expected one of {', '.join(sorted(_RULE_KEYS))})")
     flags: dict[str, bool] = {}
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
         if key in data:
             if not isinstance(data[key], bool):
                 raise fail(f"{key} must be true or false, not {data[key]!r}")
             flags[key] = data[key]
+    max_exits = data.get("max_exits", [])
+    if not isinstance(max_exits, list) or not all(k in MAX_EXITS_KINDS for k in max_exits):
+        raise fail(f"max_exits must be a list of {', '.join(MAX_EXITS_KINDS)}, not {max_exits!r}")
     phases = data.get("town_replacement_phases", [])
     if not isinstance(phases, list) or not all(isinstance(p, str) for p in phases):
         raise fail(f"town_replacement_phases must be a list of phase names, not {phases!r}")
@@ -132,7 +147,13 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
             except ValueError as err:
                 raise fail(f"steps: {err}") from None
         steps = frozenset(pairs)
-    return UpgradeRules(name=name, steps=steps, town_replacement_phases=tuple(phases), **flags)
+    return UpgradeRules(
+        name=name,
+        steps=steps,
+        town_replacement_phases=tuple(phases),
+        max_exits=tuple(max_exits),
+        **flags,
+    )
 
 
 @cache
@@ -484,8 +505,20 @@ def _special(old: _Shape, hex_label: str | None, hex_name: str | None) -> bool:
 
 
 def _label_reason(
-    old: _Shape, new: _Shape, hex_label: str | None, hex_name: str | None
+    old: _Shape,
+    new: _Shape,
+    hex_label: str | None,
+    hex_name: str | None,
+    future: FutureLabel | None = None,
 ) -> str | None:
+    if future is not None and new.color == future.color:
+        want = _norm_label(future.text)
+        if want != new.label:
+            return (
+                f"a {future.color.value} tile here must be labelled {want or 'nothing'} "
+                f"(the hex's future label), the new tile is {new.label or 'unlabelled'}"
+            )
+        return None
     place = old.place if old.place is not None else _norm_label(hex_name)
     if new.place is not None:
         if place is not None and (new.place == place or new.place in place.split("-")):
@@ -504,8 +537,9 @@ def _placements(
     hex_label: str | None,
     hex_name: str | None = None,
     fixed: Mapping[int, int | None] | None = None,
+    future: FutureLabel | None = None,
 ) -> tuple[Placement, ...]:
-    if _label_reason(old, new, hex_label, hex_name) is not None:
+    if _label_reason(old, new, hex_label, hex_name, future) is not None:
         return ()
     out: list[Placement] = []
     std_colour = _colour_reason(old, new, rules, same_ok=False) is None
@@ -541,6 +575,7 @@ def placements(
     hex_label: str | None = None,
     hex_name: str | None = None,
     city_map: Mapping[int, int | None] | None = None,
+    future_label: FutureLabel | None = None,
 ) -> tuple[Placement, ...]:
     """Every rotation in which ``new`` may replace ``old`` (as it lies), with node maps.
 
@@ -549,8 +584,19 @@ def placements(
     the old tile has none (a tile made for a named place goes only there). ``city_map`` pins
     old nodes (by index) to the new node each must become (where their tokens go, e.g. a
     tile set's ``<RevenueCenter from to>``): rotations needing another map are left out.
+    ``future_label`` is the hex's future label in force (see
+    :class:`~tilelay.tile.FutureLabel`): a new tile of its colour must carry its label, whatever
+    the old tile's.
     """
-    return _placements(_CACHE.get(old), _CACHE.get(new), rules, hex_label, hex_name, fixed=city_map)
+    return _placements(
+        _CACHE.get(old),
+        _CACHE.get(new),
+        rules,
+        hex_label,
+        hex_name,
+        fixed=city_map,
+        future=future_label,
+    )
 
 
 def legal_rotations(
@@ -560,9 +606,13 @@ def legal_rotations(
     *,
     hex_label: str | None = None,
     hex_name: str | None = None,
+    future_label: FutureLabel | None = None,
 ) -> tuple[int, ...]:
-    """The rotations (0–5) of ``new`` that may replace ``old`` as it lies."""
-    found = placements(old, new, rules, hex_label=hex_label, hex_name=hex_name)
+    """The rotations (0–5) of ``new`` that may replace ``old`` as it lies (arguments as
+    :func:`placements`)."""
+    found = placements(
+        old, new, rules, hex_label=hex_label, hex_name=hex_name, future_label=future_label
+    )
     return tuple(p.rotation for p in found)
 
 
@@ -575,14 +625,15 @@ def explain(
     hex_label: str | None = None,
     hex_name: str | None = None,
     city_map: Mapping[int, int | None] | None = None,
+    future_label: FutureLabel | None = None,
 ) -> str | None:
     """Why ``new`` in ``rotation`` may not replace ``old``; ``None`` when it may.
 
-    ``city_map`` as for :func:`placements`.
+    ``city_map`` and ``future_label`` as for :func:`placements`.
     """
     o, n = _CACHE.get(old), _CACHE.get(new)
     r = rotation % 6
-    label_why = _label_reason(o, n, hex_label, hex_name)
+    label_why = _label_reason(o, n, hex_label, hex_name, future_label)
     if label_why is not None:
         return label_why
     town_ok = rules.town_replacement and _has_towns(o)

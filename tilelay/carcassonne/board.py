@@ -4,7 +4,7 @@ Everything is kept incrementally, so that a turn costs the same early and late i
 
 - positions are ints (``(y + 128) * 256 + (x + 128)``; ``y`` grows southwards), so the
   neighbour across side ``s`` is ``key + DELTA[s]``;
-- the open frontier is a dict ``position -> required edge pattern``: 2 bits per side
+- the open frontier is a dict ``position -> required edge pattern``: 3 bits per side
   (0 = no neighbour there, else the :class:`~tilelay.carcassonne.tile.Edge` that must face it);
 - which rotations of which tile type fit a pattern is a table computed once per tile set
   (:class:`Compiled`), so enumerating placements is one dict walk and one table look-up per spot;
@@ -13,17 +13,33 @@ Everything is kept incrementally, so that a turn costs the same early and late i
   even when a feature passes through it twice), pennants, followers and, for farms, the city
   nodes they touch (resolved to the cities' current roots only when scoring). A city or road is
   complete when its open side count reaches 0, which also closes road loops.
+
+The River: a river tile may only go at the river's open end (:attr:`Board.river_end`), and a
+curve may not turn the same way as the river's previous curve, however many straight tiles lie
+between (no U-turn: the river never turns back onto itself). The publisher's ruling forbids only
+two such curves in a row; this stricter reading keeps the river a staircase whose open end
+touches no other tile, so every river tile always fits and the lake always ends it.
+
+The Abbot (``Rules(abbot=True)``): each player also has an abbot, who may go
+on the monastery or garden of the tile just placed (gardens take nobody else), and instead of
+placing a follower a player may take the abbot back, scoring its monastery or garden as at the
+end of the game.
+
+A turn's follower choice is an *action* int: :data:`NO_FOLLOWER`, a feature index (a follower),
+``ABBOT + feature`` (the abbot) or :data:`RETURN_ABBOT`; :meth:`Board.actions` lists the legal
+ones and :meth:`Board.act` does one.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
-from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.carcassonne.errors import CarcassonneError, IllegalMoveError, TurnOrderError
 from tilelay.carcassonne.tile import OPPOSITE_HALF, Kind, TileType
-from tilelay.carcassonne.tileset import TileSet, base_tileset
+from tilelay.carcassonne.tileset import TileSet, game_tileset
 
 STRIDE = 256
 OFFSET = 128
@@ -45,6 +61,16 @@ CITY = int(Kind.CITY)
 ROAD = int(Kind.ROAD)
 MONASTERY = int(Kind.MONASTERY)
 FARM = int(Kind.FARM)
+GARDEN = int(Kind.GARDEN)
+RIVER = int(Kind.RIVER)
+
+#: Follower actions: no follower; take the abbot back; ``ABBOT + i``: the abbot on feature i.
+NO_FOLLOWER = -1
+RETURN_ABBOT = -2
+ABBOT = 64
+
+#: Turn phases: a tile may be placed; a follower may go on the tile just placed; a follower went.
+TILE, FOLLOWER, PLACED = 0, 1, 2
 
 
 def key_of(x: int, y: int) -> int:
@@ -78,6 +104,52 @@ class Rules:
     #: 1st edition: a completed city of only two tiles scores 1 per tile and pennant, not 2.
     first_edition_small_city: bool = False
     farm_scoring: FarmScoring = FarmScoring.THIRD_EDITION
+    #: The River: its 12 tiles are placed first, from the spring (the start tile) to the lake.
+    river: bool = False
+    #: The Abbot: one abbot per player, for monasteries and gardens (the tiles with gardens).
+    abbot: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """The options as plain JSON values (see :meth:`from_dict`)."""
+        return {
+            "followers": self.followers,
+            "first_edition_small_city": self.first_edition_small_city,
+            "farm_scoring": self.farm_scoring.value,
+            "river": self.river,
+            "abbot": self.abbot,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> Rules:
+        """Options from :meth:`to_dict`'s form; missing keys take their defaults."""
+        unknown = set(data) - set(cls().to_dict())
+        if unknown:
+            raise CarcassonneError(f"rules: unknown option(s) {', '.join(sorted(unknown))}")
+        followers = data.get("followers", 7)
+        if not isinstance(followers, int) or isinstance(followers, bool) or followers < 0:
+            raise CarcassonneError(
+                f"rules: followers must be a whole number >= 0, not {followers!r}"
+            )
+        flags = {}
+        for name in ("first_edition_small_city", "river", "abbot"):
+            value = data.get(name, False)
+            if not isinstance(value, bool):
+                raise CarcassonneError(f"rules: {name} must be true or false, not {value!r}")
+            flags[name] = value
+        farms = data.get("farm_scoring", FarmScoring.THIRD_EDITION.value)
+        try:
+            farm_scoring = FarmScoring(farms)
+        except ValueError:
+            raise CarcassonneError(
+                f"rules: farm_scoring must be 'third' or 'first', not {farms!r}"
+            ) from None
+        return cls(
+            followers,
+            flags["first_edition_small_city"],
+            farm_scoring,
+            flags["river"],
+            flags["abbot"],
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +182,13 @@ class RotTile:
         "edges",
         "features",
         "kinds",
+        "meeple_spots",
         "monastery",
         "opens",
         "pennants",
+        "river",
         "slots",
+        "standable",
         "touches",
         "type_index",
     )
@@ -127,18 +202,32 @@ class RotTile:
         self.pennants: tuple[int, ...] = tuple(f.pennants for f in feats)
         self.touches: tuple[tuple[int, ...], ...] = tuple(f.touches for f in feats)
         edges = tile.edges(rotation)
-        self.edges = sum(int(e) << (2 * s) for s, e in enumerate(edges))
+        self.edges = sum(int(e) << (3 * s) for s, e in enumerate(edges))
         slots = [-1] * 12
+        #: The monastery or garden feature, or -1.
         self.monastery = -1
+        #: The river's sides (bitmask), 0 for no river.
+        self.river = 0
         for i, f in enumerate(feats):
+            if f.kind is Kind.RIVER:
+                self.river = f.sides  # rivers join nothing: no slots
+                continue
             for s in range(4):
                 if f.sides >> s & 1:
                     slots[s] = i
             for h in range(8):
                 if f.halves >> h & 1:
                     slots[4 + h] = i
-            if f.kind is Kind.MONASTERY:
+            if f.kind in (Kind.MONASTERY, Kind.GARDEN):
                 self.monastery = i
+        #: Features a figure may stand on (all but the river).
+        self.standable: tuple[int, ...] = tuple(
+            i for i, f in enumerate(feats) if f.kind is not Kind.RIVER
+        )
+        #: Features a follower (not the abbot) may stand on (no river, no garden).
+        self.meeple_spots: tuple[int, ...] = tuple(
+            i for i, f in enumerate(feats) if f.kind not in (Kind.RIVER, Kind.GARDEN)
+        )
         self.slots: tuple[int, ...] = tuple(slots)
         conns: list[tuple[tuple[int, int, bool], ...]] = []
         for s in range(4):
@@ -155,23 +244,27 @@ class RotTile:
 class Compiled:
     """A tile set's rotated tiles and the table of which rotations fit which edge pattern."""
 
-    __slots__ = ("fits", "rot", "tileset")
+    __slots__ = ("fits", "river_types", "rot", "tileset")
 
     def __init__(self, tileset: TileSet) -> None:
         self.tileset = tileset
         self.rot: tuple[tuple[RotTile, ...], ...] = tuple(
             tuple(RotTile(i, t, r) for r in range(4)) for i, t in enumerate(tileset.types)
         )
-        fits: list[tuple[tuple[int, ...], ...]] = []
-        for code in range(256):
-            mask = 0
-            for s in range(4):
-                if code >> (2 * s) & 3:
-                    mask |= 3 << (2 * s)
-            fits.append(
-                tuple(
-                    tuple(r for r in range(4) if rots[r].edges & mask == code) for rots in self.rot
-                )
+        #: Whether each tile type has a river.
+        self.river_types: tuple[bool, ...] = tuple(bool(rots[0].river) for rots in self.rot)
+        # only the edge values some tile has can be required of a spot
+        used = sorted({rots[0].edges >> (3 * s) & 7 for rots in self.rot for s in range(4)})
+        nobody: tuple[tuple[int, ...], ...] = tuple(() for _ in self.rot)
+        fits: list[tuple[tuple[int, ...], ...]] = [nobody] * 4096
+        for sides in itertools.product([0, *used], repeat=4):
+            code = mask = 0
+            for s, value in enumerate(sides):
+                code |= value << (3 * s)
+                if value:
+                    mask |= 7 << (3 * s)
+            fits[code] = tuple(
+                tuple(r for r in range(4) if rots[r].edges & mask == code) for rots in self.rot
             )
         self.fits: tuple[tuple[tuple[int, ...], ...], ...] = tuple(fits)
 
@@ -185,18 +278,25 @@ def compile_tileset(tileset: TileSet) -> Compiled:
 class Board:
     """A Carcassonne board with the start tile placed, and the players' scores and followers.
 
-    A turn is :meth:`place` (or :meth:`place_at`), then optionally :meth:`place_follower` on one
-    of :meth:`follower_options`, then :meth:`score_turn`. :meth:`final_scoring` ends the game.
+    A turn is :meth:`place` (or :meth:`place_at`), then optionally one :meth:`place_follower` on
+    one of :meth:`follower_options`, then :meth:`score_turn`. :meth:`final_scoring` ends the game.
+    Steps out of this order raise :class:`~tilelay.carcassonne.errors.TurnOrderError`.
     """
 
     __slots__ = (
         "_last",
         "_mon_count",
         "_monasteries",
+        "_phase",
+        "_river_in",
+        "_river_turn",
         "_slot_cache",
+        "abbot_at",
+        "abbots",
         "cities",
         "compiled",
         "done",
+        "finished",
         "follower_log",
         "followers",
         "frontier",
@@ -207,6 +307,7 @@ class Board:
         "parent",
         "pennants",
         "placed",
+        "river_end",
         "rules",
         "scores",
         "tilemask",
@@ -216,13 +317,22 @@ class Board:
     def __init__(
         self, tileset: TileSet | None = None, *, players: int = 2, rules: Rules | None = None
     ) -> None:
-        self.tileset = tileset or base_tileset()
-        self.compiled = compile_tileset(self.tileset)
         self.rules = rules or Rules()
+        self.tileset = tileset or game_tileset(river=self.rules.river, abbot=self.rules.abbot)
+        self.compiled = compile_tileset(self.tileset)
         if players < 1:
             raise CarcassonneError("a game needs at least one player")
         self.scores = [0] * players
         self.meeples = [self.rules.followers] * players
+        #: Abbots in each player's supply (0 or 1) and where each one stands (node, or -1).
+        self.abbots = [1 if self.rules.abbot else 0] * players
+        self.abbot_at = [-1] * players
+        #: The empty square where the river goes on (-1: no open river), the side of that
+        #: square that faces the river, and how the river's last curve turned (-1 left, 1 right,
+        #: 0 none yet).
+        self.river_end = -1
+        self._river_in = -1
+        self._river_turn = 0
         self.grid: dict[int, int] = {}
         #: (type index, rotation, position, first node) of every placed tile, in order.
         self.placed: list[tuple[int, int, int, int]] = []
@@ -241,7 +351,13 @@ class Board:
         self._mon_count: dict[int, int] = {}
         self._last = -1
         self._slot_cache: dict[int, list[int]] = {}
+        #: Where the turn is: TILE (a tile may be placed), FOLLOWER (the tile is placed, a
+        #: follower may go on it), PLACED (a follower went on it); :meth:`score_turn` ends it.
+        self._phase = TILE
+        #: Whether :meth:`final_scoring` has been done.
+        self.finished = False
         self.place(self.tileset.index(self.tileset.start), key_of(0, 0), 0)
+        self._phase = TILE
 
     # --- copying ---------------------------------------------------------------------------
 
@@ -264,6 +380,8 @@ class Board:
             "cities",
             "done",
             "follower_log",
+            "abbots",
+            "abbot_at",
         ):
             setattr(new, name, list(getattr(self, name)))
         new.grid = dict(self.grid)
@@ -272,6 +390,11 @@ class Board:
         new._mon_count = dict(self._mon_count)
         new._last = self._last
         new._slot_cache = {}
+        new._phase = self._phase
+        new.finished = self.finished
+        new.river_end = self.river_end
+        new._river_in = self._river_in
+        new._river_turn = self._river_turn
         return new
 
     # --- placement ---------------------------------------------------------------------------
@@ -279,7 +402,31 @@ class Board:
     def legal_keys(self, type_index: int) -> list[tuple[int, int]]:
         """Every legal ``(position, rotation)`` for a tile type (fast form)."""
         fits = self.compiled.fits
+        if self.compiled.river_types[type_index]:
+            return self._river_keys(type_index)
         return [(k, r) for k, code in self.frontier.items() for r in fits[code][type_index]]
+
+    def _river_turn_of(self, river: int) -> int:
+        """How a river tile with sides ``river`` placed at the river's end turns it."""
+        out = river & ~(1 << self._river_in)
+        if not out:
+            return 0  # the lake
+        side = out.bit_length() - 1
+        heading = (self._river_in + 2) & 3
+        return 0 if side == heading else (1 if side == (heading + 1) & 3 else -1)
+
+    def _river_keys(self, type_index: int) -> list[tuple[int, int]]:
+        key = self.river_end
+        code = self.frontier.get(key)
+        if code is None:
+            return []
+        rots = self.compiled.rot[type_index]
+        out = []
+        for r in self.compiled.fits[code][type_index]:
+            turn = self._river_turn_of(rots[r].river)
+            if turn == 0 or turn != self._river_turn:
+                out.append((key, r))
+        return out
 
     def legal_placements(self, name: str) -> list[Placement]:
         """Every legal placement of the tile type called ``name``."""
@@ -291,6 +438,8 @@ class Board:
 
     def is_legal(self, type_index: int, key: int, rotation: int) -> bool:
         """Whether the tile may go at ``key`` turned ``rotation`` times."""
+        if self.compiled.river_types[type_index]:
+            return (key, rotation) in self._river_keys(type_index)
         code = self.frontier.get(key)
         return code is not None and rotation in self.compiled.fits[code][type_index]
 
@@ -301,12 +450,25 @@ class Board:
         key = key_of(x, y)
         if not 0 <= rotation < 4:
             raise CarcassonneError(f"rotation {rotation}: expected 0, 1, 2 or 3")
+        self._check_tile_turn()
         if not self.is_legal(index, key, rotation):
-            raise CarcassonneError(f"tile {name} cannot go at ({x}, {y}) turned {rotation}")
+            raise IllegalMoveError(f"tile {name} cannot go at ({x}, {y}) turned {rotation}")
         return self.place(index, key, rotation)
 
+    def _check_tile_turn(self) -> None:
+        if self.finished:
+            raise TurnOrderError("the game is over (final scoring is done)")
+        if self._phase != TILE:
+            raise TurnOrderError(
+                f"tile {self._last} is placed but its turn is not scored: call score_turn() first"
+            )
+
     def place(self, type_index: int, key: int, rotation: int) -> int:
-        """Place a tile without checking legality (see :meth:`is_legal`); returns its number."""
+        """Place a tile without checking that it fits (see :meth:`is_legal`); returns its
+        number. Raises :class:`TurnOrderError` if the last turn is not scored yet."""
+        if self._phase != TILE or self.finished:
+            self._check_tile_turn()
+        self._phase = FOLLOWER
         rt = self.compiled.rot[type_index][rotation]
         parent = self.parent
         base = len(parent)
@@ -337,7 +499,7 @@ class Board:
             other = grid.get(nkey)
             if other is None:
                 frontier[nkey] = frontier.get(nkey, 0) | (
-                    (edges >> (2 * s) & 3) << (2 * ((s + 2) & 3))
+                    (edges >> (3 * s) & 7) << (3 * ((s + 2) & 3))
                 )
                 continue
             ntype, nrot, _nkey, nbase = placed[other]
@@ -363,7 +525,26 @@ class Board:
         self._last = number
         if self._slot_cache:
             self._slot_cache = {}
+        if rt.river:
+            self._extend_river(key, rt.river)
         return number
+
+    def _extend_river(self, key: int, river: int) -> None:
+        if key == self.river_end:
+            turn = self._river_turn_of(river) or self._river_turn
+            out = river & ~(1 << self._river_in)
+        else:  # the spring
+            turn = 0
+            out = river
+        if not out:  # the lake
+            self.river_end = -1
+            self._river_in = -1
+            self._river_turn = 0
+            return
+        side = out.bit_length() - 1
+        self.river_end = key + DELTA[side]
+        self._river_in = (side + 2) & 3
+        self._river_turn = turn
 
     def find(self, node: int) -> int:
         """The root node of a feature's region."""
@@ -384,6 +565,7 @@ class Board:
         self.pennants[rb] += self.pennants[ra]
         if self.followers[ra]:
             self.followers[rb] = self.followers[rb] + self.followers[ra]
+            self.followers[ra] = ()
         self.cities[rb] |= self.cities[ra]
         return rb
 
@@ -391,19 +573,79 @@ class Board:
 
     def free_features(self) -> list[int]:
         """Features (indices into the tile type's list) of the last placed tile whose region has
-        no follower yet, whatever the players' supplies."""
-        _t, _r, _k, base = self.placed[self._last]
+        no follower yet and is not scored, whatever the players' supplies and the turn."""
+        t, r, _k, base = self.placed[self._last]
         followers = self.followers
+        done = self.done
         find = self.find
-        n = len(self.parent) - base
-        return [i for i in range(n) if not followers[find(base + i)]]
+        out = []
+        for i in self.compiled.rot[t][r].standable:
+            root = find(base + i)
+            if not followers[root] and not done[root]:
+                out.append(i)
+        return out
 
     def follower_options(self, player: int) -> list[int]:
-        """Features of the last placed tile where ``player`` may put a follower (none when the
-        player has no follower left)."""
-        if self.meeples[player] <= 0:
+        """Features of the last placed tile where ``player`` may put a follower now: none when
+        the player has no follower left, or once a follower is placed or the turn scored."""
+        if self.meeples[player] <= 0 or self._phase != FOLLOWER:
             return []
-        return self.free_features()
+        t, r, _k, base = self.placed[self._last]
+        followers = self.followers
+        done = self.done
+        find = self.find
+        out = []
+        for i in self.compiled.rot[t][r].meeple_spots:
+            root = find(base + i)
+            if not followers[root] and not done[root]:
+                out.append(i)
+        return out
+
+    def abbot_options(self, player: int) -> list[int]:
+        """Features of the last placed tile (its monastery or garden) where ``player`` may put
+        the abbot now."""
+        if self.abbots[player] <= 0 or self._phase != FOLLOWER:
+            return []
+        rt = self.compiled.rot[self.placed[self._last][0]][self.placed[self._last][1]]
+        if rt.monastery < 0:
+            return []
+        return [rt.monastery] if rt.monastery in self.free_features() else []
+
+    def can_return_abbot(self, player: int) -> bool:
+        """Whether ``player`` may take the abbot back now (instead of placing a follower)."""
+        return self.abbot_at[player] >= 0 and self._phase == FOLLOWER
+
+    def actions(self, player: int) -> list[int]:
+        """Every legal follower action of ``player`` for the tile just placed: NO_FOLLOWER,
+        feature indices, ``ABBOT + feature``, RETURN_ABBOT."""
+        out = [NO_FOLLOWER, *self.follower_options(player)]
+        if self.abbots[player] or self.abbot_at[player] >= 0:
+            out.extend(ABBOT + i for i in self.abbot_options(player))
+            if self.can_return_abbot(player):
+                out.append(RETURN_ABBOT)
+        return out
+
+    def act(self, player: int, action: int) -> list[ScoreEvent]:
+        """Do one follower action (see :meth:`actions`); returns the score of a returned
+        abbot, if any."""
+        if action == NO_FOLLOWER:
+            if self._phase == TILE:
+                self._check_follower_turn()
+            return []
+        if action == RETURN_ABBOT:
+            return self.return_abbot(player)
+        if action >= ABBOT:
+            self.place_abbot(player, action - ABBOT)
+        else:
+            self.place_follower(player, action)
+        return []
+
+    def play(self, type_index: int, key: int, rotation: int, player: int, action: int) -> None:
+        """A whole turn without checks (for players that search): place, act, score."""
+        self.place(type_index, key, rotation)
+        if action != NO_FOLLOWER:
+            self.act(player, action)
+        self.score_turn()
 
     def _slot_roots(self, key: int) -> list[int]:
         """For an empty square: the region roots its 12 slots (4 sides, 8 half-edges) would
@@ -458,14 +700,14 @@ class Board:
             if followers[root]:
                 busy.append(local)
         if not busy:
-            return list(range(n))
+            return list(rt.standable)
         bad = set()
         for local in busy:
             while group[local] != local:
                 local = group[local]
             bad.add(local)
         out = []
-        for i in range(n):
+        for i in rt.standable:
             g = i
             while group[g] != g:
                 g = group[g]
@@ -474,17 +716,69 @@ class Board:
         return out
 
     def place_follower(self, player: int, feature: int) -> None:
-        """Put a follower of ``player`` on feature ``feature`` of the last placed tile."""
+        """Put a follower of ``player`` on feature ``feature`` of the last placed tile.
+
+        Raises :class:`TurnOrderError` when this turn already placed a follower or is scored,
+        and :class:`IllegalMoveError` when the feature is taken or the supply is empty."""
+        if self._phase != FOLLOWER:
+            self._check_follower_turn()
         if self.meeples[player] <= 0:
-            raise CarcassonneError(f"player {player + 1} has no follower left")
-        if feature not in self.free_features():
-            raise CarcassonneError(f"feature {feature} of the last tile cannot take a follower")
+            raise IllegalMoveError(f"player {player + 1} has no follower left")
+        if feature not in self.follower_options(player):
+            raise IllegalMoveError(f"feature {feature} of the last tile cannot take a follower")
         _t, _r, _k, base = self.placed[self._last]
         node = base + feature
         root = self.find(node)
         self.followers[root] = (*self.followers[root], (player, node))
         self.meeples[player] -= 1
         self.follower_log.append((player, node, self._last, feature))
+        self._phase = PLACED
+
+    def _check_follower_turn(self) -> None:
+        if self._phase == PLACED:
+            raise TurnOrderError(f"this turn already placed a follower on tile {self._last}")
+        if self._phase == TILE:
+            raise TurnOrderError(
+                f"tile {self._last}'s turn is scored: a follower can only go on the tile just "
+                "placed, before score_turn()"
+            )
+
+    def place_abbot(self, player: int, feature: int) -> None:
+        """Put ``player``'s abbot on the monastery or garden ``feature`` of the last tile."""
+        if self._phase != FOLLOWER:
+            self._check_follower_turn()
+        if not self.rules.abbot:
+            raise IllegalMoveError("this game is played without the Abbot")
+        if self.abbots[player] <= 0:
+            raise IllegalMoveError(f"player {player + 1}'s abbot is on the board already")
+        if feature not in self.abbot_options(player):
+            raise IllegalMoveError(
+                f"feature {feature} of the last tile cannot take the abbot "
+                "(only a free monastery or garden can)"
+            )
+        node = self.placed[self._last][3] + feature
+        self.followers[node] = ((player, node),)
+        self.abbots[player] -= 1
+        self.abbot_at[player] = node
+        self.follower_log.append((player, node, self._last, feature))
+        self._phase = PLACED
+
+    def return_abbot(self, player: int) -> list[ScoreEvent]:
+        """Instead of placing a follower this turn, take ``player``'s abbot back and score its
+        monastery or garden as at the end of the game (1 point per tile in its 3 x 3 square)."""
+        if self._phase != FOLLOWER:
+            self._check_follower_turn()
+        node = self.abbot_at[player]
+        if node < 0:
+            raise IllegalMoveError(f"player {player + 1}'s abbot is not on the board")
+        events: list[ScoreEvent] = []
+        count = self._mon_count[node]
+        self._give(self.kind[node], False, count, count, node, events)
+        self.followers[node] = ()
+        self.abbot_at[player] = -1
+        self.abbots[player] += 1
+        self._phase = PLACED
+        return events
 
     # --- scoring -----------------------------------------------------------------------------
 
@@ -513,7 +807,12 @@ class Board:
     def score_turn(self) -> list[ScoreEvent]:
         """Score the features the last placed tile completed (city, road, monastery) and give
         their followers back. Completed features without followers give an event with no
-        players."""
+        players. Raises :class:`TurnOrderError` when the last turn is already scored."""
+        if self._phase == TILE:
+            raise TurnOrderError(
+                "no tile placed since the last score_turn(): this turn is already scored"
+            )
+        self._phase = TILE
         events: list[ScoreEvent] = []
         _t, _r, key, base = self.placed[self._last]
         kinds = self.kind
@@ -539,15 +838,19 @@ class Board:
             for d in (0, *AROUND):
                 node = self._monasteries.get(key + d)
                 if node is not None and counts[node] == 9 and not done[node]:
-                    self._complete(MONASTERY, 9, 9, node, events)
+                    self._complete(kinds[node], 9, 9, node, events)
         return events
 
     def _complete(
         self, kind: int, tiles: int, points: int, root: int, events: list[ScoreEvent]
     ) -> None:
         self._give(kind, True, tiles, points, root, events)
-        for player, _node in self.followers[root]:
-            self.meeples[player] += 1
+        for player, node in self.followers[root]:
+            if self.abbot_at[player] == node:
+                self.abbot_at[player] = -1
+                self.abbots[player] += 1
+            else:
+                self.meeples[player] += 1
         self.followers[root] = ()
         self.done[root] = True
 
@@ -556,7 +859,14 @@ class Board:
         return self.opens[self.find(node)] == 0
 
     def final_scoring(self) -> list[ScoreEvent]:
-        """Score every incomplete road, city and monastery, and the farms (end of the game)."""
+        """Score every incomplete road, city and monastery, and the farms (end of the game).
+
+        Raises :class:`TurnOrderError` when the end is already scored or the last turn is not."""
+        if self.finished:
+            raise TurnOrderError("the end of the game is already scored")
+        if self._phase != TILE:
+            self._check_tile_turn()
+        self.finished = True
         events: list[ScoreEvent] = []
         parent = self.parent
         first = self.rules.farm_scoring is FarmScoring.FIRST_EDITION
@@ -586,9 +896,9 @@ class Board:
             if not self.followers[node]:
                 continue
             tiles = self.tilemask[node].bit_count()
-            if kind == MONASTERY:
+            if kind in (MONASTERY, GARDEN):
                 count = self._mon_count[node]
-                self._give(MONASTERY, False, count, count, node, events)
+                self._give(kind, False, count, count, node, events)
             elif kind == CITY:
                 self._give(CITY, False, tiles, tiles + self.pennants[node], node, events)
             else:
@@ -601,7 +911,7 @@ class Board:
         return events
 
     def monastery_count(self, node: int) -> int:
-        """How many of the 9 squares around (and under) a monastery hold tiles."""
+        """How many of the 9 squares around (and under) a monastery or garden hold tiles."""
         return self._mon_count[node]
 
     def farm_cities(self, node: int) -> list[int]:
@@ -635,11 +945,24 @@ class Board:
     def followers_on_board(self) -> list[tuple[int, int, int]]:
         """``(player, tile number, feature index)`` of every follower now on the board."""
         out = []
-        for root in range(len(self.parent)):
+        parent = self.parent
+        for root in range(len(parent)):
+            if parent[root] != root:
+                continue
             for player, node in self.followers[root]:
                 number = self._tile_of_node(node)
                 out.append((player, number, node - self.placed[number][3]))
         return sorted(out, key=lambda f: (f[1], f[2]))
+
+    def abbots_on_board(self) -> list[tuple[int, int, int]]:
+        """``(player, tile number, feature index)`` of every abbot on the board (they are in
+        :meth:`followers_on_board` too)."""
+        out = []
+        for player, node in enumerate(self.abbot_at):
+            if node >= 0:
+                number = self._tile_of_node(node)
+                out.append((player, number, node - self.placed[number][3]))
+        return out
 
     def _tile_of_node(self, node: int) -> int:
         lo, hi = 0, len(self.placed) - 1

@@ -19,6 +19,8 @@ ROAD_EDGE = "#5a5a5a"
 ROAD_FILL = "#f3efe3"
 MONASTERY = "#b5523b"
 PENNANT = "#2f56c0"
+RIVER = "#3b82c4"
+GARDEN = "#3f7d2a"
 PLAYER_COLOURS: tuple[str, ...] = ("#d62828", "#1d4ed8", "#f2c500", "#2a9d3a", "#222222", "#c026d3")
 
 _CORNERS = ((0.0, 0.0), (100.0, 0.0), (100.0, 100.0), (0.0, 100.0))
@@ -88,10 +90,18 @@ def anchor(feature: Feature) -> tuple[float, float]:
             return (0.25 * a[0] + 25 + 0.25 * b[0], 0.25 * a[1] + 25 + 0.25 * b[1])
         m = _MIDS[sides[0]]
         return (m[0] + (50 - m[0]) * 0.45, m[1] + (50 - m[1]) * 0.45)
-    if feature.kind is Kind.MONASTERY:
+    if feature.kind in (Kind.MONASTERY, Kind.GARDEN):
+        return _CENTRE
+    if feature.kind is Kind.RIVER:
         return _CENTRE
     first = next(h for h in range(8) if feature.halves >> h & 1)
     return _HALF_POINTS[first]
+
+
+def _river_end(mask: int) -> str:
+    """A river from one side to a pool in the middle (the spring or the lake)."""
+    m = _MIDS[_sides(mask)[0]]
+    return f"M{_pt(m)} L50 50 M44 50 A6 6 0 1 0 56 50 A6 6 0 1 0 44 50"
 
 
 def _road_path(mask: int) -> str:
@@ -111,6 +121,15 @@ def _tile_body(tile: TileType) -> str:
             d = _road_path(f.sides)
             out.append(f'<path d="{d}" fill="none" stroke="{ROAD_EDGE}" stroke-width="12"/>')
             out.append(f'<path d="{d}" fill="none" stroke="{ROAD_FILL}" stroke-width="8"/>')
+    for f in tile.features:
+        if f.kind is Kind.RIVER:
+            d = _road_path(f.sides) if f.sides.bit_count() > 1 else _river_end(f.sides)
+            out.append(f'<path d="{d}" fill="none" stroke="{RIVER}" stroke-width="14"/>')
+        if f.kind is Kind.GARDEN:
+            out.append(
+                f'<circle cx="50" cy="50" r="12" fill="{GARDEN}" stroke="#1f4d14" '
+                'stroke-width="2"/><circle cx="50" cy="50" r="4" fill="#e8d44d"/>'
+            )
     if road_ends >= 3:
         out.append(f'<rect x="40" y="40" width="20" height="20" fill="{ROAD_EDGE}"/>')
     for f in tile.features:
@@ -136,9 +155,14 @@ def _tile_body(tile: TileType) -> str:
     return "".join(out)
 
 
-def _follower(feature: Feature, player: int) -> str:
+def _follower(feature: Feature, player: int, abbot: bool = False) -> str:
     x, y = anchor(feature)
     colour = PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+    if abbot:
+        return (
+            f'<rect x="{_n(x - 9)}" y="{_n(y - 9)}" width="18" height="18" fill="{colour}" '
+            f'stroke="#000" stroke-width="2"><title>abbot of player {player + 1}</title></rect>'
+        )
     return (
         f'<circle cx="{_n(x)}" cy="{_n(y)}" r="9" fill="{colour}" stroke="#000" '
         f'stroke-width="2"><title>player {player + 1}</title></circle>'
@@ -163,9 +187,11 @@ def board_svg(board: Board, size: int = 60, *, title: str = "") -> str:
     x0, y0 = min(xs), min(ys)
     width = (max(xs) - x0 + 1) * size
     height = (max(ys) - y0 + 1) * size
-    on_tile: dict[int, list[tuple[int, int]]] = {}
+    on_tile: dict[int, list[tuple[int, int, bool]]] = {}
+    abbots = set(board.abbots_on_board())
     for player, number, feature in board.followers_on_board():
-        on_tile.setdefault(number, []).append((player, feature))
+        abbot = (player, number, feature) in abbots
+        on_tile.setdefault(number, []).append((player, feature, abbot))
     scale = f"{size / 100:.4f}".rstrip("0").rstrip(".")  # exact: tiles must fill their cells
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -178,7 +204,9 @@ def board_svg(board: Board, size: int = 60, *, title: str = "") -> str:
     for number, (t, r, k, _b) in enumerate(board.placed):
         x, y = xy_of(k)
         tile = types[t]
-        followers = "".join(_follower(tile.features[f], p) for p, f in on_tile.get(number, []))
+        followers = "".join(
+            _follower(tile.features[f], p, a) for p, f, a in on_tile.get(number, [])
+        )
         out.append(
             f'<g transform="translate({(x - x0) * size} {(y - y0) * size}) scale({scale})">'
             f'<g transform="rotate({90 * r} 50 50)">{_tile_body(tile)}{followers}</g>'

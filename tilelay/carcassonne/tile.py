@@ -20,6 +20,10 @@ clockwise from the north-west corner::
 - ``road``: a set of sides. A road leg that ends at a junction, a city or a monastery is a
   feature of its own with one side; a road that runs through the tile has two sides.
 - ``monastery``: no sides; it is completed by the 8 tiles around it.
+- ``garden`` (3rd edition, for the Abbot): like a monastery, but only an abbot may stand on it.
+- ``river`` (the River): a set of sides (one for the spring and the lake, two otherwise). A river
+  side must face a river side; the river is no feature to score or stand on, and it splits the
+  farms on its banks like a road.
 - ``farm``: a set of half-edges, and the city features of the same tile it touches
   (explicit farm-to-city adjacency, so that expansion tiles with two farms in one corner or
   farms touching no edge fit later).
@@ -35,6 +39,8 @@ One string per feature::
     city N E pennant        # sides, optional "pennant" (or "pennants=2")
     road E W
     monastery
+    garden
+    river W E
     farm Nw Ne En touches=0 # half-edges; touches= lists indices (from 0) of city features
 
 The seed's form
@@ -61,10 +67,22 @@ a walled side when a quadrant with its number lies next to that side. A farm num
 half-edges left (e.g. on the all-city tile) is no farm. The walls must be exactly the city sides,
 and two quadrants on either side of an ``N`` side must have the same number.
 
+Extension for the River and the Abbot (the seed's quadrants cannot say these): a side may be
+``Rv`` (river: all river sides of a tile are one river; like a road side it has no wall and the
+quadrants on its two banks may be different farms), and the centre may be ``G`` (a garden) or
+``RG`` (the road sides join through the centre, and a garden beside it). For example the river
+curve with a garden (river W and S) is::
+
+    0 N 0
+    Rv G N
+    1 Rv 0
+    walls: none
+
 The seed form holds no pennants, and cannot say everything the model can (two separate roads
-through one tile, two cities that are not caps, farms in a corner cut in two), so
-:func:`to_seed` raises :class:`~tilelay.carcassonne.errors.CarcassonneError` for such tiles. For
-the base game it loses nothing but the pennants. Note that the seed's first example
+through one tile, two cities that are not caps, farms in a corner cut in two, a monastery and a
+garden on one tile), so :func:`to_seed` raises
+:class:`~tilelay.carcassonne.errors.CarcassonneError` for such tiles. For the base game, the
+River and the gardens it loses nothing but the pennants. Note that the seed's first example
 (``0 Fc 1 / N R R / 1 R 1``) is inconsistent with itself: the ``W`` side is open field, so the NW
 and SW quadrants are one farm and cannot be numbered 0 and 1; :func:`from_seed` rejects it, and
 that tile (a cap with a curved road) is ``0 Fc 0 / N R R / 0 R 1`` in this form.
@@ -104,14 +122,30 @@ class Kind(IntEnum):
     ROAD = 1
     MONASTERY = 2
     FARM = 3
+    GARDEN = 4
+    RIVER = 5
 
 
 class Edge(IntEnum):
-    """What lies on a side of a tile; the values are the 2-bit codes of packed edge patterns."""
+    """What lies on a side of a tile; the values are the 3-bit codes of packed edge patterns
+    (0 is "no tile there")."""
 
     CITY = 1
     ROAD = 2
     FIELD = 3
+    RIVER = 4
+
+
+#: The edge each kind of feature puts on its sides.
+EDGE_OF_KIND: dict[Kind, Edge] = {
+    Kind.CITY: Edge.CITY,
+    Kind.ROAD: Edge.ROAD,
+    Kind.RIVER: Edge.RIVER,
+}
+#: Kinds of features that are on sides (the others have none).
+SIDED = (Kind.CITY, Kind.ROAD, Kind.RIVER)
+#: Kinds of features in the middle of a tile, scored by the 8 tiles around them.
+CENTRED = (Kind.MONASTERY, Kind.GARDEN)
 
 
 def rotate_mask(mask: int, steps: int, width: int) -> int:
@@ -153,7 +187,7 @@ class Feature:
     def text(self) -> str:
         """The feature in the text format, e.g. ``city N E pennant``."""
         words = [self.kind.name.lower()]
-        if self.kind in (Kind.CITY, Kind.ROAD):
+        if self.kind in SIDED:
             words += [SIDE_NAMES[s] for s in _bits(self.sides)]
         if self.kind is Kind.FARM:
             words += [HALF_NAMES[h] for h in _bits(self.halves)]
@@ -177,10 +211,11 @@ def parse_feature(text: str, *, source: str | None = None, line: int | None = No
             "empty feature (expected e.g. 'city N pennant')", source=source, line=line
         )
     head = words[0].lower()
-    kinds = {"city": Kind.CITY, "road": Kind.ROAD, "monastery": Kind.MONASTERY, "farm": Kind.FARM}
+    kinds = {k.name.lower(): k for k in Kind}
     if head not in kinds:
         raise CarcassonneError(
-            f"feature {text!r}: unknown kind {words[0]!r} (expected city, road, monastery or farm)",
+            f"feature {text!r}: unknown kind {words[0]!r} "
+            "(expected city, road, monastery, farm, garden or river)",
             source=source,
             line=line,
         )
@@ -189,7 +224,7 @@ def parse_feature(text: str, *, source: str | None = None, line: int | None = No
     touches: list[int] = []
     for word in words[1:]:
         low = word.lower()
-        if kind in (Kind.CITY, Kind.ROAD) and word.upper() in _SIDE_INDEX and len(word) == 1:
+        if kind in SIDED and word.upper() in _SIDE_INDEX and len(word) == 1:
             bit = 1 << _SIDE_INDEX[word.upper()]
             if sides & bit:
                 raise CarcassonneError(
@@ -226,7 +261,9 @@ def parse_feature(text: str, *, source: str | None = None, line: int | None = No
             expected = {
                 Kind.CITY: "a side N, E, S, W, 'pennant' or 'pennants=K'",
                 Kind.ROAD: "a side N, E, S or W",
+                Kind.RIVER: "a side N, E, S or W",
                 Kind.MONASTERY: "nothing",
+                Kind.GARDEN: "nothing",
                 Kind.FARM: "a half-edge " + ", ".join(HALF_NAMES) + " or 'touches=K,...'",
             }[kind]
             raise CarcassonneError(
@@ -234,7 +271,7 @@ def parse_feature(text: str, *, source: str | None = None, line: int | None = No
                 source=source,
                 line=line,
             )
-    if kind in (Kind.CITY, Kind.ROAD) and not sides:
+    if kind in SIDED and not sides:
         raise CarcassonneError(
             f"feature {text!r}: a {head} needs at least one side", source=source, line=line
         )
@@ -262,7 +299,7 @@ class TileType:
         """What lies on sides N, E, S, W after turning the tile ``rotation`` times clockwise."""
         out = [Edge.FIELD] * 4
         for feature in self.features:
-            kind = {Kind.CITY: Edge.CITY, Kind.ROAD: Edge.ROAD}.get(feature.kind)
+            kind = EDGE_OF_KIND.get(feature.kind)
             if kind is None:
                 continue
             for s in _bits(rotate_mask(feature.sides, rotation, 4)):
@@ -283,6 +320,16 @@ class TileType:
         """Whether the tile has a monastery."""
         return any(f.kind is Kind.MONASTERY for f in self.features)
 
+    @property
+    def has_garden(self) -> bool:
+        """Whether the tile has a garden."""
+        return any(f.kind is Kind.GARDEN for f in self.features)
+
+    @property
+    def river_sides(self) -> int:
+        """The sides (bitmask, unrotated) of the tile's river; 0 for a tile without one."""
+        return sum(f.sides for f in self.features if f.kind is Kind.RIVER)
+
     def kinds(self, kind: Kind) -> list[Feature]:
         """The features of one kind, in order."""
         return [f for f in self.features if f.kind is kind]
@@ -295,6 +342,7 @@ def check_features(name: str, features: tuple[Feature, ...]) -> None:
     road_sides = 0
     city_sides = 0
     monasteries = 0
+    rivers = 0
     for i, f in enumerate(features):
         if f.sides & side_used:
             raise CarcassonneError(f"tile {name}: feature {i} ({f.text()}) reuses a side")
@@ -303,8 +351,10 @@ def check_features(name: str, features: tuple[Feature, ...]) -> None:
             road_sides |= f.sides
         if f.kind is Kind.CITY:
             city_sides |= f.sides
-        if f.kind is Kind.MONASTERY:
+        if f.kind in CENTRED:
             monasteries += 1
+        if f.kind is Kind.RIVER:
+            rivers += 1
         if f.halves & half_used:
             raise CarcassonneError(f"tile {name}: feature {i} ({f.text()}) reuses a half-edge")
         half_used |= f.halves
@@ -315,7 +365,9 @@ def check_features(name: str, features: tuple[Feature, ...]) -> None:
                     "which is not a city of this tile"
                 )
     if monasteries > 1:
-        raise CarcassonneError(f"tile {name}: more than one monastery")
+        raise CarcassonneError(f"tile {name}: more than one monastery or garden")
+    if rivers > 1:
+        raise CarcassonneError(f"tile {name}: more than one river")
     for s in range(4):
         halves = 0b11 << (2 * s)
         if city_sides >> s & 1:
@@ -332,8 +384,8 @@ def check_features(name: str, features: tuple[Feature, ...]) -> None:
 
 # --- the seed's form ---------------------------------------------------------------------------
 
-_SEED_SIDES = ("Fc", "Fi", "R", "N")
-_SEED_CENTRES = ("M", "R", "N")
+_SEED_SIDES = ("Fc", "Fi", "R", "N", "Rv")
+_SEED_CENTRES = ("M", "R", "N", "G", "RG")
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,11 +443,11 @@ def parse_seed(text: str, *, source: str | None = None) -> SeedForm:
     for cell, ln_no in zip(side_cells, side_lines, strict=True):
         if cell not in _SEED_SIDES:
             raise CarcassonneError(
-                f"side {cell!r}: expected Fc, Fi, R or N", source=source, line=ln_no
+                f"side {cell!r}: expected Fc, Fi, R, N or Rv", source=source, line=ln_no
             )
     if rows[1][1] not in _SEED_CENTRES:
         raise CarcassonneError(
-            f"centre {rows[1][1]!r}: expected M, R or N", source=source, line=lines[1][0]
+            f"centre {rows[1][1]!r}: expected M, R, N, G or RG", source=source, line=lines[1][0]
         )
     quads: list[int] = []
     for cell, ln_no in (
@@ -450,14 +502,21 @@ def from_seed(form: SeedForm, name: str = "?", count: int = 1) -> TileType:
                 city_of_side[t] = index
             internal = 0
     road_sides = [s for s in range(4) if form.sides[s] == "R"]
-    if form.centre == "R":
+    if form.centre in ("R", "RG"):
         if len(road_sides) < 2:
-            raise CarcassonneError(f"tile {name}: centre R needs at least two road sides")
+            raise CarcassonneError(
+                f"tile {name}: centre {form.centre} needs at least two road sides"
+            )
         features.append(Feature(Kind.ROAD, sum(1 << s for s in road_sides)))
     else:
         features.extend(Feature(Kind.ROAD, 1 << s) for s in road_sides)
+    river = sum(1 << s for s in range(4) if form.sides[s] == "Rv")
+    if river:
+        features.append(Feature(Kind.RIVER, river))
     if form.centre == "M":
         features.append(Feature(Kind.MONASTERY))
+    if form.centre in ("G", "RG"):
+        features.append(Feature(Kind.GARDEN))
     farms: dict[int, tuple[int, set[int]]] = {}
     order: list[int] = []
     for i, (_qname, halves, qsides) in enumerate(QUADRANTS):
@@ -505,12 +564,16 @@ def to_seed(tile: TileType) -> SeedForm:
     for r in roads:
         for s in _bits(r.sides):
             sides[s] = "R"
+    for s in _bits(tile.river_sides):
+        sides[s] = "Rv"
     if tile.has_monastery:
         if centre == "R":
             raise CarcassonneError(
                 f"tile {tile.name}: a monastery on a through road has no seed form"
             )
         centre = "M"
+    if tile.has_garden:
+        centre = "RG" if centre == "R" else "G"
     farm_of_half = {}
     farm_list = tile.kinds(Kind.FARM)
     for i, farm in enumerate(farm_list):

@@ -170,8 +170,47 @@ def load_tileset(path: str | Path) -> TileSet:
     return parse_tileset(text, source=str(p))
 
 
+def _packaged(name: str) -> TileSet:
+    text = resources.files("tilelay.carcassonne").joinpath(f"data/{name}").read_text("utf-8")
+    return parse_tileset(text, source=name)
+
+
 @cache
 def base_tileset() -> TileSet:
     """The base game's 72 tiles (24 types A-X), from ``data/base.toml``."""
-    text = resources.files("tilelay.carcassonne").joinpath("data/base.toml").read_text("utf-8")
-    return parse_tileset(text, source="base.toml")
+    return _packaged("base.toml")
+
+
+@cache
+def garden_tileset() -> TileSet:
+    """The base game's 72 tiles as in the 2nd/3rd edition, 8 of them with a garden (types
+    ``Eg``, ``Hg``, ``Ig``, ``Mg``, ``Ng``, ``Rg``, ``Ug``, ``Vg``), from
+    ``data/base-gardens.toml``."""
+    return _packaged("base-gardens.toml")
+
+
+@cache
+def river_tileset() -> TileSet:
+    """The River's 12 tiles (start tile: the spring), from ``data/river.toml``."""
+    return _packaged("river.toml")
+
+
+def combine(first: TileSet, second: TileSet, *, start: str | None = None) -> TileSet:
+    """Two tile sets as one (names must not repeat); the start tile is ``start``, or the
+    second set's."""
+    return TileSet(
+        f"{first.name}+{second.name}",
+        f"{first.title}; {second.title}",
+        first.types + second.types,
+        start or second.start,
+        first.about + second.about,
+    )
+
+
+@cache
+def game_tileset(*, river: bool = False, abbot: bool = False) -> TileSet:
+    """The tiles of a game: the base game (with gardens when playing with the Abbot), and the
+    River's tiles, whose spring is then the start tile (the base start tile goes into the
+    pile)."""
+    base = garden_tileset() if abbot else base_tileset()
+    return combine(base, river_tileset()) if river else base

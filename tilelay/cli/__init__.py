@@ -33,6 +33,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "trains",
     "carcassonne",
     "routes",
+    "lays",
 )
 
 

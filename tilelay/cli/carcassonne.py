@@ -2,7 +2,8 @@
 
 Sub-commands:
 
-- ``play --players N --seed S [--player random|greedy ...] [--svg FILE] [--quiet]``
+- ``play --players N --seed S [--player random|greedy|mcts[:easy|medium|hard] ...] [--river]
+  [--abbot] [--svg FILE] [--save FILE] [--load FILE] [--quiet]``
 - ``tiles [--seed-form] [--file TILESET.toml]``: the tile set with counts and features
 - ``tile NAME [--rotation R] [--svg FILE]``: one tile's features, seed form and drawing
 """
@@ -14,12 +15,21 @@ import sys
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, new_game, transcript
+from tilelay.carcassonne.game import (
+    ALL_KINDS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    make_player,
+    new_game,
+    transcript,
+)
+from tilelay.carcassonne.record import load_game, save_game
 from tilelay.carcassonne.svg import board_svg, tile_svg
 from tilelay.carcassonne.tile import TileType, to_seed
 from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
 from tilelay.cli import integer
-from tilelay.files import check_suffix, write_text
+from tilelay.files import check_suffix, read_text, write_text
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,7 +48,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--player",
         action="append",
         metavar="KIND",
-        help="kind of each player in turn: random or greedy (once for all, or once per player)",
+        help="kind of each player in turn: random, greedy or mcts[:easy|medium|hard] "
+        "(Monte-Carlo search, at most 1 s a move); once for all, or once per player",
+    )
+    play.add_argument("--river", action="store_true", help="play with the River (12 tiles)")
+    play.add_argument(
+        "--abbot", action="store_true", help="play with the Abbot (and the tiles with gardens)"
+    )
+    play.add_argument("--save", metavar="FILE", help="also write the game as JSON (to resume)")
+    play.add_argument(
+        "--load", metavar="FILE", help="resume a saved game (its seed, options and players)"
     )
     play.add_argument("--svg", metavar="FILE", help="also write the final board as SVG")
     play.add_argument("--quiet", action="store_true", help="print only the final score")
@@ -76,10 +95,13 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
         )
     kinds: list[str] = args.player or ["random"]
     for kind in kinds:
-        if kind not in PLAYER_KINDS:
-            raise CarcassonneError(
-                f"--player {kind}: expected one of {', '.join(sorted(PLAYER_KINDS))}"
-            )
+        if kind == "human":
+            raise CarcassonneError("--player human: people play in the web app, not here")
+        try:
+            make_player(kind)
+        except CarcassonneError:
+            known = ", ".join(k for k in ALL_KINDS if k != "human")
+            raise CarcassonneError(f"--player {kind}: expected one of {known}") from None
     if len(kinds) == 1:
         return kinds * count
     if len(kinds) != count:
@@ -91,19 +113,36 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
 
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
-    kinds = _player_kinds(args)
+    game: Game
     if args.svg:
         check_suffix(args.svg, (".svg",), "the board drawing")
-    if not 0 <= args.seed <= 2**63 - 1:
-        raise CarcassonneError(f"--seed {args.seed}: expected a number from 0 to {2**63 - 1}")
-    rules = Rules(
-        first_edition_small_city=args.small_city_first_edition,
-        farm_scoring=FarmScoring(args.farms),
-    )
-    game = new_game(kinds, seed=args.seed, rules=rules)
+    if args.load:
+        text = read_text(
+            args.load, limit=16 * 1024 * 1024, what="saved game", error=CarcassonneError
+        )
+        game = load_game(text)
+        kinds = [p.name for p in game.players]
+    else:
+        kinds = _player_kinds(args)
+        if not 0 <= args.seed <= 2**63 - 1:
+            raise CarcassonneError(f"--seed {args.seed}: expected a number from 0 to {2**63 - 1}")
+        rules = Rules(
+            first_edition_small_city=args.small_city_first_edition,
+            farm_scoring=FarmScoring(args.farms),
+            river=args.river,
+            abbot=args.abbot,
+        )
+        game = new_game(kinds, seed=args.seed, rules=rules)
     game.play()
+    if args.save:
+        write_text(args.save, save_game(game))
     if not args.quiet:
-        print(f"Carcassonne, seed {args.seed}, {len(kinds)} players: {', '.join(kinds)}")
+        options = "".join(
+            f", {name}"
+            for name, on in (("River", game.rules.river), ("Abbot", game.rules.abbot))
+            if on
+        )
+        print(f"Carcassonne, seed {game.seed}, {len(kinds)} players: {', '.join(kinds)}{options}")
         for line in transcript(game):
             print(line)
     scores = game.board.scores
@@ -112,7 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
     parts = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(scores))
     print(f"Final score: {parts} (winner: {' and '.join(winners)})")
     if args.svg:
-        write_text(args.svg, board_svg(game.board, title=f"Carcassonne seed {args.seed}: {parts}"))
+        write_text(args.svg, board_svg(game.board, title=f"Carcassonne seed {game.seed}: {parts}"))
     return 0
 
 

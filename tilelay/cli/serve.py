@@ -16,6 +16,7 @@ import os
 import signal
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 from tilelay.cli import integer
@@ -50,6 +51,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
         help="uvicorn's log level (default info)",
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the database of saved boards (default: the variable TILELAY_DB, else "
+        "tilelay.sqlite3 in the user's data directory)",
     )
     p.set_defaults(func=_serve)
 
@@ -142,6 +149,10 @@ def _serve(args: argparse.Namespace) -> int:
     workers = default_workers() if args.workers is None else args.workers
     if not 1 <= workers <= MAX_WORKERS:
         raise TilelayError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
+    from tilelay.store import ENVIRONMENT_VARIABLE, default_path
+
+    db = Path(args.db) if args.db else default_path()
+    os.environ[ENVIRONMENT_VARIABLE] = str(db)  # every worker's create_app() opens this one
     sockets = listen(args.host, args.port, workers)
     port = sockets[0].getsockname()[1]
     print(
@@ -149,6 +160,7 @@ def _serve(args: argparse.Namespace) -> int:
         f"{'s' if workers != 1 else ''} (Ctrl-C stops)",
         flush=True,
     )
+    print(f"tilelay: saved boards in {db}", flush=True)
     config = uvicorn.Config(
         "tilelay.web:create_app", factory=True, host=args.host, port=port, log_level=args.log_level
     )

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from tilelay import dsl
 from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
-from tilelay.games.model import UNLIMITED, Company, Corporation, Game, parse_coord
+from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
 from tilelay.hexgeo import Layout
 from tilelay.limits import MAX_COUNT, shown
 from tilelay.tile import Color, Tile
@@ -35,7 +35,16 @@ from tilelay.train_data import trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
-__all__ = ["GAME_KEYS", "SECTION_KEYS", "game_from_data", "game_to_data"]
+__all__ = [
+    "GAME_KEYS",
+    "SECTION_KEYS",
+    "CompanyRecord",
+    "company_entry",
+    "corporation_entry",
+    "corporation_from",
+    "game_from_data",
+    "game_to_data",
+]
 
 #: The keys of game data holding tables or lists of tables (the sections of a TOML file).
 SECTION_KEYS = (
@@ -49,6 +58,7 @@ SECTION_KEYS = (
     "companies",
     "trains",
     "phases",
+    "options",
 )
 #: The top-level keys of game data.
 GAME_KEYS = frozenset(
@@ -72,6 +82,7 @@ _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
     {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
 )
+_OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
 _COMPANY_KEYS = frozenset(
     {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
 )
@@ -357,6 +368,40 @@ def _companies(
     return tuple(out)
 
 
+def _options(
+    r: _Reader, data: Mapping[str, Any], game_tiles: Mapping[str, Tile]
+) -> tuple[GameOption, ...]:
+    out: list[GameOption] = []
+    generic = tile_codes()
+    for i, entry in enumerate(r.array(data, "options")):
+        where = f"options[{i}]"
+        r.unknown(where, entry, _OPTION_KEYS)
+        name = r.text(where, entry.get("name"), "name")
+        where = f"option {name}"
+        adds: list[tuple[str, int]] = []
+        added = entry.get("add_tiles", {})
+        if not isinstance(added, Mapping):
+            raise r.fail(f"{where}: add_tiles must be a table of tile = count", "add_tiles")
+        for tile, count in added.items():
+            value = UNLIMITED if count == "unlimited" else count
+            if isinstance(value, bool) or not isinstance(value, int) or value < UNLIMITED:
+                raise r.fail(f"{where}: tile {tile}: count must be >= 0 or 'unlimited'", tile)
+            if tile not in game_tiles and tile not in generic:
+                r.problem(f"{where}: no such tile {tile}", tile)
+                continue
+            adds.append((str(tile), value))
+        out.append(
+            GameOption(
+                name,
+                r.text(where, entry.get("title", name), "title"),
+                r.text(where, entry.get("description"), "description", optional=True) or None,
+                tuple(adds),
+                r.strings(where, entry.get("remove_tiles", []), "remove_tiles"),
+            )
+        )
+    return tuple(out)
+
+
 def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
     rows = r.table(data, "market").get("rows", [])
     if not isinstance(rows, Sequence) or not all(
@@ -461,7 +506,93 @@ def game_from_data(
         format=format,
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
+        options=_options(r, data, game_tiles),
     )
+
+
+def corporation_entry(
+    sym: str,
+    name: str,
+    *,
+    home: str | None = None,
+    city: int | None = None,
+    tokens: Sequence[int] | None = None,
+    color: str | None = None,
+    text_color: str | None = None,
+    float_percent: int | None = None,
+    kind: str = "corporation",
+) -> dict[str, Any]:
+    """A corporation as game data (what is not given is left out, to take the defaults)."""
+    entry: dict[str, Any] = {"sym": sym, "name": name}
+    for key, value in (("home", home), ("city", city)):
+        if value is not None:
+            entry[key] = value
+    if tokens is not None:
+        entry["tokens"] = list(tokens)
+    for key, text in (("color", color), ("text_color", text_color)):
+        if text:
+            entry[key] = text
+    if float_percent is not None:
+        entry["float_percent"] = float_percent
+    if kind != "corporation":
+        entry["kind"] = kind
+    return entry
+
+
+class CompanyRecord(Protocol):
+    """What a reader's record of a public company gives (Rails' and GE18XX's have it)."""
+
+    @property
+    def sym(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def color(self) -> str | None: ...
+    @property
+    def text_color(self) -> str | None: ...
+    @property
+    def float_percent(self) -> int | None: ...
+
+
+def corporation_from(
+    record: CompanyRecord,
+    *,
+    home: str | None = None,
+    city: int | None = None,
+    tokens: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """A corporation as game data from a reader's record and the home and tokens it worked out."""
+    return corporation_entry(
+        record.sym,
+        record.name,
+        home=home,
+        city=city,
+        tokens=tokens,
+        color=record.color,
+        text_color=record.text_color,
+        float_percent=record.float_percent,
+    )
+
+
+def company_entry(
+    sym: str,
+    name: str,
+    value: int,
+    revenue: int,
+    *,
+    description: str | None = None,
+    blocks: Sequence[str] = (),
+    min_players: int | None = None,
+) -> dict[str, Any]:
+    """A private company as game data (what is not given is left out)."""
+    entry: dict[str, Any] = {"sym": sym, "name": name, "value": value, "revenue": revenue}
+    if description:
+        entry["description"] = description
+    if blocks:
+        entry["blocks"] = list(blocks)
+    if min_players is not None:
+        entry["min_players"] = min_players
+    return entry
 
 
 def _tile_color(tile: Tile) -> str:
@@ -476,9 +607,11 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
     default = rules_for(None)
     if rules.steps != default.steps:
         out["steps"] = sorted([a.value, b.value] for a, b in rules.steps)
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge"):
+    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
         if getattr(rules, key) != getattr(default, key):
             out[key] = getattr(rules, key)
+    if rules.max_exits:
+        out["max_exits"] = list(rules.max_exits)
     if rules.town_replacement_phases:
         out["town_replacement_phases"] = list(rules.town_replacement_phases)
     return out
@@ -488,8 +621,10 @@ def game_to_data(game: Game) -> dict[str, Any]:
     """``game`` as game data (tilelay's format as plain data; :func:`game_from_data` reads it).
 
     Hexes are grouped by colour and canonical tile string in map order; the game's own tiles
-    are written as tile strings. What the tile language cannot express is not kept.
+    are written as tile strings. What the tile language cannot express is not kept. The
+    game is written as defined, with its options and none chosen.
     """
+    game = game.with_options(())
     out: dict[str, Any] = {"title": game.name}
     if game.title != game.name:
         out["display_title"] = game.title
@@ -522,39 +657,34 @@ def game_to_data(game: Game) -> dict[str, Any]:
             name: {"color": _tile_color(tile), "code": dsl.write(tile)}
             for name, tile in game.game_tiles.items()
         }
-    corporations: list[dict[str, Any]] = []
-    for corp in game.corporations:
-        c: dict[str, Any] = {"sym": corp.sym, "name": corp.name}
-        if corp.home is not None:
-            c["home"] = corp.home
-        if corp.city is not None:
-            c["city"] = corp.city
-        c["tokens"] = list(corp.tokens)
-        c["color"] = corp.color
-        if corp.text_color is not None:
-            c["text_color"] = corp.text_color
-        if corp.float_percent is not None:
-            c["float_percent"] = corp.float_percent
-        if corp.kind != "corporation":
-            c["kind"] = corp.kind
-        corporations.append(c)
+    corporations = [
+        corporation_entry(
+            c.sym,
+            c.name,
+            home=c.home,
+            city=c.city,
+            tokens=c.tokens,
+            color=c.color,
+            text_color=c.text_color,
+            float_percent=c.float_percent,
+            kind=c.kind,
+        )
+        for c in game.corporations
+    ]
     if corporations:
         out["corporations"] = corporations
-    companies: list[dict[str, Any]] = []
-    for comp in game.companies:
-        d: dict[str, Any] = {
-            "sym": comp.sym,
-            "name": comp.name,
-            "value": comp.value,
-            "revenue": comp.revenue,
-        }
-        if comp.description is not None:
-            d["description"] = comp.description
-        if comp.blocks:
-            d["blocks"] = list(comp.blocks)
-        if comp.min_players is not None:
-            d["min_players"] = comp.min_players
-        companies.append(d)
+    companies = [
+        company_entry(
+            c.sym,
+            c.name,
+            c.value,
+            c.revenue,
+            description=c.description,
+            blocks=c.blocks,
+            min_players=c.min_players,
+        )
+        for c in game.companies
+    ]
     if companies:
         out["companies"] = companies
     if game.train_data:
@@ -566,4 +696,17 @@ def game_to_data(game: Game) -> dict[str, Any]:
     rules = _rules_data(game)
     if rules is not None:
         out["upgrade_rules"] = rules
+    if game.options:
+        out["options"] = [_option_data(o) for o in game.options]
+    return out
+
+
+def _option_data(option: GameOption) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": option.name, "title": option.title}
+    if option.description is not None:
+        out["description"] = option.description
+    if option.add_tiles:
+        out["add_tiles"] = {t: "unlimited" if c == UNLIMITED else c for t, c in option.add_tiles}
+    if option.remove_tiles:
+        out["remove_tiles"] = list(option.remove_tiles)
     return out

@@ -13,7 +13,8 @@ otherwise with its axes). :meth:`Game.coord_xy` gives the doubled coordinates of
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tilelay.catalogue import get_tile, natural_key, suggest
@@ -28,6 +29,7 @@ __all__ = [
     "Company",
     "Corporation",
     "Game",
+    "GameOption",
     "coord_key",
     "letters",
     "normalise_name",
@@ -109,6 +111,29 @@ class Company:
     min_players: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class GameOption:
+    """An optional rule of a game, chosen when a game (or a board) is set up.
+
+    ``name`` is its key (``beginner_game``, as 18xx.games names it), ``title`` and
+    ``description`` say what it is. What it changes that tilelay knows: ``add_tiles`` are
+    tiles (name, count) in the manifest only with the option, ``remove_tiles`` tiles the
+    option takes out of it. An option whose effect is written in another engine's code has
+    neither and changes nothing here.
+    """
+
+    name: str
+    title: str
+    description: str | None = None
+    add_tiles: tuple[tuple[str, int], ...] = ()
+    remove_tiles: tuple[str, ...] = ()
+
+    @property
+    def changes_tiles(self) -> bool:
+        """Whether choosing the option changes the manifest."""
+        return bool(self.add_tiles or self.remove_tiles)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Game:
     """A game definition (immutable; compared by identity).
@@ -123,7 +148,9 @@ class Game:
     ``source`` names where the game was read from and ``format`` in which format (``tilelay``
     for tilelay's own TOML); ``problems`` lists what the reader could not use (each naming its
     file and line). ``upgrade_rules`` are the game's rules for laying tiles
-    (:class:`~tilelay.upgrades.UpgradeRules`).
+    (:class:`~tilelay.upgrades.UpgradeRules`). ``options`` are the game's optional rules
+    (:class:`GameOption`) and ``chosen_options`` those in force in this game
+    (:meth:`with_options`); the manifest is the one in force.
     """
 
     name: str
@@ -150,8 +177,11 @@ class Game:
     format: str = "tilelay"
     problems: tuple[ReadWarning, ...] = ()
     upgrade_rules: UpgradeRules = DEFAULT_RULES
+    options: tuple[GameOption, ...] = ()
+    chosen_options: tuple[str, ...] = ()
     _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
+    _variants: dict[tuple[str, ...], Game] = field(default_factory=dict, repr=False)
 
     def __repr__(self) -> str:
         return f"Game(name={self.name!r}, title={self.title!r}, hexes={len(self.hexes)})"
@@ -162,6 +192,41 @@ class Game:
             xy = (letter, number) if self.letter_is_x else (number, letter)
             self._xy[coord] = xy
             self._by_xy[xy] = coord
+
+    # ----------------------------------------------------------------- options
+
+    def option(self, name: str) -> GameOption:
+        """The optional rule ``name``; :class:`NotFoundError` with close names."""
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        raise NotFoundError(
+            f"game {self.name} has no option {name!r}"
+            + (f" (options: {', '.join(o.name for o in self.options)})" if self.options else ""),
+            suggestions=suggest(name, [o.name for o in self.options]),
+        )
+
+    def with_options(self, names: Iterable[str]) -> Game:
+        """This game with the optional rules ``names`` in force (and no others): the manifest
+        without the tiles of options not chosen, with those the chosen ones add, and without
+        those they remove. The same names give the same game object.
+
+        >>> from tilelay.games import load_game
+        >>> game = load_game("1889")
+        >>> "Beg6" in game.manifest, game.with_options(["beginner_game"]).manifest["Beg6"]
+        (False, 2)
+        """
+        chosen = tuple(sorted(set(names)))
+        for name in chosen:
+            self.option(name)
+        base = self._base if self.chosen_options else self
+        if not chosen:
+            return base
+        return _with_options(base, chosen)
+
+    @property
+    def _base(self) -> Game:
+        return self._variants.get((), self)
 
     # ------------------------------------------------------------------- tiles
 
@@ -278,6 +343,22 @@ class Game:
             f"game {self.name} has no corporation {sym!r}",
             suggestions=suggest(sym, [c.sym for c in self.corporations]),
         )
+
+
+def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:
+    game = base._variants.get(chosen)
+    if game is not None:
+        return game
+    manifest = dict(base.manifest)
+    for name in chosen:
+        opt = base.option(name)
+        for tile, count in opt.add_tiles:
+            manifest[tile] = count
+    for name in chosen:
+        for tile in base.option(name).remove_tiles:
+            manifest.pop(tile, None)
+    game = replace(base, manifest=manifest, chosen_options=chosen, _variants={(): base})
+    return base._variants.setdefault(chosen, game)
 
 
 def tile_key(name: str) -> tuple[object, ...]:

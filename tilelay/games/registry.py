@@ -84,6 +84,7 @@ class _Registry:
 
     def add(self, entry: GameEntry, *, strict: bool) -> None:
         keys = {normalise_name(n) for n in entry.names} - {""}
+        title = normalise_name(entry.name)
         taken: list[str] = []
         for key in sorted(keys):
             other = self.index.get(key)
@@ -92,6 +93,11 @@ class _Registry:
                     raise GameDataError(
                         f"game name {key!r} is used by two games", source=entry.source
                     )
+                if key == title and key != normalise_name(other.name):
+                    # a game's own title beats another game's display title or alias
+                    # (18xx.games: '18 Los Angeles' is one game's title, another's display)
+                    self.index[key] = entry
+                    continue
                 taken.append(f"{key!r} ({other.name}, {other.format})")
                 continue
             self.index[key] = entry

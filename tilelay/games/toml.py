@@ -90,7 +90,7 @@ def game_to_toml(game: Game) -> str:
         _table(lines, "[[hexes]]", entry)
     for name, entry in data.get("tiles", {}).items():
         _table(lines, f"[tiles.{_key(name)}]", entry)
-    for key in ("corporations", "companies", "trains", "phases"):
+    for key in ("corporations", "companies", "trains", "phases", "options"):
         for entry in data.get(key, []):
             _table(lines, f"[[{key}]]", entry)
     return "\n".join(lines) + "\n"

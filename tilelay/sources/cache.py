@@ -28,7 +28,7 @@ from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "2"  # bump when what is cached changes shape
+_VERSION = "6"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:

@@ -205,7 +205,25 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     data["phases"] = [dict(p) for p in game.phases]
     rows = [r if isinstance(r, list) else [r] for r in game.market]
     data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+    options = _options(meta.get("OPTIONAL_RULES"))
+    if options:
+        data["options"] = options
     return data, notes
+
+
+def _options(rules: object) -> list[dict[str, Any]]:
+    """The engine's ``OPTIONAL_RULES`` as game options (their effects are the engine's code)."""
+    out: list[dict[str, Any]] = []
+    for rule in rules if isinstance(rules, list) else []:
+        if not isinstance(rule, Mapping) or not _text(rule.get("sym")):
+            continue
+        option: dict[str, Any] = {"name": str(rule["sym"]).lstrip(":")}
+        option["title"] = _text(rule.get("short_name")) or option["name"]
+        desc = _text(rule.get("desc"))
+        if desc:
+            option["description"] = desc.strip()
+        out.append(option)
+    return out
 
 
 def engine_game(

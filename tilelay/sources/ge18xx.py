@@ -51,6 +51,7 @@ from tilelay.errors import (
     ReadWarning,
 )
 from tilelay.games import Game, game_from_data
+from tilelay.games.data import company_entry, corporation_from
 from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout, xml_side_to_edge
 from tilelay.tile import (
@@ -395,10 +396,11 @@ class _Builder:
         info = self.info
         src = self.company_source
         for c in self.companies.shares:
-            entry: dict[str, Any] = {"sym": c.sym, "name": c.name}
+            home: str | None = None
+            city: int | None = None
             if c.homes:
                 coord = self.map.ids.get(c.homes[0], c.homes[0])
-                entry["home"] = coord
+                home = coord
                 if len(c.homes) > 1:
                     self.problem(
                         f"company {c.sym}: a second home "
@@ -417,8 +419,6 @@ class _Builder:
                             src,
                             c.line,
                         )
-                    else:
-                        entry["city"] = city
             n = max(1, c.tokens or 1)
             fixed = info is not None and info.token_type == "FixedCost"
             if fixed and info is not None and info.first_token_cost is None:
@@ -430,9 +430,9 @@ class _Builder:
             if info is not None and fixed:
                 first = info.first_token_cost or 0
                 later = info.later_token_cost if info.later_token_cost is not None else first
-                entry["tokens"] = [0, *([first] if n > 1 else []), *([later] * (n - 2))]
+                tokens = [0, *([first] if n > 1 else []), *([later] * (n - 2))]
             else:
-                entry["tokens"] = [0] * n
+                tokens = [0] * n
                 if info is not None:
                     self.problem(
                         f"company {c.sym}: token costs by {info.token_type} (not modelled; "
@@ -440,27 +440,14 @@ class _Builder:
                         src,
                         c.line,
                     )
-            if c.color:
-                entry["color"] = c.color
-            if c.text_color:
-                entry["text_color"] = c.text_color
-            if c.float_percent is not None:
-                entry["float_percent"] = c.float_percent
-            out.append(entry)
+            out.append(corporation_from(c, home=home, city=city, tokens=tokens))
         return out
 
     def privates(self) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for p in self.companies.privates:
-            entry: dict[str, Any] = {
-                "sym": p.sym,
-                "name": p.name,
-                "value": p.value,
-                "revenue": p.revenue,
-            }
-            if p.blocks:
-                entry["blocks"] = [self.map.ids.get(b, b) for b in p.blocks]
-            out.append(entry)
+            blocks = [self.map.ids.get(b, b) for b in p.blocks]
+            out.append(company_entry(p.sym, p.name, p.value, p.revenue, blocks=blocks))
         return out
 
     # ---------------------------------------------------------------------- trains

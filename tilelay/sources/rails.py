@@ -51,6 +51,7 @@ from lxml import etree
 
 from tilelay.errors import GameSourceError, IncompleteGameError, ReadWarning
 from tilelay.games import Game, game_from_data, parse_coord
+from tilelay.games.data import company_entry, corporation_from
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.tile import Border, BorderType, Color, Label, NodeKind, Revenue, TerrainUpgrade, Tile
 from tilelay.trains import Phase
@@ -400,9 +401,10 @@ class _Builder:
         out: list[dict[str, Any]] = []
         src = self.company_source
         for c in self.companies.publics:
-            entry: dict[str, Any] = {"sym": c.sym, "name": c.name}
+            home: str | None = None
+            city: int | None = None
             if c.homes:
-                entry["home"] = c.homes[0]
+                home = c.homes[0]
                 if len(c.homes) > 1:
                     self.problem(
                         f"company {c.sym}: home is one of {', '.join(c.homes)} (the owner "
@@ -418,13 +420,11 @@ class _Builder:
                             src,
                             c.line,
                         )
-                    else:
-                        entry["city"] = city
             n = c.tokens if c.tokens is not None else 1
             if c.token_costs:
-                entry["tokens"] = list(c.token_costs)
+                tokens = list(c.token_costs)
             else:
-                entry["tokens"] = [0] * max(1, n)
+                tokens = [0] * max(1, n)
                 if c.lay_cost:
                     self.problem(
                         f"company {c.sym}: token costs by {c.lay_cost} (not modelled; listed as "
@@ -432,13 +432,7 @@ class _Builder:
                         src,
                         c.line,
                     )
-            if c.color:
-                entry["color"] = c.color
-            if c.text_color:
-                entry["text_color"] = c.text_color
-            if c.float_percent is not None:
-                entry["float_percent"] = c.float_percent
-            out.append(entry)
+            out.append(corporation_from(c, home=home, city=city, tokens=tokens))
         return out
 
     def privates(self) -> list[dict[str, Any]]:
@@ -451,15 +445,7 @@ class _Builder:
                     self.company_source,
                     p.line,
                 )
-            entry: dict[str, Any] = {
-                "sym": p.sym,
-                "name": p.name,
-                "value": p.value,
-                "revenue": p.revenue[0],
-            }
-            if p.blocks:
-                entry["blocks"] = list(p.blocks)
-            out.append(entry)
+            out.append(company_entry(p.sym, p.name, p.value, p.revenue[0], blocks=p.blocks))
         return out
 
 

@@ -15,6 +15,7 @@ from tilelay.svg.overlays import (
     legend_height,
     routes_group,
     routes_legend,
+    tokens_group,
 )
 from tilelay.svg.text import FONT, esc, fmt, text_element
 from tilelay.svg.tiles import tile_svg
@@ -32,6 +33,7 @@ def map_svg(
     grid: bool = False,
     routes: Sequence[RouteLike] | None = None,
     highlights: Mapping[str, str] | None = None,
+    tokens: bool = True,
 ) -> str:
     """Draw a game's whole map, with the tiles of ``board`` laid on it when given.
 
@@ -42,7 +44,9 @@ def map_svg(
 
     Overlays (:mod:`tilelay.svg.overlays`): ``routes`` (found on ``board``) are drawn over the
     map in one colour each, with a legend under it (given but empty: a legend saying no route
-    runs); ``highlights`` outlines hexes (coordinate -> colour).
+    runs); ``highlights`` outlines hexes (coordinate -> colour); the station tokens of a
+    ``board`` that has them are drawn in their corporations' colours unless ``tokens`` is
+    false.
     """
     lay = Layout(game.layout)
     centres: dict[str, Point] = {}
@@ -98,6 +102,8 @@ def map_svg(
             parts.append('<g class="routes" data-total="0" fill="none"></g>')
         parts.append(routes_legend(routes, size, (x0, y0, width, height)))
         band = legend_height(routes, size)
+    if tokens and board is not None and getattr(board, "tokens", None):
+        parts.append(tokens_group(game, board, size))  # type: ignore[arg-type]
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(width)}"'
         f' height="{fmt(height + band)}"'

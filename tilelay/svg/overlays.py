@@ -16,7 +16,10 @@ Drawn elements, for tests and browsers:
   ``<polyline class="route-line">`` and a ``<circle class="route-stop">`` per stop;
 * ``<g class="route-legend">`` – below the map: one row per route (colour, train, revenue,
   hexes) and the total;
-* ``<polygon class="highlight" data-coord="K4">`` – a highlighted hex.
+* ``<polygon class="highlight" data-coord="K4">`` – a highlighted hex;
+* ``<g class="tokens">`` – the station tokens on a board: ``<g class="token" data-coord="K4"
+  data-city="0" data-slot="0" data-corporation="KO">`` each, a disc in the corporation's
+  colour with its symbol, in the city's slot (slots filled in the order the tokens came).
 """
 
 from __future__ import annotations
@@ -26,20 +29,32 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from tilelay.hexgeo import Layout, hex_center
-from tilelay.svg.geometry import UNIT, NodeGeo, Point, hex_points, layout_nodes, path_geometry
+from tilelay.svg.geometry import (
+    SLOT_R,
+    UNIT,
+    NodeGeo,
+    Point,
+    hex_points,
+    layout_nodes,
+    path_geometry,
+    slot_offsets,
+    turn,
+)
 from tilelay.svg.text import css_color, esc, fmt, fmt4, text_element
-from tilelay.tile import Tile
+from tilelay.tile import NodeKind, Tile
 
 __all__ = [
     "ROUTE_COLORS",
     "BoardLike",
     "GameLike",
     "RouteLike",
+    "TokenBoardLike",
     "highlights_group",
     "legend_height",
     "route_polyline",
     "routes_group",
     "routes_legend",
+    "tokens_group",
 ]
 
 #: One colour per train, in route order (strong colours that stand out on every tile colour).
@@ -74,6 +89,14 @@ class BoardLike(Protocol):
     """What a map drawing needs of a board (:class:`tilelay.board.Board` has it)."""
 
     def tile_at(self, coord: str) -> Tile: ...
+
+
+class TokenBoardLike(BoardLike, Protocol):
+    """A board with station tokens (:class:`tilelay.board.Board` is one): ``(coord, city
+    index)`` -> the corporations' symbols in the order placed."""
+
+    @property
+    def tokens(self) -> Mapping[tuple[str, int], tuple[str, ...]]: ...
 
 
 class RouteLike(Protocol):
@@ -278,5 +301,68 @@ def highlights_group(game: GameLike, highlights: Mapping[str, str], size: float)
             f' transform="translate({fmt(x)},{fmt(y)}) scale({k})"'
             f' stroke="{esc(css_color(color))}" stroke-width="9" stroke-opacity="0.85"/>'
         )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _token_colors(game: GameLike) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for corp in getattr(game, "corporations", ()):
+        fill = css_color(str(getattr(corp, "color", "") or "#444"))
+        text = getattr(corp, "text_color", None)
+        out[str(corp.sym)] = (fill, css_color(text) if text else _contrast(fill))
+    return out
+
+
+def _contrast(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (a ``#rgb``/``#rrggbb`` colour)."""
+    hexes = fill.lstrip("#")
+    if len(hexes) == 3:
+        hexes = "".join(c * 2 for c in hexes)
+    if len(hexes) < 6 or not all(c in "0123456789abcdefABCDEF" for c in hexes[:6]):
+        return "#fff"
+    r, g, b = (int(hexes[i : i + 2], 16) for i in (0, 2, 4))
+    return "#000" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+
+
+def tokens_group(game: GameLike, board: TokenBoardLike, size: float) -> str:
+    """The ``<g class="tokens">`` of ``board``'s station tokens: each a disc in its
+    corporation's colour (``color`` and ``text_color`` of the game's corporations) with the
+    corporation's symbol, in its city's slot."""
+    tokens = board.tokens
+    if not tokens:
+        return ""
+    nodes = _Nodes(game, board, size)
+    colors = _token_colors(game)
+    k = size / UNIT
+    radius = (SLOT_R - 2.0) * k
+    out = ['<g class="tokens">']
+    for (coord, city), corps in sorted(tokens.items()):
+        if coord not in game.hexes:
+            continue
+        tile = board.tile_at(coord)
+        cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+        if not 0 <= city < len(cities):
+            continue
+        node = cities[city]
+        x, y = nodes.of(tile)[node].pos
+        offsets = slot_offsets(max(tile.nodes[node].slots, 1))
+        rot = tile.rotation * 60.0
+        if rot:
+            offsets = [turn(o, rot) for o in offsets]
+        cx, cy = nodes.centre(coord)
+        for slot, corp in enumerate(corps):
+            ox, oy = offsets[slot % len(offsets)]
+            px, py = cx + (x + ox) * k, cy + (y + oy) * k
+            fill, ink = colors.get(corp, ("#444", "#fff"))
+            fs = min(radius * 0.9, 1.7 * radius / (max(len(corp), 1) * 0.62))
+            out.append(
+                f'<g class="token" data-coord="{esc(coord)}" data-city="{city}"'
+                f' data-slot="{slot}" data-corporation="{esc(corp)}">'
+                f'<circle cx="{fmt(px)}" cy="{fmt(py)}" r="{fmt(radius)}" fill="{esc(fill)}"'
+                f' stroke="#000" stroke-width="{fmt(max(radius * 0.08, 0.5))}"/>'
+            )
+            out.append(text_element(px, py, corp, fs, cls="token-text", bold=True, fill=esc(ink)))
+            out.append("</g>")
     out.append("</g>")
     return "".join(out)

@@ -1,0 +1,396 @@
+"""The board page in a real browser (Debian's Chromium driven by Playwright).
+
+Tiles are laid by clicking on 1889 and on 1846 (read from the 18xx.games engine's Ruby
+sources), turned, undone; a token is placed; trains are picked and the routes and revenue
+shown are checked against the library's optimiser; a shared record is imported and stepped
+through; a board is saved, the page reloaded, and the board is intact. Screenshots of every
+step are written to ``TILELAY_SCREENSHOTS`` (a folder) when it is set, else to the test's
+temporary folder, and checked to be real pictures.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REFERENCE, reference
+from tests.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, LAUNCH_ARGS, _check_png, _free_port
+from tilelay.games import registry
+from tilelay.routes import RoutePlanner
+from tilelay.sandbox import BoardState
+from tilelay.upgrades import distinct_rotations
+from tilelay.web import create_app
+
+pytestmark = pytest.mark.browser
+
+ENGINE = REFERENCE / "18xxgames" / "engine"
+FIXTURE = REFERENCE / "18xxgames" / "fixtures" / "1889_314.json"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    import uvicorn
+
+    from tilelay.sources.games import add_paths
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
+    if ENGINE.is_dir():
+        add_paths([ENGINE])
+    port = _free_port()
+    app = create_app(db=tmp_path_factory.mktemp("db") / "boards.sqlite3")
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the uvicorn server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+        registry.reset()
+        mp.undo()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not HAVE_PLAYWRIGHT:
+        pytest.skip("playwright is not importable")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is absent")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _page(browser: Any, width: int = 1280, height: int = 800, touch: bool = False) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.console_errors = errors
+    return pg
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = os.environ.get("TILELAY_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _shot(pg: Any, folder: Path, name: str) -> None:
+    path = folder / f"{name}.png"
+    pg.screenshot(path=str(path))
+    _check_png(path, 600, 500)
+
+
+def _open(pg: Any, url: str) -> None:
+    response = pg.goto(url, wait_until="load")
+    assert response is not None and response.status == 200
+    pg.wait_for_selector("#board-app[data-ready='1']")
+
+
+def _actions(pg: Any, count: int) -> None:
+    pg.wait_for_function(
+        "n => document.getElementById('board-app').dataset.actions === String(n)", arg=count
+    )
+
+
+def _tile_at(pg: Any, coord: str) -> tuple[str | None, str | None]:
+    tile = pg.locator(f'#map g.hex[data-coord="{coord}"] g.tile').first
+    return tile.get_attribute("data-tile"), tile.get_attribute("data-rotation")
+
+
+def _no_overflow(pg: Any) -> None:
+    width = pg.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= pg.viewport_size["width"] + 1  # nothing off the side of the screen
+
+
+def test_lay_rotate_undo_token_routes_save_reload_1889(
+    server: str, browser: Any, shots: Path
+) -> None:
+    pg = _page(browser)
+    pg.goto(server + "/", wait_until="load")
+    pg.click('a.board-link[href="/board/1889"]')
+    pg.wait_for_selector("#board-app[data-ready='1']")
+    _shot(pg, shots, "1889_01_empty")
+    _no_overflow(pg)
+    # click a hex: its legal lays, each in its legal rotations
+    pg.click('#map g.hex[data-coord="K8"]')
+    pg.wait_for_selector("#hex-title")
+    assert pg.inner_text("#hex-title").startswith("K8")
+    offered = {
+        t: sorted(
+            int(r)
+            for r in pg.eval_on_selector_all(
+                f'.choice[data-tile="{t}"] button.rotation', "bs => bs.map(b => b.dataset.rotation)"
+            )
+        )
+        for t in pg.eval_on_selector_all(
+            ".choices:not(.replacing) .choice", "cs => cs.map(c => c.dataset.tile)"
+        )
+    }
+    expected = BoardState("1889").legal_lays("K8")  # the same placement drawn once
+    game = BoardState("1889").resolve()
+    assert offered == {k: list(distinct_rotations(game.tile(k), v)) for k, v in expected.items()}
+    _shot(pg, shots, "1889_02_hex_K8")
+    # lay 57 in rotation 1 by clicking
+    pg.click('.choice[data-tile="57"] button.rotation[data-rotation="1"]')
+    _actions(pg, 1)
+    assert _tile_at(pg, "K8") == ("57", "1")
+    _shot(pg, shots, "1889_03_laid")
+    # rotate with the keyboard, then undo with the button
+    pg.keyboard.press("r")
+    pg.wait_for_function(
+        """() => document.querySelector('#map g.hex[data-coord="K8"] g.tile')
+                 .dataset.rotation === '4'"""
+    )
+    pg.click("#undo")
+    pg.wait_for_function(
+        """() => document.querySelector('#map g.hex[data-coord="K8"] g.tile')
+                 .dataset.rotation === '1'"""
+    )
+    # a token: AR at K8
+    pg.select_option("#hex-detail select.token-corp", "AR")
+    pg.click("#hex-detail button.place-token")
+    pg.wait_for_selector('#map g.token[data-coord="K8"][data-corporation="AR"]')
+    _shot(pg, shots, "1889_04_token")
+    # routes: AR with two 2-trains, compared with the optimiser
+    pg.click('.tabs [data-tab="routes"]')
+    pg.select_option("#corporation", "AR")
+    pg.wait_for_selector('#train-add [data-train="2"]')
+    pg.click('#train-add [data-train="2"]')
+    pg.wait_for_selector("#routes-total")
+    pg.click('#train-add [data-train="2"]')
+    pg.wait_for_function("() => document.querySelectorAll('.route-row').length === 2")
+    state = BoardState("1889").lay("K8", "57", 1).place_token("K8", "AR")
+    best = RoutePlanner(state.board(), "AR", state.current_phase()).best(["2", "2"])
+    assert int(pg.inner_text("#routes-total")) == best.revenue == 40
+    shown = sorted(
+        int(r)
+        for r in pg.eval_on_selector_all(".route-row", "rs => rs.map(r => r.dataset.revenue)")
+    )
+    assert shown == sorted([r.revenue for r in best.routes] + [0] * (2 - len(best.routes)))
+    assert pg.locator("#map g.route").count() == len(best.routes)
+    # lay more and the routes update: the phase to 3, K4 upgraded... here J9's port town
+    pg.select_option("#phase", "5")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.phase === '5'")
+    pg.wait_for_function("() => document.getElementById('routes-total').textContent === '60'")
+    _shot(pg, shots, "1889_05_routes")
+    # save, reload: the board is intact
+    pg.fill("#board-name", "browser test board")
+    pg.click("#save")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    assert "?board=" in pg.url
+    pg.reload(wait_until="load")
+    pg.wait_for_selector("#board-app[data-ready='1']")
+    assert _tile_at(pg, "K8") == ("57", "1")
+    assert pg.locator('#map g.token[data-corporation="AR"]').count() == 1
+    assert pg.input_value("#board-name") == "browser test board"
+    assert pg.get_attribute("#board-app", "data-phase") == "5"
+    pg.click('.tabs [data-tab="routes"]')
+    assert pg.inner_text("#routes-total") == "60"
+    _shot(pg, shots, "1889_06_reloaded")
+    # an illegal lay is refused by name (a green tile is legal in phase 5; a second K8 57 is not)
+    pg.click('#map g.hex[data-coord="G4"]')
+    pg.wait_for_selector("#hex-title >> text=G4")
+    assert pg.locator('.choices:not(.replacing) .choice[data-tile="57"]').count() == 1
+    assert pg.console_errors == []
+
+
+def test_keyboard_and_autosave_conflict(server: str, browser: Any, shots: Path) -> None:
+    pg = _page(browser)
+    _open(pg, server + "/board/1889")
+    pg.focus("#map")
+    pg.keyboard.press("ArrowRight")  # the cursor appears on a hex
+    cursor = pg.get_attribute("#map", "data-cursor")
+    assert cursor
+    for key in ("ArrowDown", "ArrowRight", "ArrowUp"):
+        pg.keyboard.press(key)
+    pg.keyboard.press("Enter")
+    pg.wait_for_selector("#hex-title")
+    coord = pg.get_attribute("#map", "data-cursor")
+    assert pg.inner_text("#hex-title").startswith(str(coord))
+    _shot(pg, shots, "1889_07_keyboard")
+    # lay the first tile offered with "1", if any, then undo with Ctrl+Z
+    if pg.locator(".choices:not(.replacing) .choice").count():
+        pg.keyboard.press("1")
+        _actions(pg, 1)
+        pg.keyboard.press("Control+z")
+        _actions(pg, 0)
+    # two tabs on one saved board: the second save is a conflict, shown, nothing lost
+    pg.click('#map g.hex[data-coord="K8"]')
+    pg.wait_for_selector('.choice[data-tile="57"]')
+    pg.click('.choice[data-tile="57"] button.rotation[data-rotation="1"]')
+    _actions(pg, 1)
+    pg.fill("#board-name", "two tabs")
+    pg.click("#save")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    other = pg.context.new_page()
+    other.goto(pg.url, wait_until="load")
+    other.wait_for_selector("#board-app[data-ready='1']")
+    other.click('#map g.hex[data-coord="G4"]')
+    other.wait_for_selector("#hex-title >> text=G4")
+    other.click('.choice[data-tile="57"] button.rotation >> nth=0')
+    other.wait_for_function("() => document.getElementById('board-app').dataset.saved === '2'")
+    pg.click('#map g.hex[data-coord="F3"]')
+    pg.wait_for_selector("#hex-title >> text=F3")
+    pg.click('.choice[data-tile="57"] button.rotation >> nth=0')
+    pg.wait_for_selector("#conflict:not([hidden])")
+    assert "version 2" in pg.inner_text("#conflict-text")
+    _shot(pg, shots, "1889_08_conflict")
+    pg.click("#conflict-copy")  # keep mine as a new board: both kept
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    assert pg.input_value("#board-name").endswith("(copy)")
+    other.close()
+    # the 409 answer is expected here: only script errors count
+    assert [e for e in pg.console_errors if "status of 409" not in e] == []
+
+
+def test_1846_from_the_engine_sources(server: str, browser: Any, shots: Path) -> None:
+    reference("18xxgames", "engine")
+    pg = _page(browser)
+    _open(pg, server + "/board/1846")
+    assert pg.locator("#map g.hex").count() > 70
+    # PRR's home token, then a tile next to it, by clicking
+    pg.click('#map g.hex[data-coord="F20"]')
+    pg.wait_for_selector("#hex-detail select.token-corp")
+    pg.select_option("#hex-detail select.token-corp", "PRR")
+    pg.click("#hex-detail button.place-token")
+    pg.wait_for_selector('#map g.token[data-corporation="PRR"]')
+    state = BoardState("1846").place_token("F20", "PRR")
+    # PRR with a 2-train; then only what PRR may lay where it reaches
+    pg.click('.tabs [data-tab="routes"]')
+    pg.select_option("#corporation", "PRR")
+    pg.wait_for_selector('#train-add [data-train="2"]')
+    pg.click('#train-add [data-train="2"]')
+    pg.wait_for_selector("#routes-total")
+    pg.click('.tabs [data-tab="hex"]')
+    pg.check("#reach")
+    pg.wait_for_selector("#map polygon.highlight")
+    state = state.with_routes("PRR", ["2"])
+    reached = sorted(c for c in state.board().reach("PRR") if state.legal_lays(c, reach=True))
+    assert {
+        str(c)
+        for c in pg.eval_on_selector_all(
+            "#map polygon.highlight", "ps => ps.map(p => p.dataset.coord)"
+        )
+    } == set(state.board().reach("PRR"))
+    target = reached[0]
+    pg.click(f'#map g.hex[data-coord="{target}"]')
+    pg.wait_for_selector(f"#hex-title >> text={target}")
+    offered = pg.eval_on_selector_all(
+        ".choices:not(.replacing) .choice", "cs => cs.map(c => c.dataset.tile)"
+    )
+    assert offered == list(state.legal_lays(target, reach=True))
+    first = pg.locator(".choices:not(.replacing) .choice").first
+    tile = first.get_attribute("data-tile")
+    rotation = first.locator("button.rotation").first.get_attribute("data-rotation")
+    first.locator("button.rotation").first.click()
+    _actions(pg, 2)
+    assert _tile_at(pg, target) == (tile, rotation)
+    state = state.lay(target, str(tile), int(str(rotation)))
+    pg.click('.tabs [data-tab="routes"]')
+    best = RoutePlanner(state.board(), "PRR", state.current_phase()).best(["2"])
+    pg.wait_for_function(
+        "n => document.getElementById('routes-total').textContent === String(n)",
+        arg=best.revenue,
+    )
+    _shot(pg, shots, "1846_01_routes")
+    pg.click("#undo")
+    _actions(pg, 1)
+    assert pg.console_errors == []
+
+
+def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: Path) -> None:
+    record = reference("18xxgames", "fixtures", "1889_314.json")
+    pg = _page(browser)
+    _open(pg, server + "/board/1889")
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(record))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '0'")
+    assert pg.locator("#chart svg.chart g.series").count() >= 5
+    _shot(pg, shots, "1889_09_record_start")
+    # the arrow keys step
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '1'")
+    pg.keyboard.press("End")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.step !== '1'")
+    assert pg.locator("#map g.tile").count() > 20 and pg.locator("#map g.token").count() > 5
+    _shot(pg, shots, "1889_10_record_end")
+    # the first run: KO's two 2-trains, run 100, best 100, side by side
+    pg.click("details:has(#runs) summary")
+    pg.click("#runs tbody tr >> nth=0")
+    pg.wait_for_selector("#step-run .run-summary")
+    summary = pg.locator("#step-run .run-summary")
+    assert (summary.get_attribute("data-run"), summary.get_attribute("data-best")) == ("100", "100")
+    assert pg.locator("#map g.route").count() == 2
+    assert pg.locator("#map-run g.route").count() == 2
+    _shot(pg, shots, "1889_11_record_run")
+    # a run where the players missed revenue
+    pg.wait_for_selector("#runs tbody tr")
+    missed = pg.eval_on_selector_all(
+        "#runs tbody tr", "rs => rs.map(r => Number(r.cells[4].textContent))"
+    )
+    index = next((i for i, m in enumerate(missed) if m > 0), None)
+    if index is not None:
+        pg.click(f"#runs tbody tr >> nth={index}")
+        pg.wait_for_function(
+            "() => Number(document.querySelector('#step-run .run-summary')?.dataset.missed) > 0"
+        )
+        _shot(pg, shots, "1889_12_record_missed")
+    # branch a board off this step: an editable board with its tiles, tokens and trains
+    pg.click("#branch")
+    pg.wait_for_selector("#record-banner", state="hidden")
+    assert int(pg.get_attribute("#board-app", "data-actions") or 0) > 5
+    pg.click('.tabs [data-tab="routes"]')
+    pg.wait_for_selector("#routes-total")
+    _shot(pg, shots, "1889_13_branched")
+    # the record is kept: the saved boards page opens it again
+    pg.goto(server + "/boards", wait_until="load")
+    pg.click("#records a.open >> nth=0")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '0'")
+    assert pg.console_errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (1024, 768), (768, 1024)])
+def test_usable_on_laptops_and_tablets(
+    server: str, browser: Any, shots: Path, width: int, height: int
+) -> None:
+    pg = _page(browser, width, height, touch=True)
+    _open(pg, server + "/board/1889")
+    _no_overflow(pg)
+    box = pg.locator("#map svg").bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 250
+    pg.tap('#map g.hex[data-coord="J3"]')
+    pg.wait_for_selector(".choice button.rotation")
+    button = pg.locator(".choice button.rotation").first
+    bb = button.bounding_box()
+    assert bb is not None and bb["width"] >= 40 and bb["height"] >= 34  # big enough to touch
+    button.scroll_into_view_if_needed()
+    button.tap()
+    _actions(pg, 1)
+    _no_overflow(pg)
+    _shot(pg, shots, f"1889_14_{width}x{height}")
+    assert pg.console_errors == []

@@ -1,0 +1,129 @@
+"""A board's state as a value: edits, rules refused by name, undo/redo, JSON (tilelay.sandbox)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilelay.errors import NotFoundError
+from tilelay.sandbox import BoardState, Edit, IllegalEdit, StateError, board_actions
+
+
+def test_lay_rotate_replace_undo_redo() -> None:
+    state = BoardState("1889").lay("K8", "57", 1)
+    assert state.actions == ("K8=57-1",)
+    assert state.board().tile_at("K8").name == "57"
+    turned = state.rotate("K8")
+    assert turned.actions == ("K8=57-4",)  # 57 is symmetric: 1 and 4 are the legal ones
+    replaced = turned.replace_tile("K8", "57", 1)
+    assert replaced.actions == ("K8=57-1",)
+    assert [str(e) for e in replaced.done] == [
+        "+0 K8=57-1",
+        "0 K8=57-1>K8=57-4",
+        "0 K8=57-4>K8=57-1",
+    ]
+    back = replaced.undo().undo()
+    assert back.actions == ("K8=57-1",)
+    assert back.redo().actions == ("K8=57-4",)
+    assert back.undo().actions == () and back.undo().undo().actions == ()
+    assert back.redo().redo().redo() == replaced  # redo as far as it goes
+    # a new edit forgets what could be redone
+    assert back.lay("J3", "8", 3).undone == ()
+
+
+def test_refusals_name_the_rule() -> None:
+    state = BoardState("1889")
+    with pytest.raises(IllegalEdit, match="phase 2 allows yellow"):
+        state.lay("K4", "440", 0)  # green in phase 2
+    with pytest.raises(IllegalEdit, match="off the map"):
+        state.lay("A10", "57", 0)
+    with pytest.raises(NotFoundError, match="has no tile '1'"):
+        state.lay("K8", "1", 0)
+    with pytest.raises(IllegalEdit, match="laid only by a private"):
+        state.lay("J9", "437", 0)
+    state = state.lay("J3", "8", 3)
+    with pytest.raises(IllegalEdit, match="cannot replace"):
+        state.set_phase("3").lay("J3", "14", 0)
+    with pytest.raises(IllegalEdit, match="no phase '9'"):
+        state.set_phase("9")
+    with pytest.raises(NotFoundError):
+        state.place_token("K4", "XX")
+    full = state.place_token("K4", "KO")
+    with pytest.raises(IllegalEdit, match="already has a token"):
+        full.place_token("K4", "KO")
+    with pytest.raises(IllegalEdit, match="is full"):
+        full.place_token("K4", "AR")
+    with pytest.raises(IllegalEdit, match="no tile has been laid"):
+        state.rotate("K8")
+
+
+def test_copies_run_out() -> None:
+    state = BoardState("1889")
+    state = state.lay("K8", "57", 1).lay("G4", "57", 1)  # 1889 has two 57s
+    assert "57" not in state.legal_lays("F3")
+    with pytest.raises(IllegalEdit, match="no copy of tile 57 is left"):
+        state.lay("F3", "57", 1)
+
+
+def test_tokens_placed_removed_and_carried() -> None:
+    state = BoardState("1889", phase="3").lay("K8", "57", 1).place_token("K8", "AR")
+    assert state.board().tokens == {("K8", 0): ("AR",)}
+    upgraded = state.lay("K8", "15", 1)
+    assert upgraded.board().tokens == {("K8", 0): ("AR",)}
+    removed = upgraded.remove_token("K8", "AR")
+    assert removed.actions == ("K8=57-1", "K8=15-1")
+    assert removed.undo().actions == upgraded.actions
+    with pytest.raises(IllegalEdit, match="no token"):
+        removed.remove_token("K8", "AR")
+
+
+def test_phase_and_options() -> None:
+    state = BoardState("1889")
+    assert "Beg7" not in state.legal_lays("J3")
+    beginner = state.with_options(["beginner_game"])
+    assert "Beg7" in beginner.legal_lays("J3")
+    laid = beginner.lay("J3", "Beg7", 0)
+    with pytest.raises(IllegalEdit, match="Beg7 is on the map"):
+        laid.with_options([])
+    green = state.set_phase("3")
+    assert green.phase == "3" and green.current_phase().name == "3"
+    assert green.undo().phase is None
+    assert state.set_phase("2") is state  # the first phase: no edit
+
+
+def test_json_round_trip_and_bad_states() -> None:
+    state = BoardState("1889").lay("K8", "57", 1).place_token("K8", "AR").set_phase("3")
+    state = state.with_routes("AR", ["2", "3"]).undo().redo()
+    assert BoardState.from_json(state.to_json()) == state
+    assert BoardState.loads(state.dumps()) == state
+    for bad, message in [
+        ([], "JSON object"),
+        ({"game": "1889", "x": 1}, "unknown field"),
+        ({"game": 5}, "'game'"),
+        ({"game": "1889", "actions": "K8=57-1"}, "list of strings"),
+        ({"game": "1889", "actions": ["K8"]}, "action 1"),
+        ({"game": "1889", "actions": ["K8=57-1", "K8=KO@3"]}, "action 2"),
+        ({"game": "1889", "done": ["bogus"]}, "bad edit"),
+    ]:
+        with pytest.raises(StateError, match=message):
+            BoardState.from_json(bad)
+    with pytest.raises(NotFoundError):
+        BoardState.from_json({"game": "1999"})
+    with pytest.raises(IllegalEdit, match="no phase"):
+        BoardState.from_json({"game": "1889", "phase": "Z"})
+
+
+def test_edit_text_forms() -> None:
+    for text in ("+3 K4=57-1", "-0 K4=KO@0", "2 K4=57-1>K4=57-2", "phase 2>3", "phase >3"):
+        assert str(Edit.parse(text)) == text
+    assert Edit.parse("+1 K4=57-1").inverse() == Edit(1, "K4=57-1", None)
+
+
+def test_board_actions_rebuild_a_board() -> None:
+    state = BoardState("1889", phase="3").lay("K8", "57", 1).place_token("K8", "AR")
+    state = state.lay("K8", "15", 1).place_token("K8", "KO").lay("J3", "8", 3)
+    board = state.board()
+    rebuilt = BoardState("1889", actions=tuple(str(a) for a in board_actions(board))).board()
+    assert rebuilt.tokens == board.tokens
+    assert {c: (t.name, t.rotation) for c, t in rebuilt.laid.items()} == {
+        c: (t.name, t.rotation) for c, t in board.laid.items()
+    }

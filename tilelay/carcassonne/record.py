@@ -1,0 +1,169 @@
+"""Saved games: a game as JSON (seed, rule options, the players' kinds and the moves) and back.
+
+The pile is dealt from the seed, so the moves replay the game exactly; each recorded move names
+its tile, which is checked when the game is restored. Example::
+
+    {"format": "tilelay-carcassonne-game", "version": 1, "seed": 7,
+     "rules": {"followers": 7, "first_edition_small_city": false, "farm_scoring": "third",
+               "river": true, "abbot": true},
+     "players": ["human", "mcts:medium"],
+     "moves": [{"tile": "river-straight", "x": 1, "y": 0, "rotation": 0},
+               {"tile": "river-garden", "x": 2, "y": 0, "rotation": 1, "follower": 0,
+                "abbot": true}]}
+
+Computer players are made anew from their kind and the seed when a game is restored; a player
+with a time budget may choose differently from then on than it would have.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from tilelay.carcassonne.board import Rules
+from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.carcassonne.game import Game, Move, new_game
+from tilelay.carcassonne.tileset import game_tileset
+from tilelay.errors import TilelayError
+from tilelay.limits import read_json
+
+FORMAT = "tilelay-carcassonne-game"
+VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """What it takes to restore a game: the seed, the rule options, each player's kind (see
+    :func:`~tilelay.carcassonne.game.make_player`) and the moves with their tiles' names."""
+
+    seed: int
+    rules: Rules
+    players: tuple[str, ...]
+    moves: tuple[tuple[str, Move], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as plain JSON values."""
+        moves = []
+        for tile, m in self.moves:
+            item: dict[str, Any] = {"tile": tile, "x": m.x, "y": m.y, "rotation": m.rotation}
+            if m.follower is not None:
+                item["follower"] = m.follower
+            if m.abbot:
+                item["abbot"] = True
+            if m.return_abbot:
+                item["return_abbot"] = True
+            moves.append(item)
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "players": list(self.players),
+            "moves": moves,
+        }
+
+    def to_json(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_dict(), indent=1)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        """A record from :meth:`to_dict`'s form; raises :class:`CarcassonneError` naming what
+        is wrong."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise CarcassonneError(f"not a saved game (expected format {FORMAT!r})")
+        if data.get("version") != VERSION:
+            raise CarcassonneError(f"saved game version {data.get('version')!r}: expected 1")
+        seed = data.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise CarcassonneError("saved game: 'seed' must be a whole number")
+        rules = data.get("rules", {})
+        if not isinstance(rules, dict):
+            raise CarcassonneError("saved game: 'rules' must be an object")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise CarcassonneError("saved game: 'players' must be a list of player kinds")
+        raw = data.get("moves", [])
+        if not isinstance(raw, list):
+            raise CarcassonneError("saved game: 'moves' must be a list")
+        moves = []
+        for n, item in enumerate(raw, 1):
+            moves.append(_move(item, n))
+        return cls(seed, Rules.from_dict(rules), tuple(players), tuple(moves))
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """A record from JSON text."""
+        try:
+            data = read_json(text)
+        except TilelayError as err:  # not JSON, or numbers or nesting past the limits
+            raise CarcassonneError(f"saved game: not JSON: {err.message}") from None
+        return cls.from_dict(data)
+
+
+def _move(item: Any, n: int) -> tuple[str, Move]:
+    if not isinstance(item, dict):
+        raise CarcassonneError(f"saved game: move {n} must be an object")
+    unknown = set(item) - {"tile", "x", "y", "rotation", "follower", "abbot", "return_abbot"}
+    if unknown:
+        raise CarcassonneError(f"saved game: move {n}: unknown key(s) {', '.join(sorted(unknown))}")
+    tile = item.get("tile")
+    numbers = [item.get(k) for k in ("x", "y", "rotation")]
+    follower = item.get("follower")
+    if (
+        not isinstance(tile, str)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers)
+        or not (follower is None or (isinstance(follower, int) and not isinstance(follower, bool)))
+    ):
+        raise CarcassonneError(
+            f"saved game: move {n} needs 'tile' (a name), whole numbers 'x', 'y', 'rotation' "
+            "and maybe 'follower'"
+        )
+    abbot = item.get("abbot", False)
+    back = item.get("return_abbot", False)
+    if not isinstance(abbot, bool) or not isinstance(back, bool):
+        raise CarcassonneError(f"saved game: move {n}: 'abbot', 'return_abbot' must be true/false")
+    x, y, rotation = (int(v) for v in numbers)  # type: ignore[arg-type]
+    return tile, Move(x, y, rotation, follower, abbot, back)
+
+
+def record(game: Game) -> GameRecord:
+    """The record of a game (its players must be of kinds :func:`make_player` knows, and its
+    tile set the one of its rules)."""
+    if game.tileset is not game_tileset(river=game.rules.river, abbot=game.rules.abbot):
+        raise CarcassonneError("only games with the standard tile sets can be saved")
+    kinds = tuple(p.name for p in game.players)
+    moves = tuple((t.tile, t.move) for t in game.turns)
+    return GameRecord(game.seed, game.rules, kinds, moves)
+
+
+def restore(saved: GameRecord) -> Game:
+    """The game of a record, with every move made again (each checked against the rules and
+    the tile the pile deals)."""
+    game = new_game(list(saved.players), saved.seed, rules=saved.rules)
+    for n, (tile, move) in enumerate(saved.moves, 1):
+        drawn = game.tile_name
+        if drawn != tile:
+            raise CarcassonneError(
+                f"saved game: move {n} places tile {tile!r} but the pile deals {drawn!r} "
+                "(another seed or version?)"
+            )
+        try:
+            game.make_move(move)
+        except CarcassonneError as err:
+            raise CarcassonneError(f"saved game: move {n}: {err.message}") from None
+    return game
+
+
+def save_game(game: Game) -> str:
+    """The game as JSON text (see :class:`GameRecord`)."""
+    return record(game).to_json()
+
+
+def load_game(text: str) -> Game:
+    """A game from :func:`save_game`'s JSON text, ready to go on."""
+    return restore(GameRecord.from_json(text))
+
+
+__all__ = ["FORMAT", "VERSION", "GameRecord", "load_game", "record", "restore", "save_game"]

@@ -1,0 +1,66 @@
+"""``tilelay lays``: the tiles and rotations legal at every tile lay of recorded games.
+
+Each record (an 18xx.games JSON export) is replayed on its game, with its options; at every
+``lay_tile`` still in force the tiles and rotations the board allowed on that hex just before
+it are listed (the manifest minus the tiles on the map, the upgrades of the tile there, the
+colours of the phase; connectivity aside), with whether the recorded lay is among them.
+
+With ``--json``: one JSON object a line, per lay ``{record, id, entity, hex, tile, rotation,
+phase, legal: {tile: [rotations]}, recorded_is_legal}``, and per record that could not be
+replayed (or read) ``{record, error}`` after the lays before the failure. The exit status is
+2 when a record could not be replayed, else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from tilelay.errors import TilelayError
+from tilelay.lays import record_lays
+from tilelay.replay import load_record
+
+
+def register(sub: Any) -> None:
+    """Add the ``lays`` command."""
+    p = sub.add_parser(
+        "lays",
+        help="the legal tiles and rotations at every tile lay of recorded games",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("records", nargs="+", metavar="RECORD", help="recorded games (JSON files)")
+    p.add_argument("--json", action="store_true", help="one JSON object a line")
+    p.set_defaults(func=cmd_lays)
+
+
+def _text(record: str, lay: dict[str, Any]) -> str:
+    legal = "; ".join(
+        f"{tile}: {' '.join(str(r) for r in rotations)}" for tile, rotations in lay["legal"].items()
+    )
+    mark = "legal" if lay["recorded_is_legal"] else "NOT LEGAL"
+    return (
+        f"{record} #{lay['id']} {lay['entity']} {lay['hex']}: {lay['tile']}-{lay['rotation']} "
+        f"{mark} | {legal or 'nothing'}"
+    )
+
+
+def cmd_lays(args: argparse.Namespace) -> int:
+    """Run ``tilelay lays``."""
+    status = 0
+    out = sys.stdout
+    for path in args.records:
+        try:
+            for lay in record_lays(load_record(path)):
+                data = {"record": path, **lay.to_json()}
+                out.write(json.dumps(data) + "\n" if args.json else _text(path, data) + "\n")
+        except TilelayError as err:
+            status = 2
+            if args.json:
+                out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
+            else:
+                print(f"tilelay: error: {err}", file=sys.stderr)
+        out.flush()
+    return status

@@ -1,0 +1,109 @@
+"""The legal lays at every tile lay of a recorded game: what the board offered on that hex.
+
+:func:`record_lays` replays an 18xx.games record (:mod:`tilelay.replay`) on the game with the
+record's options and, just before every ``lay_tile`` still in force, asks the board
+(:meth:`tilelay.board.Board.legal_lays`, connectivity aside) which tiles may be laid on that
+hex in which rotations, in the phase then. Each answer is a :class:`RecordedLay`, which also
+says whether the recorded lay is among them::
+
+    lays = list(record_lays(load_record("1889_314.json")))
+    lays[0].coord, lays[0].legal["8"], lays[0].recorded_is_legal  # ('J3', (0, 1, 3, 5), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tilelay.board import Board
+from tilelay.errors import TilelayError
+from tilelay.games import Game, load_game
+from tilelay.replay import RecordError, record_options, replay_steps, split_tile_id
+
+__all__ = ["RecordedLay", "record_game", "record_lays"]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedLay:
+    """One ``lay_tile`` of a record: its action ``id``, the ``entity`` that laid it, the hex,
+    the tile and rotation laid, the phase then, and ``legal``: every tile that the board
+    allowed on that hex just before, with its rotations."""
+
+    id: int | None
+    entity: str
+    coord: str
+    tile: str
+    rotation: int
+    phase: str
+    legal: Mapping[str, tuple[int, ...]]
+
+    @property
+    def recorded_is_legal(self) -> bool:
+        """Whether the recorded tile and rotation are among the legal ones."""
+        return self.rotation in self.legal.get(self.tile, ())
+
+    def to_json(self) -> dict[str, Any]:
+        """The lay as JSON data (``legal`` as ``{tile: [rotations]}``)."""
+        return {
+            "id": self.id,
+            "entity": self.entity,
+            "hex": self.coord,
+            "tile": self.tile,
+            "rotation": self.rotation,
+            "phase": self.phase,
+            "legal": {name: list(rotations) for name, rotations in self.legal.items()},
+            "recorded_is_legal": self.recorded_is_legal,
+        }
+
+
+def record_game(record: Mapping[str, Any]) -> Game:
+    """The game a record was played on, with the record's options that the game has."""
+    title = record.get("title")
+    if not isinstance(title, str) or not title:
+        raise RecordError("the record names no game (its 'title')")
+    game = load_game(title)
+    known = {o.name for o in game.options}
+    return game.with_options(o for o in record_options(record) if o in known)
+
+
+def record_lays(
+    record: Mapping[str, Any],
+    game: Game | None = None,
+    *,
+    on_error: Callable[[RecordError], None] | None = None,
+) -> Iterator[RecordedLay]:
+    """Every ``lay_tile`` still in force in ``record`` with the legal lays on its hex just
+    before it (see :class:`RecordedLay`). ``game`` defaults to :func:`record_game`. Raises
+    :class:`~tilelay.replay.RecordError` (naming the action) where the replay fails, after
+    the lays before it; with ``on_error``, such actions are given to it and skipped
+    (:func:`~tilelay.replay.replay_steps`)."""
+    if game is None:
+        game = record_game(record)
+    board = Board(game)
+    phase = game.phases[0] if game.phases else None
+    for step in replay_steps(record, game, on_error=on_error):
+        action = step.action
+        if action.get("type") == "lay_tile":
+            coord = str(action.get("hex"))
+            try:
+                name, _ = split_tile_id(str(action.get("tile")))
+                legal = board.legal_lays(coord, phase=phase)
+            except (TilelayError, ValueError) as err:
+                error = RecordError(f"action {action.get('id')!r}: {err}")
+                if on_error is None:
+                    raise error from None
+                on_error(error)
+                board, phase = step.board, step.phase
+                continue
+            rotation = action.get("rotation", 0)
+            yield RecordedLay(
+                step.action_id,
+                str(action.get("entity", "")),
+                board.game.hex_tile(coord).name,
+                name,
+                rotation if isinstance(rotation, int) else 0,
+                phase.name if phase is not None else "",
+                legal,
+            )
+        board, phase = step.board, step.phase

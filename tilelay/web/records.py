@@ -1,0 +1,380 @@
+"""Recorded games on the board page: import, step through, compare runs with the best.
+
+A record (an 18xx.games JSON export, file or paste) is replayed once when imported; a record
+that cannot be read or replayed is refused (400) saying which action failed and why. It is
+kept in the store as a document of kind ``record``, so the page steps through it by number:
+
+* ``POST /api/records`` – the record as the body (at most :data:`MAX_RECORD` bytes; ``?name=``):
+  201 with ``{record, game, steps, runs, chart}``: every action in force (``steps``: number,
+  id, type, entity, a short text), each ``run_routes`` (``runs``: the corporation, its
+  trains, the revenue run and the best, and what was missed) and the chart of each
+  corporation's revenue, run and best, as SVG;
+* ``GET /api/records`` – the records kept; ``GET /api/records/<id>`` – as ``POST`` answers;
+  ``DELETE /api/records/<id>``;
+* ``GET /api/records/<id>/steps/<n>`` – the board after step ``n``: the map, the phase, and
+  at a ``run_routes`` the routes run beside the best ones (two maps) and the revenue missed;
+* ``POST /api/records/<id>/branch`` – ``{step}``: a new board state from that step (the
+  tiles and tokens then, the phase, the corporation that acted and its trains).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from tilelay.errors import TilelayError
+from tilelay.games import Game
+from tilelay.lays import record_game
+from tilelay.replay import (
+    RecordError,
+    ReplayStep,
+    read_record,
+    recorded_routes,
+    replay_steps,
+)
+from tilelay.routes import Route as TrainRoute
+from tilelay.routes import RoutePlanner
+from tilelay.sandbox import BoardState, board_actions, game_key
+from tilelay.store import Store, StoreError
+from tilelay.svg import ROUTE_COLORS, map_svg
+from tilelay.svg.charts import revenue_chart
+from tilelay.svg.text import css_color
+from tilelay.web.board import MAP_SIZE, json_body
+from tilelay.web.compute import compute
+from tilelay.web.errors import WebError
+from tilelay.web.params import read_body
+from tilelay.web.saved import get_store, store_error
+
+__all__ = ["MAX_RECORD", "Analysis", "analyse_record", "routes"]
+
+#: The largest record imported (bytes); recorded games are far smaller (50–500 kB).
+MAX_RECORD = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A replayed record: the game, every step (the board after each action in force) and
+    what the page lists (steps, runs, chart)."""
+
+    game: Game
+    steps: tuple[ReplayStep, ...]
+    summary: dict[str, Any]
+
+
+def _label(action: Mapping[str, Any]) -> str:
+    kind = str(action.get("type", "?"))
+    entity = action.get("entity")
+    who = f"{entity} " if entity is not None else ""
+    if kind == "lay_tile":
+        rotation = action.get("rotation", 0)
+        return f"{who}lays {action.get('tile')} at {action.get('hex')} (rotation {rotation})"
+    if kind == "place_token":
+        return f"{who}places a token in {action.get('city')}"
+    if kind == "buy_train":
+        return f"{who}buys train {action.get('train')} for {action.get('price', '?')}"
+    if kind == "run_routes":
+        return f"{who}runs {len(action.get('routes') or [])} route(s)"
+    return f"{who}{kind.replace('_', ' ')}"
+
+
+def _corp_of(game: Game, step: ReplayStep) -> str | None:
+    entity = step.action.get("entity")
+    if isinstance(entity, str) and entity in {c.sym for c in game.corporations}:
+        return entity
+    return None
+
+
+def _runs(game: Game, step: ReplayStep, planner: RoutePlanner, corp: str) -> dict[str, Any]:
+    """The routes run at a ``run_routes`` step (found on the board where the record gives
+    no revenue) and the best ones."""
+    held = step.trains.get(corp, {})
+    trains = step.train_names(corp)
+    best = planner.best(trains)
+    ran: list[dict[str, Any]] = []
+    drawn: list[TrainRoute] = []
+    for route in recorded_routes(step.action):
+        revenue = route.revenue
+        found: list[TrainRoute] = []
+        if route.train in held:
+            try:
+                found = planner.find(held[route.train], route.hexes)
+            except TilelayError:
+                found = []
+        if found:
+            drawn.append(found[0])
+            if revenue is None:
+                revenue = found[0].revenue
+        ran.append(
+            {
+                "train": route.train,
+                "hexes": list(route.hexes),
+                "revenue": revenue,
+                "drawn": bool(found),
+            }
+        )
+    run_total = sum(r["revenue"] or 0 for r in ran)
+    return {
+        "corporation": corp,
+        "phase": step.phase.name,
+        "trains": [f"{t} ({held[t]})" for t in sorted(held)],
+        "ran": ran,
+        "run": run_total,
+        "best": best.revenue,
+        "missed": max(best.revenue - run_total, 0),
+        "best_routes": [
+            {
+                "train": r.train,
+                "revenue": r.revenue,
+                "hexes": list(r.hexes),
+                "color": ROUTE_COLORS[i % len(ROUTE_COLORS)],
+            }
+            for i, r in enumerate(best.routes)
+        ],
+        "_drawn": drawn,
+        "_best": list(best.routes),
+    }
+
+
+def analyse_record(record: Mapping[str, Any]) -> Analysis:
+    """Replay ``record`` (refused with the action that failed) and list its steps and runs
+    with the best revenue at each."""
+    game = record_game(record)
+    try:
+        steps = tuple(replay_steps(record, game))
+    except RecordError:
+        raise
+    rows: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    series: dict[str, list[tuple[int, int, int]]] = {}
+    for n, step in enumerate(steps):
+        action = step.action
+        rows.append(
+            {
+                "n": n,
+                "id": step.action_id,
+                "type": str(action.get("type", "")),
+                "entity": action.get("entity"),
+                "text": _label(action),
+                "phase": step.phase.name,
+            }
+        )
+        corp = _corp_of(game, step)
+        if action.get("type") == "run_routes" and corp is not None:
+            planner = RoutePlanner(step.board, corp, step.phase)
+            run = _runs(game, step, planner, corp)
+            runs.append(
+                {
+                    "n": n,
+                    "id": step.action_id,
+                    "corporation": corp,
+                    "run": run["run"],
+                    "best": run["best"],
+                    "missed": run["missed"],
+                }
+            )
+            series.setdefault(corp, []).append((n, run["run"], run["best"]))
+    colors = {c.sym: css_color(c.color) for c in game.corporations}
+    chart = revenue_chart(series, colors, last_step=max(len(steps) - 1, 1))
+    summary = {
+        "game": {"name": game_key(game), "title": game.title, "options": list(game.chosen_options)},
+        "steps": rows,
+        "runs": runs,
+        "chart": chart,
+        "totals": {
+            corp: {"run": sum(p[1] for p in pts), "best": sum(p[2] for p in pts)}
+            for corp, pts in series.items()
+        },
+    }
+    return Analysis(game, steps, summary)
+
+
+# ------------------------------------------------------------------------------ cache
+
+_KEPT = 6
+_CACHE: OrderedDict[tuple[str, int, int], Analysis] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _analysis(store: Store, record_id: int) -> tuple[dict[str, Any], Analysis]:
+    doc = store.get(record_id, "record")
+    key = (str(store.path), record_id, doc.version)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+    if hit is None:
+        hit = analyse_record(doc.body)
+        with _LOCK:
+            _CACHE[key] = hit
+            while len(_CACHE) > _KEPT:
+                _CACHE.popitem(last=False)
+    return doc.summary(), hit
+
+
+def _answer(summary: dict[str, Any], analysis: Analysis) -> dict[str, Any]:
+    return {"record": summary, **analysis.summary}
+
+
+# ------------------------------------------------------------------------------ HTTP
+
+
+def _id(request: Request) -> int:
+    value: int = request.path_params["id"]
+    return value
+
+
+async def _work(request: Request, fn: Any) -> Any:
+    store = get_store(request)
+
+    def run() -> Any:
+        try:
+            return fn(store)
+        except StoreError as err:
+            raise store_error(err) from None
+        except RecordError as err:
+            raise WebError(str(err)) from None
+
+    return await compute(run)
+
+
+async def import_record(request: Request) -> Response:
+    """``POST /api/records``: import a record (the body)."""
+    body = await read_body(request, MAX_RECORD)
+    name = request.query_params.get("name", "").strip()[:200]
+
+    def work(store: Store) -> dict[str, Any]:
+        record = read_record(body, source="the record")
+        analysis = analyse_record(record)
+        title = f"{analysis.game.title} · record {record.get('id', '?')}"
+        doc = store.create("record", name or title, record)
+        with _LOCK:
+            _CACHE[(str(store.path), doc.id, doc.version)] = analysis
+        return _answer(doc.summary(), analysis)
+
+    return JSONResponse(await _work(request, work), status_code=201)
+
+
+async def list_records(request: Request) -> Response:
+    """``GET /api/records``: the records kept."""
+
+    def work(store: Store) -> list[dict[str, Any]]:
+        return [
+            {**d.summary(), "game": (d.body or {}).get("title")}
+            for d in store.documents("record", fields=("title",))
+        ]
+
+    return JSONResponse({"records": await _work(request, work)})
+
+
+async def get_record(request: Request) -> Response:
+    """``GET /api/records/<id>``: a record's steps, runs and chart."""
+    record_id = _id(request)
+    return JSONResponse(await _work(request, lambda store: _answer(*_analysis(store, record_id))))
+
+
+async def delete_record(request: Request) -> Response:
+    """``DELETE /api/records/<id>``."""
+    record_id = _id(request)
+
+    def work(store: Store) -> None:
+        store.get(record_id, "record")
+        store.delete(record_id)
+
+    await _work(request, work)
+    return JSONResponse({"deleted": record_id})
+
+
+def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
+    game, step = analysis.game, analysis.steps[n]
+    corp = _corp_of(game, step)
+    out: dict[str, Any] = {
+        "n": n,
+        "id": step.action_id,
+        "text": _label(step.action),
+        "type": step.action.get("type"),
+        "phase": step.phase.name,
+        "run": None,
+    }
+    if step.action.get("type") == "run_routes" and corp is not None:
+        planner = RoutePlanner(step.board, corp, step.phase)
+        run = _runs(game, step, planner, corp)
+        drawn, best = run.pop("_drawn"), run.pop("_best")
+        out["run"] = run
+        out["svg"] = map_svg(game, board=step.board, size=MAP_SIZE, routes=best)
+        out["svg_run"] = map_svg(game, board=step.board, size=MAP_SIZE, routes=drawn)
+    else:
+        out["svg"] = map_svg(game, board=step.board, size=MAP_SIZE)
+    return out
+
+
+def _step(request: Request) -> int:
+    value: int = request.path_params["n"]
+    return value
+
+
+async def record_step(request: Request) -> Response:
+    """``GET /api/records/<id>/steps/<n>``: the board after step ``n``."""
+    record_id, n = _id(request), _step(request)
+
+    def work(store: Store) -> dict[str, Any]:
+        _, analysis = _analysis(store, record_id)
+        if not 0 <= n < len(analysis.steps):
+            raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}", 404)
+        return _step_view(analysis, n)
+
+    return JSONResponse(await _work(request, work))
+
+
+def branch_state(analysis: Analysis, n: int) -> BoardState:
+    """A board state from step ``n``: its tiles and tokens, phase, corporation and trains."""
+    game, step = analysis.game, analysis.steps[n]
+    corp = _corp_of(game, step)
+    first = game.phases[0].name if game.phases else None
+    trains = step.train_names(corp) if corp is not None else []
+    known = {s.name for card in game.trains.card_types for s in card.sides}
+    return BoardState(
+        game_key(game),
+        options=game.chosen_options,
+        phase=None if step.phase.name == first else step.phase.name,
+        actions=tuple(str(a) for a in board_actions(step.board)),
+        corporation=corp,
+        trains=tuple(t for t in trains if t in known),
+    )
+
+
+async def branch(request: Request) -> Response:
+    """``POST /api/records/<id>/branch``: ``{step}`` → a new board state."""
+    record_id = _id(request)
+    data = await json_body(request)
+    n = data.get("step")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise WebError("'step' must be a step number (0 or more)")
+
+    def work(store: Store) -> dict[str, Any]:
+        _, analysis = _analysis(store, record_id)
+        if n >= len(analysis.steps):
+            raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}", 404)
+        return {"state": branch_state(analysis, n).to_json()}
+
+    return JSONResponse(await _work(request, work))
+
+
+def routes() -> list[BaseRoute]:
+    """The records' API."""
+    return [
+        Route("/api/records", list_records, methods=["GET"], name="records_list"),
+        Route("/api/records", import_record, methods=["POST"], name="records_import"),
+        Route("/api/records/{id:int}", get_record, methods=["GET"], name="records_get"),
+        Route("/api/records/{id:int}", delete_record, methods=["DELETE"], name="records_delete"),
+        Route(
+            "/api/records/{id:int}/steps/{n:int}", record_step, methods=["GET"], name="records_step"
+        ),
+        Route("/api/records/{id:int}/branch", branch, methods=["POST"], name="records_branch"),
+    ]
