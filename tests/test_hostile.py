@@ -754,3 +754,14 @@ def test_found_a_negative_map_row_index() -> None:
 
 def test_found_api_without_a_slash_answers_json(client: TestClient) -> None:
     _api_error(client.get("/api/tiles/.."), 404)  # the client asks for /api
+
+
+def test_odd_file_names_still_give_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # found by the fuzz suite: a name holding a line break broke the one line in two, and a
+    # lone surrogate could not be opened or printed
+    for name in ("a\nb.json", "a\x1eb.json", "\ud800.json", "\udcff.json", "a\u2028b.json"):
+        _one_line_exit_2(["routes", name, "--action", "1"], capsys)
+        _one_line_exit_2(["lays", name], capsys)
+        _one_line_exit_2(
+            ["render", "tile", "57", "-o", "/nope/" + name.replace(".json", ".svg")], capsys
+        )

@@ -57,6 +57,8 @@ def read_bytes(
             data = f.read(limit + 1)
     except OSError as err:
         raise error(f"cannot read {what}: {_reason(err)}", source=str(p)) from None
+    except UnicodeEncodeError:  # a name no file system can hold (a lone surrogate)
+        raise error(f"cannot read {what}: not a valid file name", source=repr(str(p))) from None
     if len(data) > limit:
         raise error(f"the {what} is larger than {limit:,} bytes, the most read", source=str(p))
     return data
@@ -112,6 +114,8 @@ def write_bytes(path: str | Path, data: bytes) -> None:
         target.write_bytes(data)
     except OSError as err:
         raise TilelayError(f"cannot write {str(target)!r}: {_reason(err)}") from None
+    except UnicodeEncodeError:  # a name no file system can hold (a lone surrogate)
+        raise TilelayError(f"cannot write {str(path)!r}: not a valid file name") from None
 
 
 def write_text(path: str | Path, text: str) -> None:

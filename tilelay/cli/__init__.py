@@ -19,7 +19,21 @@ from typing import NoReturn
 from tilelay.errors import TilelayError
 from tilelay.limits import shown, whole
 
-__all__ = ["COMMAND_MODULES", "Parser", "build_parser", "integer", "main"]
+__all__ = ["COMMAND_MODULES", "Parser", "build_parser", "integer", "main", "one_line"]
+
+#: Characters that would break a message over lines or garble a terminal (line breaks as
+#: str.splitlines knows them, and the other control characters), and how they are shown.
+_UNPRINTABLE = {
+    c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000))
+}
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and control characters written as escapes (``\\x0a``), so
+    that a message naming a file called ``a\\nb`` is still one line."""
+    return text.translate(_UNPRINTABLE)
+
 
 #: Modules of this package that define sub-commands, each with ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -42,7 +56,7 @@ class Parser(argparse.ArgumentParser):
     exit status 2; sub-command parsers are of this class too."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message.splitlines()[0] if message else ''}\n")
+        self.exit(2, f"{one_line(self.prog)}: error: {one_line(message)}\n")
 
 
 def integer(text: str) -> int:
@@ -96,13 +110,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _add_game_sources(args.games)
         status: int = args.func(args)
     except TilelayError as err:
-        print(f"tilelay: error: {err}", file=sys.stderr)
+        print(f"tilelay: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except OSError as err:  # a path the command did not read through tilelay.files
         where = f"{err.filename}: " if err.filename else ""
-        print(f"tilelay: error: {where}{err.strerror or err}", file=sys.stderr)
+        print(f"tilelay: error: {one_line(where + str(err.strerror or err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

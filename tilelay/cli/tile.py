@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from tilelay import dsl
-from tilelay.cli import integer
+from tilelay.cli import integer, one_line
 from tilelay.errors import TilelayError
 from tilelay.games import get_tile
 from tilelay.tile import Tile
@@ -54,7 +54,7 @@ def _parse(args: argparse.Namespace) -> int:
             tile = dsl.parse(text, color=args.color)
         except TilelayError as err:
             failed += 1
-            print(f"error: line {number}: {err}", flush=True)
+            print(f"error: line {number}: {one_line(str(err))}", flush=True)
             continue
         _emit(tile, args.json)
     if failed:
