@@ -296,11 +296,11 @@ def test_20000_passes_and_20000_undos_replay_in_linear_time(client: TestClient) 
     t0 = time.perf_counter()
     assert [a["type"] for a in actions_in_force(record["actions"])] == ["run_routes"]
     replay(record, load_game("1889"))
-    assert time.perf_counter() - t0 < 2.0
+    assert time.perf_counter() - t0 < 5.0  # quadratic: about 50 s
     t0 = time.perf_counter()
     response = client.post("/api/routes/1889", content=body)
     assert response.status_code == 200, response.text[:200]
-    assert time.perf_counter() - t0 < 5.0
+    assert time.perf_counter() - t0 < 10.0
 
 
 def test_a_record_over_the_action_limit_is_refused() -> None:
@@ -328,9 +328,9 @@ def test_a_request_past_the_time_limit_answers_503_and_stops(
 
     threads = threading.active_count()
     asyncio.run(ask())
-    time.sleep(0.2)
+    time.sleep(0.5)
     seen = counter[0]
-    time.sleep(0.3)
+    time.sleep(0.5)
     assert counter[0] == seen, "the computation went on after its 503"
     assert threading.active_count() <= threads + 1
 
@@ -362,7 +362,7 @@ def test_the_server_answers_while_one_request_computes(monkeypatch: pytest.Monke
 
     status, times = asyncio.run(run())
     assert status == 503
-    assert max(times) < 0.5, times
+    assert max(times) < 1.5, times  # the slow request holds 3 s; waiting for it would show
 
 
 def test_serve_has_workers_one_per_core_by_default(capsys: pytest.CaptureFixture[str]) -> None:
@@ -409,7 +409,7 @@ def test_an_unexpected_error_is_a_500_logged_once(caplog: pytest.LogCaptureFixtu
 def test_a_million_slots_is_refused_quickly(client: TestClient) -> None:
     t0 = time.perf_counter()
     page = _page_error(client.get("/tile?code=city=revenue:20,slots:1000000"))
-    assert time.perf_counter() - t0 < 1.0
+    assert time.perf_counter() - t0 < 3.0
     assert f"slots must be a whole number from 0 to {limits.MAX_SLOTS}" in page
     assert len(page) < 100_000
 
@@ -635,7 +635,7 @@ def test_100000_train_purchases_replay_in_linear_time() -> None:
     record = _many_trains(100_000)
     t0 = time.perf_counter()
     steps = list(replay_steps(record, load_game("1889")))
-    assert time.perf_counter() - t0 < 5.0
+    assert time.perf_counter() - t0 < 10.0  # quadratic: about 2.5 minutes
     assert len(steps[-1].trains["AR"]) == 100_000
     assert len(steps[10].trains["AR"]) == 11  # each step's trains as they were then
 
