@@ -765,3 +765,34 @@ def test_odd_file_names_still_give_one_line(capsys: pytest.CaptureFixture[str]) 
         _one_line_exit_2(
             ["render", "tile", "57", "-o", "/nope/" + name.replace(".json", ".svg")], capsys
         )
+
+
+def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    # SIGKILL leaves the server no time to stop its workers: each is told by the kernel
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-c", "import sys; from tilelay.cli import main; sys.exit(main())"]
+    command += ["serve", "--port", "0", "--workers", "2", "--log-level", "warning"]
+    command += ["--db", str(tmp_path / "boards.sqlite3")]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=10).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.2)
+    proc.kill()
+    proc.wait(timeout=10)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) != 0:
+                break  # nothing listens any more
+        time.sleep(0.2)
+    else:
+        raise AssertionError(f"a worker still listens on port {port} after the server was killed")

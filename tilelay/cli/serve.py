@@ -10,6 +10,7 @@ The address is tried before anything is printed: a port in use is one line and e
 from __future__ import annotations
 
 import argparse
+import ctypes
 import errno
 import multiprocessing
 import os
@@ -24,6 +25,7 @@ from tilelay.errors import TilelayError
 
 #: The most worker processes ``--workers`` may ask for.
 MAX_WORKERS = 64
+_PR_SET_PDEATHSIG = 1
 
 
 def default_workers() -> int:
@@ -103,11 +105,24 @@ def listen(host: str, port: int, count: int = 1) -> list[socket.socket]:
     return out
 
 
-def _worker(config: Any, sock: socket.socket) -> None:  # pragma: no cover - a child process
+def _worker(config: Any, sock: socket.socket, parent: int) -> None:  # pragma: no cover
     import uvicorn
 
+    _end_with(parent)
     config.configure_logging()
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _end_with(parent: int) -> None:  # pragma: no cover - a child process
+    """Have this worker told to end (SIGTERM) when the server process ``parent`` ends, even
+    by SIGKILL, which leaves it no time to stop its workers (Linux's PR_SET_PDEATHSIG)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # not Linux: the server stops its workers itself
+        pass
+    if os.getppid() != parent:  # the server ended before this worker asked
+        os._exit(0)
 
 
 def _supervise(config: Any, sockets: list[socket.socket]) -> None:  # pragma: no cover
@@ -116,7 +131,9 @@ def _supervise(config: Any, sockets: list[socket.socket]) -> None:  # pragma: no
     context = multiprocessing.get_context("spawn")
 
     def start(sock: socket.socket) -> multiprocessing.process.BaseProcess:
-        process = context.Process(target=_worker, args=(config, sock), name="tilelay worker")
+        process = context.Process(
+            target=_worker, args=(config, sock, os.getpid()), name="tilelay worker"
+        )
         process.start()
         return process
 
