@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tilelay import limits
 from tilelay.errors import GameDataError, ReadWarning
 from tilelay.trains import (
     UNLIMITED,
@@ -101,13 +102,21 @@ class _GameData:
                 self.warnings.append(ReadWarning(f"{where}: unknown key {key!r}", self.source))
 
     def integer(self, where: str, value: object, what: str, *, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(where, f"{what} must be an integer >= {minimum}, not {value!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not minimum <= value <= limits.MAX_AMOUNT
+        ):
+            raise self.fail(
+                where,
+                f"{what} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(value)}",
+            )
         return value
 
     def text(self, where: str, value: object, what: str) -> str:
         if not isinstance(value, str | int) or isinstance(value, bool) or value == "":
-            raise self.fail(where, f"{what} must be a name, not {value!r}")
+            raise self.fail(where, f"{what} must be a name, not {limits.shown(value)}")
         return str(value)
 
     def names(self, where: str, value: object, what: str) -> tuple[str, ...]:
