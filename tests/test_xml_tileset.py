@@ -111,7 +111,7 @@ def test_bare_tileset_root() -> None:
 @pytest.mark.parametrize(
     ("xml", "message", "line"),
     [
-        ('<T>\n<Tile number="8" quantity="x"/></T>', "quantity='x': expected a whole number", 2),
+        ('<T>\n<Tile number="8" quantity="x"/></T>', "quantity='x' is not a whole number", 2),
         (
             '<T><Tile number="8">\n<Upgrade rotations="1"/></Tile></T>',
             "needs attribute toNumber",

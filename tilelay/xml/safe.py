@@ -20,10 +20,11 @@ from pathlib import Path
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay.errors import XMLFormatError
 from tilelay.files import read_bytes
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "element_line", "parse_xml"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "element_line", "parse_xml", "whole_attribute"]
 
 #: The largest XML input read, in bytes.
 MAX_BYTES = 32 * 1024 * 1024
@@ -175,3 +176,35 @@ def element_line(element: etree._Element) -> int | None:
     """The 1-based source line of an element, if known."""
     line: object = element.sourceline
     return line if isinstance(line, int) else None
+
+
+def whole_attribute(
+    element: etree._Element,
+    name: str,
+    low: int,
+    high: int,
+    *,
+    source: str | None,
+    about: str = "",
+    what: str = "",
+) -> int:
+    """The whole number in attribute ``name`` of ``element``, written in ASCII digits and from
+    ``low`` to ``high``; else :class:`~tilelay.errors.XMLFormatError` naming the element's
+    line. ``about`` opens the message (``"tile 57: "``), ``what`` closes it (what the number
+    is for)."""
+    raw = element.get(name)
+    tail = f" ({what})" if what else ""
+    line = element_line(element)
+    if raw is None:
+        raise XMLFormatError(
+            f"{about}<{element.tag}> has no {name!r} attribute{tail}", source=source, line=line
+        )
+    value = limits.whole(raw, low, high)
+    if value is None:
+        raise XMLFormatError(
+            f"{about}<{element.tag}> {name}={limits.shown(raw)} is not a whole number from "
+            f"{low:,} to {high:,}{tail}",
+            source=source,
+            line=line,
+        )
+    return value

@@ -64,7 +64,7 @@ from tilelay.tile import (
     Track,
     check_limits,
 )
-from tilelay.xml.safe import element_line, parse_xml
+from tilelay.xml.safe import element_line, parse_xml, whole_attribute
 
 __all__ = [
     "GAUGES",
@@ -232,18 +232,7 @@ def _int(
     low: int = -limits.MAX_AMOUNT,
     high: int = limits.MAX_AMOUNT,
 ) -> int:
-    raw = el.get(attr)
-    if raw is None:
-        raise _err(f"tile {tile}: <{el.tag}> has no {attr!r} attribute ({what})", source, el)
-    value = limits.whole(raw, low, high)
-    if value is None:
-        raise _err(
-            f"tile {tile}: <{el.tag}> {attr}={limits.shown(raw)} is not a whole number from "
-            f"{low:,} to {high:,} ({what})",
-            source,
-            el,
-        )
-    return value
+    return whole_attribute(el, attr, low, high, source=source, about=f"tile {tile}: ", what=what)
 
 
 def _phase_number(phase: str) -> int | None:

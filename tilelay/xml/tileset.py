@@ -39,7 +39,7 @@ from tilelay.tile import NodeKind, Tile
 from tilelay.upgrades import (
     Upgrade,
 )
-from tilelay.xml.safe import element_line, parse_xml
+from tilelay.xml.safe import element_line, parse_xml, whole_attribute
 from tilelay.xml.tiledefs import node_location
 
 __all__ = [
@@ -143,18 +143,7 @@ def _err(msg: str, source: str | None, el: etree._Element) -> XMLFormatError:
 
 
 def _int(el: etree._Element, name: str, source: str | None, low: int, high: int) -> int:
-    text = el.get(name)
-    if text is None:
-        raise _err(f"<{el.tag}> needs attribute {name}", source, el)
-    value = limits.whole(text, low, high)
-    if value is None:
-        raise _err(
-            f"<{el.tag}> {name}={limits.shown(text)}: expected a whole number from {low} to "
-            f"{high:,}",
-            source,
-            el,
-        )
-    return value
+    return whole_attribute(el, name, low, high, source=source)
 
 
 def _rotations(el: etree._Element, source: str | None) -> tuple[int, ...]:
