@@ -6,9 +6,10 @@ the API for the tiles that may be laid there, each in its legal rotations. Every
 page changes is a :class:`~tilelay.sandbox.BoardState`, which the page keeps and sends with
 every request: the server keeps no session, so undo, redo and saving are simple.
 
-The JSON API (every body a JSON object of at most :data:`MAX_BODY` bytes with the ``state``;
-every answer a *view*: the new state, the map as SVG, the game's phases, corporations,
-options and trains, the history, and the best routes of the chosen corporation and trains):
+The JSON API (every body a JSON object of at most :data:`~tilelay.web.params.MAX_BODY` bytes
+with the ``state``; every answer a *view*: the new state, the map as SVG, the game's phases,
+corporations, options and trains, the history, and the best routes of the chosen corporation
+and trains):
 
 * ``POST /api/boards/view`` – the view of a state (``reach``: highlight where the chosen
   corporation may lay track);
@@ -40,9 +41,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tilelay.board import Board
-from tilelay.errors import NotFoundError, TilelayError
+from tilelay.errors import NotFoundError
 from tilelay.games import Game, game_names, load_game
-from tilelay.limits import read_json
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState, IllegalEdit, StateError, game_key
 from tilelay.store import StoreError
@@ -52,13 +52,12 @@ from tilelay.tile import NodeKind
 from tilelay.upgrades import distinct_rotations
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
-from tilelay.web.params import read_body, safe_name, split_plus
+from tilelay.web.params import json_body, safe_name, split_plus
+from tilelay.web.stores import get_store, store_error, store_path
 from tilelay.web.templating import render
 
-__all__ = ["MAP_SIZE", "MAX_BODY", "board_view", "hex_lays", "routes", "view_of"]
+__all__ = ["MAP_SIZE", "board_view", "hex_lays", "routes", "view_of"]
 
-#: The largest request body of the board API (bytes): a state of thousands of actions.
-MAX_BODY = 1024 * 1024
 #: Hex circumradius (px) of the drawn map (the page scales it to its width).
 MAP_SIZE = 40
 #: Hex circumradius (px) of the tiles offered on a hex.
@@ -68,19 +67,6 @@ REACH_COLOR = "#16a34a"
 
 
 # ------------------------------------------------------------------------------ reading
-
-
-async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
-    """The request's body as a JSON object (400 saying why when it is not; 413 past
-    ``limit`` bytes)."""
-    body = await read_body(request, limit)
-    try:
-        data = read_json(body, source="the request body")
-    except TilelayError as err:  # not UTF-8, not JSON, numbers or nesting past the limits
-        raise WebError(str(err)) from None
-    if not isinstance(data, dict):
-        raise WebError("the request body must be a JSON object")
-    return data
 
 
 def _text(data: Mapping[str, Any], key: str, *, required: bool = True) -> str | None:
@@ -435,8 +421,6 @@ def _game(request: Request) -> Game:
 async def board_page(request: Request) -> Response:
     """``GET /board/<game>``: the board page (``?board=ID``: a saved board; ``?record=ID``:
     an imported record, stepped through; ``?options=a+b``: the game's options)."""
-    from tilelay.web.saved import get_store, store_error, store_path
-
     game = _game(request)
     options = split_plus(request.query_params.get("options", "").replace(",", " "))
     saved_id = request.query_params.get("board", "").strip()

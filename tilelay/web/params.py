@@ -1,4 +1,5 @@
-"""Reading the web app's URL parameters: rotations, layouts, lists, names.
+"""Reading the web app's requests: URL parameters (rotations, layouts, lists, names) and
+bodies (bounded, JSON objects read through :func:`tilelay.limits.read_json`).
 
 Every function here is pure and raises :class:`~tilelay.web.errors.WebError` (an answer 400)
 with a message that says what was wrong and what was expected.
@@ -7,13 +8,18 @@ with a message that says what was wrong and what was expected.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from starlette.requests import Request
 
+from tilelay.errors import TilelayError
 from tilelay.hexgeo import Layout
+from tilelay.limits import read_json
 from tilelay.web.errors import WebError
 
 __all__ = [
+    "MAX_BODY",
+    "json_body",
     "parse_int",
     "parse_layout",
     "parse_rotations",
@@ -22,6 +28,8 @@ __all__ = [
     "split_plus",
 ]
 
+#: The largest JSON request body by default (bytes): a board state of thousands of actions.
+MAX_BODY = 1024 * 1024
 #: Every rotation, for ``r=all``.
 ALL_ROTATIONS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
 #: The most rotations ``r=`` may list.
@@ -112,3 +120,16 @@ async def read_body(request: Request, limit: int) -> bytes:
             raise WebError(too_large, 413)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The request's body as a JSON object (400 saying why when it is not; 413 past
+    ``limit`` bytes)."""
+    body = await read_body(request, limit)
+    try:
+        data = read_json(body, source="the request body")
+    except TilelayError as err:  # not UTF-8, not JSON, numbers or nesting past the limits
+        raise WebError(str(err)) from None
+    if not isinstance(data, dict):
+        raise WebError("the request body must be a JSON object")
+    return data

@@ -46,11 +46,11 @@ from tilelay.store import Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
-from tilelay.web.board import MAP_SIZE, json_body
+from tilelay.web.board import MAP_SIZE
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
-from tilelay.web.params import read_body
-from tilelay.web.saved import get_store, store_error
+from tilelay.web.params import json_body, read_body
+from tilelay.web.stores import get_store, store_error
 
 __all__ = ["MAX_RECORD", "Analysis", "analyse_record", "routes"]
 

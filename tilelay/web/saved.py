@@ -22,8 +22,6 @@ is the page listing the saved boards and records.
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -32,44 +30,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tilelay.sandbox import BoardState
-from tilelay.store import Conflict, Document, Store, StoreError, default_path
-from tilelay.web.board import json_body, read_state
+from tilelay.store import Document, Store, StoreError
+from tilelay.web.board import read_state
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
+from tilelay.web.params import json_body
+from tilelay.web.stores import get_store, store_error, store_path
 from tilelay.web.templating import render
 
-__all__ = ["EXPORT_FORMAT", "get_store", "routes", "store_path"]
+__all__ = ["EXPORT_FORMAT", "routes"]
 
 #: The ``format`` of an exported board file.
 EXPORT_FORMAT = "tilelay-board"
-
-_STORES: dict[Path, Store] = {}
-_STORES_LOCK = threading.Lock()
-
-
-def store_path(request: Request) -> Path:
-    """The database file of the app (``create_app(db=…)``, else :func:`default_path`)."""
-    path = getattr(request.app.state, "db_path", None)
-    return Path(path) if path is not None else default_path()
-
-
-def get_store(request: Request) -> Store:
-    """The app's store (opened on first use; one per database file)."""
-    path = store_path(request)
-    with _STORES_LOCK:
-        store = _STORES.get(path)
-        if store is None:
-            store = _STORES[path] = Store(path)
-        return store
-
-
-def store_error(err: StoreError) -> WebError:
-    """The answer to a store error: 409 (conflict), 503 (the database), else 400/413."""
-    if isinstance(err, Conflict):
-        return WebError(err.message, 409)
-    if err.source is not None:
-        return WebError(f"the database cannot be used now: {err.message}", 503)
-    return WebError(err.message, 413 if "too large" in err.message else 400)
 
 
 def _id(request: Request) -> int:
