@@ -81,9 +81,10 @@ NOT_DONE: dict[str, NotDone] = {
         stops_at="action 92",
     ),
     "18LosAngeles1__19984": NotDone(
-        "its tile manifest is built in code (TILES filtered by a block): the tile reader "
-        "finds no tiles",
-        stops_at="action 43",
+        "1846's rules as 18 Los Angeles changes them (minors' trains, east-west bonus, N trains "
+        "that may overlap, the RJ token, the Dewey, Cheatham & Howe token in a full city)",
+        differing=2,
+        stops_at="action 153",
     ),
     "18USA__109372": NotDone(
         "metropolis and resource tiles named X01… laid by game code, pullmans, mergers",

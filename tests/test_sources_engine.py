@@ -42,18 +42,6 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], tuple[str, str, str]] = {
         "the n+n trains' distances are built by calling the game's own method "
         "plus_train_distance(n) (g_1835/game.rb:151): code, not data, so TRAINS is absent",
     ),
-    ("G18LosAngeles1", "tiles"): (
-        "TILES",
-        "calls reject with a block",
-        "G18LosAngeles::Map::TILES is G1846's manifest minus tiles 298-300, removed by "
-        ".reject { |k, _v| … } (a block) before a .merge: code, so TILES is absent",
-    ),
-    ("G18ZOOMapA", "corporations"): (
-        "CORPORATIONS",
-        "calls select with a block",
-        "each 18ZOO map picks its five corporations with ALL_CORPORATIONS.select { … } "
-        "(a block): code, so CORPORATIONS is absent",
-    ),
 }
 
 

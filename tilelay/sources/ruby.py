@@ -26,14 +26,17 @@ What counts as data:
   ``G18USA``'s tile lists) or two numbers; ``array.uniq`` (``G18USA::COMPANIES``);
   ``hash[key]`` and ``array[index]`` (``RESOURCE_LABELS[:coal]``, ``YELLOW['3']``);
   ``range.to_a`` of integers or letters (``(3..6).to_a`` in ``G1858``'s options);
+  ``reject``, ``select`` and ``filter`` on an array (``|x|``) or a hash (``|key, value|``)
+  whose block is one test of equality or membership on data (``G18LosAngeles``' tiles:
+  ``.reject { |k, _v| %w[298 299 300].include?(k) }``; 18ZOO's corporations);
 * a constant changed in place by a later statement of the same module body:
   ``X.update(h)`` and ``X.merge!(h)`` with data are applied (1822 CA's scenarios copy
   ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
   ``X[k] = v``, ``X.push``…) makes the constant not data.
 
-Anything else — calling another method, a block, a condition, a local variable — is not data:
-evaluating it raises :class:`~tilelay.errors.NotDataError` naming the file, the line and why.
-A constant whose value refers to a constant that is not data is not data either.
+Anything else — calling another method, any other block, a condition, a local variable — is
+not data: evaluating it raises :class:`~tilelay.errors.NotDataError` naming the file, the line
+and why. A constant whose value refers to a constant that is not data is not data either.
 
 Ruby symbols are read as :class:`Symbol`, a ``str`` holding the name (so ``{yellow: 1}``
 reads as ``{Symbol("yellow"): 1}``, equal to ``{"yellow": 1}``); arrays used as hash keys
@@ -314,6 +317,8 @@ _MUTATORS = frozenset(  # methods that change a hash or array in place (and any 
 )
 _SKIPPED = frozenset({"comment", "heredoc_body"})
 _IDENTITY = frozenset({"freeze", "dup", "clone", "deep_freeze"})
+#: The methods that filter a list or hash by a block.
+_FILTERS = frozenset({"reject", "reject!", "select", "select!", "filter"})
 
 _ESCAPES = {
     "n": "\n",
@@ -1121,7 +1126,7 @@ class _Evaluator:
         args = node.child_by_field_name("arguments")
         name = self.file.text(method) if method is not None else "call"
         if node.child_by_field_name("block") is not None:
-            raise _NotData(node, f"calls {name} with a block")
+            return self.filtered(node)
         if receiver is None:
             raise _NotData(node, f"calls method {name}")
         arg_nodes = list(self._items(args)) if args is not None else []
@@ -1140,6 +1145,44 @@ class _Evaluator:
                 raise _NotData(node, "merge on something that is not a hash")
             return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
+
+    def filtered(self, node: Node) -> Value:
+        """``list.reject { |x| test }``, ``select`` and ``filter`` (``!`` too), and the same on a
+        hash with ``|key, value|``: the items the block's one statement, a test of equality or
+        membership on data (:class:`_Test`), keeps (``G18LosAngeles``' tiles, each 18ZOO
+        map's corporations)."""
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        block = node.child_by_field_name("block")
+        name = self.file.text(method) if method is not None else ""
+        if receiver is None or block is None or name not in _FILTERS:
+            raise _NotData(node, f"calls {name} with a block")
+        if block.type == "block_argument":
+            raise _NotData(node, f"calls {name} with a block")
+        params = [c for c in block.named_children if c.type == "block_parameters"]
+        body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
+        names = [self.file.text(c) for c in params[0].named_children] if params else []
+        statements = self._items(body[0]) if body else []
+        if len(statements) != 1:
+            raise _NotData(node, f"calls {name} with a block of several statements")
+        test = statements[0]
+        keep = not name.startswith("reject")
+        items = self.value(receiver)
+        if isinstance(items, list) and len(names) == 1:
+            return [item for item in items if self.passes(test, {names[0]: item}) == keep]
+        if isinstance(items, dict) and len(names) == 2:
+            return {
+                k: v
+                for k, v in items.items()
+                if self.passes(test, {names[0]: k, names[1]: v}) == keep
+            }
+        raise _NotData(node, f"{name} with {len(names)} block parameters on this value")
+
+    def passes(self, test: Node, bindings: dict[str, Value]) -> bool:
+        """Whether the block statement ``test`` holds with the block's parameters bound (Ruby's
+        truth: all but ``nil`` and ``false``)."""
+        value = _Test(self.program, self.file, self.nesting, bindings).value(test)
+        return value is not None and value is not False
 
     def range_list(self, node: Node, value: Value) -> Value:
         """``(1..3).to_a`` and ``('A'..'E').to_a``: ranges of integers or of single letters."""
@@ -1225,6 +1268,67 @@ class _Evaluator:
         ):
             return left + right if op == "+" else left - right
         raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
+
+
+class _Test(_Evaluator):
+    """Evaluates a filter's block (:meth:`_Evaluator.filtered`): its parameters, equality
+    (``==``, ``!=``), membership in data (``%w[a b].include?(x)``), ``&&``, ``||`` and
+    ``!`` on top of literal data."""
+
+    __slots__ = ("bindings",)
+
+    def __init__(
+        self,
+        program: Program,
+        file: RubyFile,
+        nesting: tuple[str, ...],
+        bindings: dict[str, Value],
+    ) -> None:
+        super().__init__(program, file, nesting)
+        self.bindings = bindings
+
+    def value(self, node: Node) -> Value:
+        t = node.type
+        if t == "identifier":
+            name = self.file.text(node)
+            if name in self.bindings:
+                return self.bindings[name]
+            raise _NotData(node, f"calls method {name}")
+        if t == "binary":
+            op_node = node.child_by_field_name("operator")
+            op = self.file.text(op_node) if op_node is not None else ""
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is not None and right is not None:
+                if op in ("==", "!="):
+                    return (self.value(left) == self.value(right)) == (op == "==")
+                if op in ("&&", "and"):
+                    return self.value(left) if not self._true(left) else self.value(right)
+                if op in ("||", "or"):
+                    return self.value(left) if self._true(left) else self.value(right)
+        if t == "unary" and self.file.text(node).lstrip().startswith(("!", "not")):
+            operand = node.child_by_field_name("operand")
+            if operand is not None:
+                return not self._true(operand)
+        if t == "call" and node.child_by_field_name("block") is None:
+            method = node.child_by_field_name("method")
+            receiver = node.child_by_field_name("receiver")
+            args = node.child_by_field_name("arguments")
+            items = self._items(args) if args is not None else []
+            if (
+                receiver is not None
+                and method is not None
+                and self.file.text(method) == "include?"
+                and len(items) == 1
+            ):
+                container = self.value(receiver)
+                if isinstance(container, list | dict | str):
+                    return self.value(items[0]) in container
+        return super().value(node)
+
+    def _true(self, node: Node) -> bool:
+        value = self.value(node)
+        return value is not None and value is not False
 
 
 class _Return(Exception):
@@ -1453,42 +1557,35 @@ class _MethodEvaluator(_Evaluator):
         return super().value(node)
 
     def block_call(self, node: Node) -> Value:
-        """``list.reject(!) { |x| … }``, ``select(!)``, ``map(&:dup)``: on data."""
+        """``list.reject(!) { |x| … }``, ``select(!)`` (:meth:`_Evaluator.filtered`; a ``!``
+        filter of a local variable changes it) and ``map(&:dup)``, on data."""
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
         block = node.child_by_field_name("block")
         name = self.file.text(method) if method is not None else ""
-        if receiver is None or block is None:
-            raise _NotData(node, f"calls {name} with a block")
-        items = self.value(receiver)
-        if not isinstance(items, list):
-            raise _NotData(node, f"{name} of something that is not an array")
-        if block.type == "block_argument":
-            if name == "map" and self.file.text(block).replace(" ", "") in ("&:dup", "&:clone"):
+        if receiver is not None and block is not None and block.type == "block_argument":
+            items = self.value(receiver)
+            text = self.file.text(block).replace(" ", "")
+            if name == "map" and isinstance(items, list) and text in ("&:dup", "&:clone"):
                 return list(items)
             raise _NotData(node, f"calls {name} with a block")
-        params = [c for c in block.named_children if c.type == "block_parameters"]
-        body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
-        names = [self.file.text(c) for c in params[0].named_children] if params else []
-        if name not in ("reject", "reject!", "select", "select!", "filter") or len(names) != 1:
-            raise _NotData(node, f"calls {name} with a block")
-        statements = self._items(body[0]) if body else []
-        if len(statements) != 1:
-            raise _NotData(node, f"calls {name} with a block of several statements")
-        kept: list[Value] = []
-        saved = self.locals.get(names[0], self)
-        for item in items:
-            self.locals[names[0]] = item
-            hit = bool(self.value(statements[0]))
-            if hit == name.startswith(("select", "filter")):
-                kept.append(item)
-        if saved is self:
-            self.locals.pop(names[0], None)
-        else:
-            self.locals[names[0]] = saved  # type: ignore[assignment]
-        if name.endswith("!") and receiver.type == "identifier":
+        kept = self.filtered(node)
+        if receiver is not None and name.endswith("!") and receiver.type == "identifier":
             self.locals[self.file.text(receiver)] = kept
         return kept
+
+    def passes(self, test: Node, bindings: dict[str, Value]) -> bool:
+        """As :meth:`_Evaluator.passes`, with the method's local variables and options in
+        reach of the block."""
+        saved = {k: self.locals[k] for k in bindings if k in self.locals}
+        self.locals.update(bindings)
+        try:
+            value = self.value(test)
+        finally:
+            for k in bindings:
+                self.locals.pop(k, None)
+            self.locals.update(saved)
+        return value is not None and value is not False
 
 
 _Handler: TypeAlias = Callable[[_Evaluator, Node], Value]
