@@ -81,9 +81,10 @@ NOT_DONE: dict[str, NotDone] = {
         stops_at="action 92",
     ),
     "18LosAngeles1__19984": NotDone(
-        "1846's rules as 18 Los Angeles changes them (minors' trains, east-west bonus, N trains "
-        "that may overlap, the RJ token, the Dewey, Cheatham & Howe token in a full city)",
-        differing=2,
+        "home slots kept for corporations that have not floated (SP's at C6, beside which the "
+        "Dewey, Cheatham & Howe put a token in a city full of tokens and that reservation); "
+        "N and N/M trains may share track (the records' runs 85, 93, 141 and 148 do; the "
+        "engine's own combination does not find them either)",
         stops_at="action 153",
     ),
     "18USA__109372": NotDone(

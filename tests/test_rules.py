@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
+from tests.conftest import reference
 from tilelay.errors import NotFoundError
-from tilelay.games import load_game
+from tilelay.games import Game, load_game
+from tilelay.replay import ReplayStep, load_record, replay_steps
+from tilelay.routes import RoutePlanner
 from tilelay.rules import GameRules, rules_for
+from tilelay.rules.g18la import G18LosAngeles
 from tilelay.rules.g1846 import G1846
 from tilelay.rules.g1867 import G1861, G1867
 
@@ -36,3 +41,59 @@ def test_every_registered_rule_set_documents_itself() -> None:
     for cls in set(rules._RULES.values()):
         assert cls.__doc__ and cls.names, cls
         assert issubclass(cls, GameRules)
+
+
+@pytest.fixture(scope="module")
+def los_angeles() -> Iterator[Game]:
+    from tilelay.games import registry
+    from tilelay.sources import games as sources
+
+    sources.add_paths([reference("18xxgames", "engine")])
+    try:
+        yield load_game("18 Los Angeles")
+    finally:
+        registry.reset()
+
+
+def test_18_los_angeles_follows_1846s_rules_as_it_changes_them(los_angeles: Game) -> None:
+    rules = rules_for(los_angeles)
+    assert type(rules) is G18LosAngeles and isinstance(rules, G1846)
+    assert {c for c, _, _ in rules.bonuses} == {"LAC", "LAS", "RKO"}
+
+
+def _steps(game: Game, ids: set[int]) -> dict[int, ReplayStep]:
+    record = load_record(reference("18xxgames", "fixtures", "18LosAngeles1__19984.json"))
+    return {
+        s.action_id: s
+        for s in replay_steps(record, game, on_error=lambda e: None)
+        if s.action_id is not None and s.action_id in ids
+    }
+
+
+def test_18_los_angeles_closes_the_minors_no_one_drafted(los_angeles: Game) -> None:
+    # GT (home D5) was not drafted in this record, OCR (home E10) was: when the draft ends,
+    # GT's token and train go, so SP may token D5's one-slot city (action 47)
+    steps = _steps(los_angeles, {20, 21, 47})
+    homes = {corps for (coord, _), corps in steps[20].board.tokens.items() if coord == "D5"}
+    assert homes == {("GT",)} and "GT" in steps[20].trains
+    assert not any("GT" in corps for corps in steps[21].board.tokens.values())
+    assert "GT" not in steps[21].trains and "OCR" in steps[21].trains
+    assert ("D5", 0) in steps[47].board.tokens and "SP" in steps[47].board.tokens[("D5", 0)]
+
+
+def test_18_los_angeles_companies_add_where_they_are_assigned(los_angeles: Game) -> None:
+    # as the engine rates the recorded runs: action 104, ELA's 2 from B13 to C14, where Los
+    # Angeles Citrus is assigned: 70 and 30; action 113, SP's 2 from C2, where the Steamship is
+    # assigned, to B1: 50 and 20 for each of C2's two port icons
+    steps = _steps(los_angeles, {104, 113})
+    for action_id, corp, hexes, company, revenue, extra in (
+        (104, "ELA", ("B13", "C14"), "LAC", 100, 30),
+        (113, "SP", ("C2", "B1"), "LAS", 90, 40),
+    ):
+        step = steps[action_id]
+        kept = {k: tuple(a for a in v if a != company) for k, v in step.facts.assignments.items()}
+        without = replace(step.facts, assignments=kept)
+        for facts, expected in ((step.facts, revenue), (without, revenue - extra)):
+            planner = RoutePlanner(step.board, corp, step.phase, facts=facts)
+            (route,) = planner.find("2", hexes)
+            assert route.revenue == expected, (action_id, facts.assignments)

@@ -339,7 +339,7 @@ def _not_data(program: Program, module: str, name: str) -> NotDataError:
 
 NOT_DATA = """module Map
   A = build_hexes(1)
-  B = [1, 2].map { |x| x * 2 }
+  B = [1, 2].map { |x| x.size }
   C = (rand > 0.5 ? 1 : 2)
   D = if x then 1 else 2 end
   E = [A, 2]
@@ -352,6 +352,31 @@ end
 """
 
 
+BLOCKS = """module Map
+  TILES = { '7' => 1, '298' => 1, '8' => 2 }.freeze
+  CORPS = [{ sym: 'GI', n: 1 }, { sym: 'PB', n: 2 }, { sym: 'X', n: 3 }].freeze
+  CHANGED = { 'X' => { sym: 'X', n: 30 } }.freeze
+  KEPT = TILES.reject { |k, _v| %w[298 299].include?(k) }.merge('9' => 4)
+  PICKED = CORPS.select { |c| %w[GI X].include?(c[:sym]) && c[:n] != 1 }
+  SWAPPED = CORPS.slice(1, 2).map { |c| CHANGED[c[:sym]] || c }
+  ODD = CORPS.map { |c| c.size }
+  OUTSIDE = CORPS.select { |c| c[:n] == limit }
+end
+"""
+
+
+def test_blocks_that_filter_or_map_data_are_data() -> None:
+    # filters and maps whose block is one expression of equality, membership, && and || on
+    # data, as 18 Los Angeles' tiles and companies and 18ZOO's corporations are built
+    p = Program()
+    p.add(parse(BLOCKS, name="lib/g_x/map.rb"))
+    assert p.value("Map", "KEPT") == {"7": 1, "8": 2, "9": 4}
+    assert p.value("Map", "PICKED") == [{"sym": "X", "n": 3}]
+    assert p.value("Map", "SWAPPED") == [{"sym": "PB", "n": 2}, {"sym": "X", "n": 30}]
+    assert _not_data(p, "Map", "ODD").message == "calls method size"
+    assert _not_data(p, "Map", "OUTSIDE").message == "calls method limit"
+
+
 def test_not_data_is_reported_with_file_line_and_why() -> None:
     p = Program()
     p.add(parse(NOT_DATA, name="lib/g_x/map.rb"))
@@ -359,7 +384,7 @@ def test_not_data_is_reported_with_file_line_and_why() -> None:
     assert (a.source, a.line, a.constant) == ("lib/g_x/map.rb", 2, "Map::A")
     assert a.message == "calls method build_hexes"
     assert str(a) == "lib/g_x/map.rb:2: calls method build_hexes"
-    assert _not_data(p, "Map", "B").message == "calls map with a block"
+    assert _not_data(p, "Map", "B").message == "calls method size"
     assert "condition" in _not_data(p, "Map", "C").message
     assert _not_data(p, "Map", "D").line == 5
     e = _not_data(p, "Map", "E")

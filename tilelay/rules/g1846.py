@@ -1,5 +1,5 @@
-"""1846 (and 18 Los Angeles, built on it): minors, east-west runs, the private companies'
-bonuses and the mail contract.
+"""1846: minors, east-west runs, the private companies' bonuses and the mail contract (18 Los
+Angeles builds on these rules: :mod:`tilelay.rules.g18la`).
 
 * Each minor company starts with a 2-train and its home token; a corporation buying a minor's
   private company takes its train, and its token (or the token goes, where the corporation
@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from tilelay.board import BoardError
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.tile import Tile
 
-__all__ = ["G1846"]
+__all__ = ["G1846", "close_minor", "icon_number", "minors"]
 
-BONUSES = (("BT", 20, None), ("MPC", 30, None), ("SC", 20, "port"))
+BONUSES: tuple[tuple[str, int, str | None], ...] = (
+    ("BT", 20, None),
+    ("MPC", 30, None),
+    ("SC", 20, "port"),
+)
 MAIL = "MAIL"
 
 
@@ -34,7 +38,21 @@ def _icon_names(tile: Tile) -> list[str]:
     return [icon.name or icon.image.rsplit("/", 1)[-1] for icon in tile.icons]
 
 
-def _icon_number(tile: Tile) -> int:
+def minors(state: GameState) -> list[str]:
+    """The game's minor companies (as corporations)."""
+    return [c.sym for c in state.game.corporations if c.kind == "minor"]
+
+
+def close_minor(state: GameState, minor: str) -> None:
+    """A minor closes: its trains and tokens go."""
+    state.trains.pop(minor, None)
+    for (coord, city), corps in state.board.tokens.items():
+        if minor in corps:
+            state.board = state.board.remove_token(coord, city, minor)
+
+
+def icon_number(tile: Tile) -> int:
+    """The sum of the numbers a tile's icons are named by (``1846/20``: 20)."""
     total = 0
     for name in _icon_names(tile):
         if name.isascii() and name.isdigit() and len(name) <= 6:
@@ -46,7 +64,10 @@ def _icon_number(tile: Tile) -> int:
 class G1846(GameRules):
     """The rules of 1846 that routes and replay ask about."""
 
-    names = ("1846", "1846 2p Variant")
+    names: ClassVar[tuple[str, ...]] = ("1846", "1846 2p Variant")
+    #: The companies whose assignment adds to a route: (company, amount, the icon each of
+    #: which counts once more, or None: once).
+    bonuses: tuple[tuple[str, int, str | None], ...] = BONUSES
     route_hooks = True
     bonus_monotone = True  # every bonus needs its stops scored
     run_hooks = True
@@ -66,12 +87,8 @@ class G1846(GameRules):
         if kind == "remove_bonuses":
             state.assignments.clear()
         elif kind == "close_companies":
-            minors = {c.sym for c in state.game.corporations if c.kind == "minor"}
-            for minor in minors:
-                state.trains.pop(minor, None)
-                for (coord, city), corps in state.board.tokens.items():
-                    if minor in corps:
-                        state.board = state.board.remove_token(coord, city, minor)
+            for minor in minors(state):
+                close_minor(state, minor)
             if state.companies.get("SC") not in {c.sym for c in state.game.corporations}:
                 for key in list(state.assignments):
                     left = tuple(a for a in state.assignments[key] if a != "SC")
@@ -82,7 +99,7 @@ class G1846(GameRules):
             return
         minor = str(action.get("company"))
         buyer = str(action.get("entity"))
-        if minor not in {c.sym for c in state.game.corporations if c.kind == "minor"}:
+        if minor not in minors(state):
             return
         trains = state.trains.pop(minor, {})
         state.trains.setdefault(buyer, {}).update(trains)
@@ -100,7 +117,7 @@ class G1846(GameRules):
         facts = ctx.facts
         corp = ctx.corporation
         bonus = 0
-        for company, amount, icon in BONUSES:
+        for company, amount, icon in self.bonuses:
             if not facts.assigned(corp, company):
                 continue
             stop = next((n for n in view.paid if facts.assigned(ctx.coords[n], company)), None)
@@ -108,13 +125,19 @@ class G1846(GameRules):
                 tile = ctx.tile(stop)
                 times = 1 if icon is None else _icon_names(tile).count(icon)
                 bonus += amount * times
+        return bonus + self.east_west_bonus(view)
+
+    def east_west_bonus(self, view: RouteView) -> int:
+        """A route from an eastern offboard (group ``E``) to a western one (label ``W``): the
+        numbers on both ends' icons."""
+        ctx = view.ctx
         east = next((n for n in view.paid if "E" in ctx.nodes[n].groups), None)
         west = next(
             (n for n in view.paid if any(lb.text == "W" for lb in ctx.tile(n).labels)), None
         )
         if east is not None and west is not None:
-            bonus += _icon_number(ctx.tile(east)) + _icon_number(ctx.tile(west))
-        return bonus
+            return icon_number(ctx.tile(east)) + icon_number(ctx.tile(west))
+        return 0
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         if not views:

@@ -26,9 +26,11 @@ What counts as data:
   ``G18USA``'s tile lists) or two numbers; ``array.uniq`` (``G18USA::COMPANIES``);
   ``hash[key]`` and ``array[index]`` (``RESOURCE_LABELS[:coal]``, ``YELLOW['3']``);
   ``range.to_a`` of integers or letters (``(3..6).to_a`` in ``G1858``'s options);
-  ``reject``, ``select`` and ``filter`` on an array (``|x|``) or a hash (``|key, value|``)
-  whose block is one test of equality or membership on data (``G18LosAngeles``' tiles:
-  ``.reject { |k, _v| %w[298 299 300].include?(k) }``; 18ZOO's corporations);
+  ``a == b``, ``a != b``, ``a && b``, ``a || b``, ``!a`` and ``list.include?(x)`` on data;
+  ``list.slice(start, length)``; ``reject``, ``select`` and ``filter`` on an array (``|x|``)
+  or a hash (``|key, value|``) and ``map`` on an array, whose block is one such expression
+  (``G18LosAngeles``' tiles: ``.reject { |k, _v| %w[298 299 300].include?(k) }``; 18ZOO's
+  corporations; ``G18LosAngeles1``'s companies: ``.map { |c| X[c[:sym]] || c }``);
 * a constant changed in place by a later statement of the same module body:
   ``X.update(h)`` and ``X.merge!(h)`` with data are applied (1822 CA's scenarios copy
   ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
@@ -1090,6 +1092,8 @@ class _Evaluator:
             raise _NotData(node, "an operator is not data")
         value = self.value(operand)
         sign = self.file.text(op)
+        if sign in ("!", "not"):
+            return not _truthy(value)
         if sign in ("-", "+") and isinstance(value, int | float) and not isinstance(value, bool):
             return -value if sign == "-" else value
         raise _NotData(node, f"the operator {sign} is not data")
@@ -1126,12 +1130,29 @@ class _Evaluator:
         args = node.child_by_field_name("arguments")
         name = self.file.text(method) if method is not None else "call"
         if node.child_by_field_name("block") is not None:
-            return self.filtered(node)
+            return self.block_call(node)
         if receiver is None:
             raise _NotData(node, f"calls method {name}")
         arg_nodes = list(self._items(args)) if args is not None else []
         if name in _IDENTITY and not arg_nodes:
             return self.value(receiver)
+        if name == "include?" and len(arg_nodes) == 1:
+            container = self.value(receiver)
+            if not isinstance(container, list | dict | str):
+                raise _NotData(node, "include? on something that is not data")
+            return self.value(arg_nodes[0]) in container
+        if name == "slice" and len(arg_nodes) == 2:
+            items = self.value(receiver)
+            start, length = (self.value(a) for a in arg_nodes)
+            if (
+                isinstance(items, list | str)
+                and isinstance(start, int)
+                and isinstance(length, int)
+                and start >= 0
+                and length >= 0
+            ):
+                return items[start : start + length]
+            raise _NotData(node, "slice of something that is not an array, or not by numbers")
         if name == "uniq" and not arg_nodes:
             items = self.value(receiver)
             if not isinstance(items, list):
@@ -1146,18 +1167,23 @@ class _Evaluator:
             return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
 
-    def filtered(self, node: Node) -> Value:
-        """``list.reject { |x| test }``, ``select`` and ``filter`` (``!`` too), and the same on a
-        hash with ``|key, value|``: the items the block's one statement, a test of equality or
-        membership on data (:class:`_Test`), keeps (``G18LosAngeles``' tiles, each 18ZOO
-        map's corporations)."""
+    def block_call(self, node: Node) -> Value:
+        """A block on data: ``list.reject { |x| test }``, ``select`` and ``filter`` (``!`` too),
+        the same on a hash with ``|key, value|`` (the items the block's one statement keeps:
+        ``G18LosAngeles``' tiles, each 18ZOO map's corporations), ``list.map { |x| value }``
+        (``G18LosAngeles1``'s companies: ``X[c[:sym]] || c``) and ``map(&:dup)``. The block's
+        statement is evaluated as data with its parameters bound (:meth:`in_block`)."""
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
         block = node.child_by_field_name("block")
         name = self.file.text(method) if method is not None else ""
-        if receiver is None or block is None or name not in _FILTERS:
+        if receiver is None or block is None or (name not in _FILTERS and name != "map"):
             raise _NotData(node, f"calls {name} with a block")
+        items = self.value(receiver)
         if block.type == "block_argument":
+            text = self.file.text(block).replace(" ", "")
+            if name == "map" and isinstance(items, list) and text in ("&:dup", "&:clone"):
+                return list(items)
             raise _NotData(node, f"calls {name} with a block")
         params = [c for c in block.named_children if c.type == "block_parameters"]
         body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
@@ -1165,24 +1191,28 @@ class _Evaluator:
         statements = self._items(body[0]) if body else []
         if len(statements) != 1:
             raise _NotData(node, f"calls {name} with a block of several statements")
-        test = statements[0]
+        statement = statements[0]
+        if name == "map" and isinstance(items, list) and len(names) == 1:
+            return [self.in_block(statement, {names[0]: item}) for item in items]
         keep = not name.startswith("reject")
-        items = self.value(receiver)
-        if isinstance(items, list) and len(names) == 1:
-            return [item for item in items if self.passes(test, {names[0]: item}) == keep]
-        if isinstance(items, dict) and len(names) == 2:
+        if isinstance(items, list) and len(names) == 1 and name != "map":
+            return [item for item in items if self.passes(statement, {names[0]: item}) == keep]
+        if isinstance(items, dict) and len(names) == 2 and name != "map":
             return {
                 k: v
                 for k, v in items.items()
-                if self.passes(test, {names[0]: k, names[1]: v}) == keep
+                if self.passes(statement, {names[0]: k, names[1]: v}) == keep
             }
         raise _NotData(node, f"{name} with {len(names)} block parameters on this value")
 
-    def passes(self, test: Node, bindings: dict[str, Value]) -> bool:
-        """Whether the block statement ``test`` holds with the block's parameters bound (Ruby's
-        truth: all but ``nil`` and ``false``)."""
-        value = _Test(self.program, self.file, self.nesting, bindings).value(test)
-        return value is not None and value is not False
+    def passes(self, statement: Node, bindings: dict[str, Value]) -> bool:
+        """Whether a block's statement holds with its parameters bound (Ruby's truth: all but
+        ``nil`` and ``false``)."""
+        return _truthy(self.in_block(statement, bindings))
+
+    def in_block(self, statement: Node, bindings: dict[str, Value]) -> Value:
+        """The value of a block's statement with its parameters bound."""
+        return _Block(self.program, self.file, self.nesting, bindings).value(statement)
 
     def range_list(self, node: Node, value: Value) -> Value:
         """``(1..3).to_a`` and ``('A'..'E').to_a``: ranges of integers or of single letters."""
@@ -1249,7 +1279,17 @@ class _Evaluator:
         left_node = node.child_by_field_name("left")
         right_node = node.child_by_field_name("right")
         op = self.file.text(op_node) if op_node is not None else "?"
-        if op not in ("+", "-") or left_node is None or right_node is None:
+        if left_node is None or right_node is None:
+            raise _NotData(node, f"the operator {op} is not data")
+        if op in ("==", "!="):
+            return (self.value(left_node) == self.value(right_node)) == (op == "==")
+        if op in ("&&", "and"):
+            first = self.value(left_node)
+            return self.value(right_node) if _truthy(first) else first
+        if op in ("||", "or"):
+            first = self.value(left_node)
+            return first if _truthy(first) else self.value(right_node)
+        if op not in ("+", "-"):
             raise _NotData(node, f"the operator {op} is not data")
         left = self.value(left_node)
         right = self.value(right_node)
@@ -1270,10 +1310,14 @@ class _Evaluator:
         raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
 
 
-class _Test(_Evaluator):
-    """Evaluates a filter's block (:meth:`_Evaluator.filtered`): its parameters, equality
-    (``==``, ``!=``), membership in data (``%w[a b].include?(x)``), ``&&``, ``||`` and
-    ``!`` on top of literal data."""
+def _truthy(value: Value) -> bool:
+    """Ruby's truth: everything but ``nil`` and ``false``."""
+    return value is not None and value is not False
+
+
+class _Block(_Evaluator):
+    """Evaluates a block's statement (:meth:`_Evaluator.block_call`) with its parameters
+    bound; everything else as literal data."""
 
     __slots__ = ("bindings",)
 
@@ -1288,47 +1332,12 @@ class _Test(_Evaluator):
         self.bindings = bindings
 
     def value(self, node: Node) -> Value:
-        t = node.type
-        if t == "identifier":
+        if node.type == "identifier":
             name = self.file.text(node)
             if name in self.bindings:
                 return self.bindings[name]
             raise _NotData(node, f"calls method {name}")
-        if t == "binary":
-            op_node = node.child_by_field_name("operator")
-            op = self.file.text(op_node) if op_node is not None else ""
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            if left is not None and right is not None:
-                if op in ("==", "!="):
-                    return (self.value(left) == self.value(right)) == (op == "==")
-                if op in ("&&", "and"):
-                    return self.value(left) if not self._true(left) else self.value(right)
-                if op in ("||", "or"):
-                    return self.value(left) if self._true(left) else self.value(right)
-        if t == "unary" and self.file.text(node).lstrip().startswith(("!", "not")):
-            operand = node.child_by_field_name("operand")
-            if operand is not None:
-                return not self._true(operand)
-        if t == "call" and node.child_by_field_name("block") is None:
-            method = node.child_by_field_name("method")
-            receiver = node.child_by_field_name("receiver")
-            args = node.child_by_field_name("arguments")
-            items = self._items(args) if args is not None else []
-            if (
-                receiver is not None
-                and method is not None
-                and self.file.text(method) == "include?"
-                and len(items) == 1
-            ):
-                container = self.value(receiver)
-                if isinstance(container, list | dict | str):
-                    return self.value(items[0]) in container
         return super().value(node)
-
-    def _true(self, node: Node) -> bool:
-        value = self.value(node)
-        return value is not None and value is not False
 
 
 class _Return(Exception):
@@ -1504,14 +1513,6 @@ class _MethodEvaluator(_Evaluator):
                     raise _NotData(node, f"refers to {constant}", err) from None
         if t == "call":
             return self.call_value(node)
-        if t == "binary":
-            op_node = node.child_by_field_name("operator")
-            op = self.file.text(op_node) if op_node is not None else ""
-            left = node.child_by_field_name("left")
-            right = node.child_by_field_name("right")
-            if op in ("==", "!=") and left is not None and right is not None:
-                same = self.value(left) == self.value(right)
-                return same if op == "==" else not same
         return super().value(node)
 
     def super_value(self, node: Node) -> Value:
@@ -1544,9 +1545,6 @@ class _MethodEvaluator(_Evaluator):
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
                 return self.truth(node)
-            container = self.value(receiver)
-            if isinstance(container, list | dict | str):
-                return self.value(items[0]) in container
         if receiver is not None and name in ("dup", "freeze", "clone", "compact") and not items:
             value = self.value(receiver)
             return (
@@ -1557,35 +1555,26 @@ class _MethodEvaluator(_Evaluator):
         return super().value(node)
 
     def block_call(self, node: Node) -> Value:
-        """``list.reject(!) { |x| … }``, ``select(!)`` (:meth:`_Evaluator.filtered`; a ``!``
-        filter of a local variable changes it) and ``map(&:dup)``, on data."""
+        """As :meth:`_Evaluator.block_call`; a ``!`` filter of a local variable changes it."""
+        kept = super().block_call(node)
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
-        block = node.child_by_field_name("block")
         name = self.file.text(method) if method is not None else ""
-        if receiver is not None and block is not None and block.type == "block_argument":
-            items = self.value(receiver)
-            text = self.file.text(block).replace(" ", "")
-            if name == "map" and isinstance(items, list) and text in ("&:dup", "&:clone"):
-                return list(items)
-            raise _NotData(node, f"calls {name} with a block")
-        kept = self.filtered(node)
         if receiver is not None and name.endswith("!") and receiver.type == "identifier":
             self.locals[self.file.text(receiver)] = kept
         return kept
 
-    def passes(self, test: Node, bindings: dict[str, Value]) -> bool:
-        """As :meth:`_Evaluator.passes`, with the method's local variables and options in
-        reach of the block."""
+    def in_block(self, statement: Node, bindings: dict[str, Value]) -> Value:
+        """As :meth:`_Evaluator.in_block`, with the method's local variables, options and
+        ``self.class::X`` in reach of the block."""
         saved = {k: self.locals[k] for k in bindings if k in self.locals}
         self.locals.update(bindings)
         try:
-            value = self.value(test)
+            return self.value(statement)
         finally:
             for k in bindings:
                 self.locals.pop(k, None)
             self.locals.update(saved)
-        return value is not None and value is not False
 
 
 _Handler: TypeAlias = Callable[[_Evaluator, Node], Value]
