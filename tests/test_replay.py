@@ -375,3 +375,36 @@ def test_engine_cities_are_named_by_their_place_among_the_parts() -> None:
     )
     assert _city_index(tile, 1) == 0
     assert _city_index(load_game("1889").hex_tile("K4"), 0) == 0
+
+
+def test_a_reserved_slot_is_its_holders_until_the_phase_that_removes_it() -> None:
+    # 18 Los Angeles' SP holds a reservation in C6 (18xx.games' {type: 'reservation', hex,
+    # remove}): the engine counts it as taken, tilelay's board does not, so the city may look
+    # full of others' tokens when SP places its own there. Here KU holds one in 1889's one-slot
+    # E2 (IR's home, IR's token placed first), removed in phase 4.
+    from dataclasses import replace
+
+    from tilelay.replay import RecordError, replay_steps
+
+    game = load_game("1889")
+    reservation = {"type": "reservation", "hex": "E2", "remove": "4"}
+    corporations = tuple(
+        replace(c, abilities=(reservation,)) if c.sym == "KU" else c for c in game.corporations
+    )
+    held = replace(game, corporations=corporations)
+    actions: list[dict[str, Any]] = [
+        {"type": "pass", "id": 1, "entity": "IR", "entity_type": "corporation"},
+        {"type": "place_token", "id": 2, "entity": "KU", "city": "E2-0-0", "slot": 0},
+    ]
+    steps = list(replay_steps({"title": "1889", "actions": actions}, held))
+    assert steps[-1].board.tokens[("E2", 0)] == ("IR", "KU")
+    # without the reservation, or once phase 4 has begun, the city is full
+    with pytest.raises(RecordError, match=r"action 2: .*full"):
+        list(replay_steps({"title": "1889", "actions": actions}, game))
+    buys = [
+        {"type": "buy_train", "id": 2 + i, "entity": "KU", "train": f"{n}-0", "price": 1}
+        for i, n in enumerate("34")
+    ]
+    later = [actions[0], *buys, {**actions[1], "id": 4}]
+    with pytest.raises(RecordError, match=r"action 4: .*full"):
+        list(replay_steps({"title": "1889", "actions": later}, held))

@@ -316,3 +316,15 @@ def test_city_map_pins_where_tokens_go() -> None:
     assert [p.rotation for p in pinned] == [0, 5]
     assert explain(old, new, 3, city_map={0: 0, 1: 1}) is not None
     assert explain(old, new, 0, city_map={0: 0, 1: 1}) is None
+
+
+def test_a_place_name_makes_a_hex_special_only_where_names_count() -> None:
+    # Rails and GE18XX tie tiles to named places; 18xx.games' location names are only shown
+    # (18 Los Angeles' blank Alta Vista, E14, takes plain track only)
+    from dataclasses import replace
+
+    named = replace(dsl.parse("", name="E14", color="white"), location_name="Alta Vista")
+    city = get_tile("57")
+    assert legal_rotations(named, city, DEFAULT_RULES)
+    assert legal_rotations(named, city, replace(DEFAULT_RULES, names_special=False)) == ()
+    assert legal_rotations(named, get_tile("9"), replace(DEFAULT_RULES, names_special=False))

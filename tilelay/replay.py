@@ -811,8 +811,10 @@ class _Replayer:
         if action.get("token_type") == "neutral":
             owner = NEUTRAL
         # a company's token ability may put a token beyond the city's slots (cheater,
-        # extra_slot); the engine checked it, so a full city takes it
-        extra = entity != owner or owner == NEUTRAL
+        # extra_slot), and a corporation's reserved slot is its own whatever took the others
+        # (the engine counts reservations as taken, tilelay's board does not): the engine
+        # checked it, so a full city takes it
+        extra = entity != owner or owner == NEUTRAL or self.reserved(owner, coord)
         here = self.board.tokens.get((coord, index), ())
         if not extra and NEUTRAL in here and owner != NEUTRAL:
             node = self.board.tile_at(coord).cities
@@ -834,6 +836,27 @@ class _Replayer:
         except TilelayError as err:
             raise self.fail(action, err.message) from None
         self.placements.append(ReplayedToken(_action_id(action), token))
+
+    def reserved(self, corporation: str, coord: str) -> bool:
+        """Whether ``corporation`` holds a reservation in ``coord`` (a ``reservation`` ability,
+        18xx.games' ``{type: 'reservation', hex, remove}``, until the phase it names)."""
+        try:
+            corp = self.game.corporation(corporation)
+        except TilelayError:
+            return False
+        return any(
+            a.get("type") == "reservation"
+            and a.get("hex") == coord
+            and not self.phase_reached(a.get("remove"))
+            for a in corp.abilities
+        )
+
+    def phase_reached(self, name: object) -> bool:
+        """Whether the phase named ``name`` has started (False for no name)."""
+        if not isinstance(name, str | int) or isinstance(name, bool):
+            return False
+        names = [p.name for p in self.depot.phases[: self.phase_index + 1]]
+        return str(name) in names
 
     def remove_token(self, action: Mapping[str, Any], entity: str) -> None:
         coord, index = self.city_of(action, str(action.get("city")))

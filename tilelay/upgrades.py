@@ -77,7 +77,9 @@ class UpgradeRules:
     ``labelled_cities_merge``: on a labelled or named hex the cities may merge into fewer cities
     of the new tile (an OO hex whose cities join in brown or gray) or the new tile may add
     cities (the special tiles of a big city decide their cities); tokens must still fit.
-    ``name`` names the game.
+    ``names_special``: a hex's place name makes it special as a label does (Rails' and GE18XX's
+    tiles for named cities); off for the 18xx.games engine's games, whose location names are
+    only shown. ``name`` names the game.
     """
 
     name: str = "standard"
@@ -88,6 +90,7 @@ class UpgradeRules:
     labelled_cities_merge: bool = True
     max_exits: tuple[str, ...] = ()
     stubs_restricted: bool = False
+    names_special: bool = True
 
     def colour_step(self, old: Color, new: Color) -> bool:
         """Whether a tile of colour ``new`` may replace one of colour ``old``."""
@@ -106,7 +109,16 @@ _RULE_KEYS = frozenset(
         "labelled_cities_merge",
         "max_exits",
         "stubs_restricted",
+        "names_special",
     }
+)
+#: The rules that are true or false.
+BOOLEAN_RULES = (
+    "towns_merge",
+    "town_replacement",
+    "labelled_cities_merge",
+    "stubs_restricted",
+    "names_special",
 )
 #: The kinds of hex ``max_exits`` may name.
 MAX_EXITS_KINDS = ("cities", "unlabeled_cities", "track")
@@ -125,7 +137,7 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
     if unknown:
         raise fail(f"unknown key {unknown[0]!r} (expected one of {', '.join(sorted(_RULE_KEYS))})")
     flags: dict[str, bool] = {}
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
+    for key in BOOLEAN_RULES:
         if key in data:
             if not isinstance(data[key], bool):
                 raise fail(f"{key} must be true or false, not {data[key]!r}")
@@ -499,9 +511,11 @@ def _has_towns(s: _Shape) -> bool:
     return NodeKind.TOWN in s.kinds
 
 
-def _special(old: _Shape, hex_label: str | None, hex_name: str | None) -> bool:
-    """Whether the hex is labelled or named (its tiles may merge or add cities)."""
-    return any(x is not None for x in (old.label, old.place, hex_label, hex_name))
+def _special(old: _Shape, hex_label: str | None, hex_name: str | None, rules: UpgradeRules) -> bool:
+    """Whether the hex is labelled, or named where names count (its tiles may merge or add
+    cities)."""
+    names = (old.place, hex_name) if rules.names_special else ()
+    return any(x is not None for x in (old.label, hex_label, *names))
 
 
 def _label_reason(
@@ -546,7 +560,7 @@ def _placements(
     town_ok = rules.town_replacement and _has_towns(old)
     if not std_colour and not (town_ok and _colour_reason(old, new, rules, same_ok=True) is None):
         return ()
-    special = _special(old, hex_label, hex_name)
+    special = _special(old, hex_label, hex_name, rules)
     for r in range(6):
         if old.exits_mask & ~_rot_mask(new.exits_mask, r):
             continue
@@ -647,7 +661,7 @@ def explain(
         edges = [e for e in range(6) if lost >> e & 1]
         return f"old exits {edges} (tile-language edges) have no track on the new tile"
     why = ""
-    special = _special(o, hex_label, hex_name)
+    special = _special(o, hex_label, hex_name, rules)
     if colour_why is None:
         node_map, why = _search(
             o, n, r, rules, town_rule=False, want_reason=True, special=special, fixed=city_map

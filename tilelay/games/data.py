@@ -33,7 +33,7 @@ from tilelay.limits import MAX_COUNT, shown
 from tilelay.tile import Color, Tile
 from tilelay.train_data import manager_to_game_data, trains_from_game_data
 from tilelay.trains import TrainManager
-from tilelay.upgrades import rules_for, rules_from_data
+from tilelay.upgrades import BOOLEAN_RULES, rules_for, rules_from_data
 
 __all__ = [
     "GAME_KEYS",
@@ -640,7 +640,7 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
     default = rules_for(None)
     if rules.steps != default.steps:
         out["steps"] = sorted([a.value, b.value] for a, b in rules.steps)
-    for key in ("towns_merge", "town_replacement", "labelled_cities_merge", "stubs_restricted"):
+    for key in BOOLEAN_RULES:
         if getattr(rules, key) != getattr(default, key):
             out[key] = getattr(rules, key)
     if rules.max_exits:

@@ -300,13 +300,15 @@ def engine_game(
         ReadWarning(p.message if not p.constant else f"{p.constant}: {p.message}", p.source, p.line)
         for p in game.problems
     ]
-    return game_from_data(
+    read = game_from_data(
         data,
         source=source or game.folder,
         strict=False,
         format="18xx.games",
         problems=[*problems, *notes],
     )
+    # the engine's location names are only shown: a named hex is not special for upgrades
+    return replace(read, upgrade_rules=replace(read.upgrade_rules, names_special=False))
 
 
 class EngineReader(SourceReader):
