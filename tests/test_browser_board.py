@@ -361,7 +361,8 @@ def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: P
     # branch a board off this step: an editable board with its tiles, tokens and trains
     pg.click("#branch")
     pg.wait_for_selector("#record-banner", state="hidden")
-    assert int(pg.get_attribute("#board-app", "data-actions") or 0) > 5
+    # the view of the branched board follows the banner's hiding
+    pg.wait_for_function("() => Number(document.querySelector('#board-app').dataset.actions) > 5")
     pg.click('.tabs [data-tab="routes"]')
     pg.wait_for_selector("#routes-total")
     _shot(pg, shots, "1889_13_branched")
