@@ -151,6 +151,16 @@ class TrainSpec:
         """Whether the train may visit any number of stops (a diesel, an H-train)."""
         return all(r.visit >= UNLIMITED for r in self.rows)
 
+    def capacity(self, classes: int) -> int:
+        """The most stops (counted by their visit cost) of the classes in the bit mask
+        ``classes`` (``1 << CITY`` …) the train may visit together."""
+        return self._subsets[classes - 1][1] if self.runs and classes else 0
+
+    def pay_capacity(self, classes: int) -> int:
+        """The most stops of the classes in the bit mask ``classes`` the train may score
+        together."""
+        return self._subsets[classes - 1][2] if self.runs and classes else 0
+
     def max_stops(self, cls: int) -> int:
         """The most stops of class ``cls`` the train may visit."""
         return min(UNLIMITED, sum(r.visit for r in self.rows if r.classes >> cls & 1))
