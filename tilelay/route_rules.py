@@ -87,6 +87,21 @@ def _count(value: int) -> int:
     return UNLIMITED if value >= UNLIMITED_STOPS else max(value, 0)
 
 
+def _within(caps: tuple[int, ...], c: int, t: int, o: int) -> bool:
+    """Whether ``c`` cities, ``t`` towns and ``o`` offboards fit capacities given per set of
+    classes (Hall's condition: every set's stops within what the rows taking any of its
+    classes allow; ``caps[mask - 1]`` for the set's bit mask)."""
+    return (
+        c <= caps[0]
+        and t <= caps[1]
+        and c + t <= caps[2]
+        and o <= caps[3]
+        and c + o <= caps[4]
+        and t + o <= caps[5]
+        and c + t + o <= caps[6]
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TrainSpec:
     """A train as the router rates it (see the module docstring). ``name`` is the train's
@@ -109,6 +124,8 @@ class TrainSpec:
         default=(), init=False, repr=False, compare=False
     )
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _visits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    _pays: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return self._hash
@@ -140,6 +157,9 @@ class TrainSpec:
             pay = min(UNLIMITED, sum(r.pay for r in rows))
             out.append((mask, visit, pay))
         object.__setattr__(self, "_subsets", tuple(out))
+        # the same capacities by class mask - 1 (cities 1, towns 2, offboards 4), for fits
+        object.__setattr__(self, "_visits", tuple(visit for _, visit, _ in out))
+        object.__setattr__(self, "_pays", tuple(pay for _, _, pay in out))
 
     @property
     def express(self) -> bool:
@@ -168,26 +188,10 @@ class TrainSpec:
     def fits(self, counts: Sequence[int]) -> bool:
         """Whether a route visiting ``counts[c]`` stops of each class ``c`` fits the train's
         rows (its stop count only: see :attr:`hexes` for H-trains)."""
-        if not self.runs:
-            return False
-        for mask, visit, _ in self._subsets:
-            need = 0
-            for c in (CITY, TOWN, OFFBOARD):
-                if mask >> c & 1:
-                    need += counts[c]
-            if need > visit:
-                return False
-        return True
+        return self.runs and _within(self._visits, counts[CITY], counts[TOWN], counts[OFFBOARD])
 
     def _pay_fits(self, counts: Sequence[int]) -> bool:
-        for mask, _, pay in self._subsets:
-            need = 0
-            for c in (CITY, TOWN, OFFBOARD):
-                if mask >> c & 1:
-                    need += counts[c]
-            if need > pay:
-                return False
-        return True
+        return _within(self._pays, counts[CITY], counts[TOWN], counts[OFFBOARD])
 
     @property
     def pays_all(self) -> bool:

@@ -1297,14 +1297,22 @@ class _Search:
         if not self.exactable:
             found, _ = _walk(net, reach, self._arms())
             return self._combine(found, {})
-        # step 1: each train's best route, walking only where it can be beaten
         consts = self.consts
         rate = self.rate
-        best = {s: -1 for s in running}
-        gate = [_NO_THRESHOLD]
-
         upper = self.upper
         scales = reach.scales
+        run_hooks = type(self.rules).run_hooks
+        trains = [s for s in self.slots if s.runs]
+        alone = len(trains) == 1 and not run_hooks
+        extra = 0
+        if not alone and run_hooks:
+            self.ctx.longest = self._longest()
+            extra = self.rules.run_bonus_bound(self.ctx)
+        # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
+        # of the bests so far kept (a sixteenth of their sum; none for a train alone)
+        best = {s: -1 for s in running}
+        gate = [_NO_THRESHOLD]
+        share = 0 if alone else 16
 
         def watch(found: _Found) -> None:
             better = False
@@ -1316,35 +1324,31 @@ class _Search:
                     best[s] = value
                     better = True
             if better:
-                # a route must earn more than the best: at least one more
-                thresholds = [best[s] - consts[s] + 1 for s in running]
-                reach.set_thresholds(thresholds)
-                gate[0] = min(-(-t // k) for t, k in zip(thresholds, scales, strict=True))
+                # a route improves a train's best when it earns at least one more; one is
+                # kept when it earns at least the best less the gap (and the run's bonus)
+                gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
+                improve = [best[s] - consts[s] + 1 for s in running]
+                reach.set_thresholds([t - 1 - gap if share else t for t in improve])
+                gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
 
         found, cut = _walk(net, reach, self._arms(), watch, gate)
         if not cut:
             return self._combine(found, {})
-        run_hooks = type(self.rules).run_hooks
-        trains = [s for s in self.slots if s.runs]
-        if len(trains) == 1 and not run_hooks:
+        if alone:
             return self._combine(found, {trains[0]: best[trains[0]]})
         # step 2: the routes of a run within ``gap`` of every train's best, combined; the
         # gap widened until the run found is within it (then no run is better)
-        extra = 0
-        if run_hooks:
-            self.ctx.longest = self._longest()
-            extra = self.rules.run_bonus_bound(self.ctx)
         tops = sum(max(best[s], 0) for s in trains)
-        gap = max(tops // 16, 1)
+        gap = max(tops // share, 1)
         while True:
             bars = {s: best[s] - gap - extra for s in running}
-            reach.set_thresholds([bars[s] - consts[s] for s in running])
-            found, _ = _walk(net, reach, self._arms())
             result = self._combine(found, bars)
             proven = tops - result[0]
             if proven <= gap:
                 return result
             gap = min(proven, 2 * gap)
+            reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
+            found, _ = _walk(net, reach, self._arms())
 
     def _arms(self) -> list[_Arms]:
         if self.arms is None:
