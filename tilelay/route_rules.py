@@ -126,6 +126,7 @@ class TrainSpec:
     _hash: int = field(default=0, init=False, repr=False, compare=False)
     _visits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
     _pays: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    _express: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return self._hash
@@ -160,11 +161,12 @@ class TrainSpec:
         # the same capacities by class mask - 1 (cities 1, towns 2, offboards 4), for fits
         object.__setattr__(self, "_visits", tuple(visit for _, visit, _ in out))
         object.__setattr__(self, "_pays", tuple(pay for _, _, pay in out))
+        object.__setattr__(self, "_express", any(r.pay < r.visit for r in self.rows))
 
     @property
     def express(self) -> bool:
         """Whether some visited stops may go unpaid (a row pays for fewer than it visits)."""
-        return any(r.pay < r.visit for r in self.rows)
+        return self._express
 
     @property
     def unlimited(self) -> bool:
@@ -196,7 +198,7 @@ class TrainSpec:
     @property
     def pays_all(self) -> bool:
         """Whether every stop the train may visit scores (no row pays for fewer)."""
-        return not self.express
+        return not self._express
 
     def paid(
         self, classes: Sequence[int], values: Sequence[int], tokened: Sequence[bool]

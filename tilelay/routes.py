@@ -40,8 +40,10 @@ rule can add; each complete run evaluated exactly).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -112,7 +114,9 @@ _Raw = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
 _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
 # An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
 # there, the arm up to the stop before) or None at the route's first stop
-_Link = tuple[int, tuple[int, ...], "_Link | None"] | None
+_Link = tuple[int, "_Ends", "_Link | None"] | None
+# The path ends of a chain of track entered in order, and entered walking it backwards
+_Ends = tuple[tuple[int, ...], tuple[int, ...]]
 # A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
 # (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum); its stops
 # and path ends are unfolded from the arms only when asked (:func:`_unfold`)
@@ -151,17 +155,17 @@ def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
     while link is not None:
         m, cends, link = link
         stops.append(m)
-        ends.extend([e ^ 1 for e in reversed(cends)])
+        ends.extend(cends[1])
     stops.append(found[6])
     link = found[8]
     if link is not None:
-        arm: list[tuple[int, tuple[int, ...]]] = []
+        arm: list[tuple[int, _Ends]] = []
         while link is not None:
             m, cends, link = link
             arm.append((m, cends))
         for m, cends in reversed(arm):
             stops.append(m)
-            ends.extend(cends)
+            ends.extend(cends[0])
     return tuple(stops), tuple(ends)
 
 
@@ -278,6 +282,11 @@ class _Net:
             groups = shared.memo[("routes.groups", per_hex)] = _group_masks(ctx, per_hex)
         self.groups: list[int] = groups
         self.token_nodes = [n for n in shared.token_cities if ctx.tokened[n]]
+        #: the paths leaving the corporation's token cities (most routes share some)
+        self.exits = 0
+        for n in self.token_nodes:
+            for e in g.node_ends[n]:
+                self.exits |= self.bits[e >> 1]
         self._enumerated: dict[object, dict[int, _Found]] = {}
         chains = ctx.board.memo.get("routes.chains")
         if chains is None:
@@ -327,9 +336,9 @@ def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
 
 
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
-# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
-# whether its last path is terminal)
-_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+# uses as a mask, hex sides crossed, the path ends entered in order both ways (:data:`_Ends`),
+# the junctions passed, whether its last path is terminal)
+_Chain = tuple[int, int, int, _Ends, tuple[int, ...], bool]
 
 
 def _chains_from(net: _Net, start: int) -> list[_Chain]:
@@ -355,7 +364,8 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                out.append((m, used, x, tuple(ends), tuple(junctions), last))
+                walked = (tuple(ends), tuple([f ^ 1 for f in reversed(ends)]))
+                out.append((m, used, x, walked, tuple(junctions), last))
                 return
             if term or m in junctions:
                 return
@@ -1340,9 +1350,15 @@ class _Search:
         # gap widened until the run found is within it (then no run is better)
         tops = sum(max(best[s], 0) for s in trains)
         gap = max(tops // share, 1)
+        result: tuple[int, list[int], list[_Ranked], int] | None = None
         while True:
             bars = {s: best[s] - gap - extra for s in running}
-            result = self._combine(found, bars)
+            if result is None:
+                result = self._combine(found, bars)
+            else:
+                # only a run better than the one found can change the answer
+                wider = self._combine(found, bars, result[0])
+                result = wider if wider[1] else (*result[:3], wider[3])
             proven = tops - result[0]
             if proven <= gap:
                 return result
@@ -1364,10 +1380,11 @@ class _Search:
         return min(stops, reach + free)
 
     def _combine(
-        self, found: dict[int, _Found], bars: dict[TrainSpec, int]
+        self, found: dict[int, _Found], bars: dict[TrainSpec, int], seed: int = -_BIG
     ) -> tuple[int, list[int], list[_Ranked], int]:
         """Step 3 on ``found``: routes of train ``s`` whose bound is below ``bars[s]`` left
-        out."""
+        out; only runs worth more than ``seed`` sought (no route indices, ``[]``, when there
+        is none)."""
         planner = self.planner
         rules = self.rules
         lists: dict[TrainSpec, _Ranked] = {}
@@ -1413,7 +1430,7 @@ class _Search:
                         views.append(planner._view(slots[slot], rated))
                 return rules.run_revenue(views, total)
 
-        total, picks = _choose(slot_lists, same, exact, bound)
+        total, picks = _choose(slot_lists, same, exact, bound, seed, self.planner._net.exits)
         return total, picks, slot_lists, len(found)
 
 
@@ -1459,32 +1476,119 @@ def _choose(
     same: list[bool],
     exact: Callable[[list[int], int], int] | None = None,
     bound: int = 0,
+    seed: int = -_BIG,
+    exits: int = 0,
 ) -> tuple[int, list[int]]:
     """Branch and bound: one route (index, or -1 for none) per list, masks disjoint, the
-    largest total. Lists rank their routes by revenue, best first; ``same[i]`` says list
-    ``i`` belongs to the same train as list ``i - 1`` (then its route index is larger, or
-    both run nothing), which removes symmetric solutions. With ``exact`` (a game's whole-run
-    rule) each complete choice is worth ``exact(picks, sum)``, at most ``sum + bound``.
+    largest total; only totals above ``seed`` (a run known already) sought: ``(seed, [])``
+    when there is none. Lists rank their routes by revenue, best first; ``same[i]`` says
+    list ``i`` belongs to the same train as list ``i - 1`` (then its route index is larger,
+    or both run nothing), which removes symmetric solutions. With ``exact`` (a game's
+    whole-run rule) each complete choice is worth ``exact(picks, sum)``, at most
+    ``sum + bound``.
 
     The lists after each are bounded by their own best choice (solved first, from the last
-    list back: "Russian dolls"), not only by the sum of their best routes."""
+    list back: "Russian dolls"), not only by the sum of their best routes. ``exits`` is the
+    track most routes share (the paths leaving the corporation's tokens): each list's
+    routes are grouped by the part of it they use, so that the routes of a group that
+    shares some of it with the routes chosen are passed over at once."""
     n = len(lists)
+    groups = [_Groups(lst, exits) for lst in lists]
     suffix = [0] * (n + 1)
     for k in range(n - 1, 0, -1):
-        suffix[k] = _solve(lists, same, k, suffix, None, 0)[0]
-    return _solve(lists, same, 0, suffix, exact, bound)
+        suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
+    return _solve(lists, groups, same, 0, suffix, exact, bound, seed)
+
+
+class _Groups:
+    """A ranked list's routes grouped by the part of ``exits`` they use (see
+    :func:`_choose`), as far as the list is ranked."""
+
+    __slots__ = ("_done", "_open", "exits", "keys", "members", "ranked", "using")
+
+    def __init__(self, ranked: _Ranked, exits: int) -> None:
+        self.ranked = ranked
+        self.exits = exits
+        #: each group's part of ``exits``, and the indices of its routes, in order
+        self.keys: dict[int, int] = {}
+        self.members: list[list[int]] = []
+        #: a bit of ``exits`` -> the groups using it (a bit per group)
+        self.using: dict[int, int] = {}
+        #: the part of ``exits`` taken -> the groups free of it
+        self._open: dict[int, list[list[int]]] = {}
+        self._done = 0
+
+    def free(self, used: int, ceiling: int, start: int) -> list[int]:
+        """The indices (from ``start`` on, in order) of the routes that earn more than
+        ``ceiling`` and share no track with ``used``."""
+        ranked = self.ranked
+        revs = ranked.revs
+        while (not revs or revs[-1] > ceiling) and ranked.fill(len(revs)):
+            pass
+        if not used:
+            end = len(revs)
+            if revs and revs[-1] <= ceiling:
+                end = bisect.bisect_left(revs, -ceiling, start, end, key=operator.neg)
+            return list(range(start, end))
+        masks = ranked.masks
+        if self._done < len(revs):
+            self._group(masks, len(revs))
+        taken = used & self.exits
+        groups = self._open.get(taken)
+        if groups is None:
+            blocked = 0
+            rest = taken
+            while rest:
+                low = rest & -rest
+                blocked |= self.using.get(low, 0)
+                rest ^= low
+            members = self.members
+            groups = [g for i, g in enumerate(members) if not blocked >> i & 1]
+            self._open[taken] = groups
+        out: list[int] = []
+        for group in groups:
+            p = bisect.bisect_left(group, start) if start else 0
+            for j in itertools.islice(group, p, None):
+                if revs[j] <= ceiling:
+                    break
+                if not masks[j] & used:
+                    out.append(j)
+        out.sort()
+        return out
+
+    def _group(self, masks: list[int], size: int) -> None:
+        keys = self.keys
+        members = self.members
+        exits = self.exits
+        for j in range(self._done, size):
+            key = masks[j] & exits
+            g = keys.get(key)
+            if g is None:
+                g = keys[key] = len(members)
+                members.append([j])
+                self._open.clear()
+                rest = key
+                while rest:
+                    low = rest & -rest
+                    self.using[low] = self.using.get(low, 0) | 1 << g
+                    rest ^= low
+            else:
+                members[g].append(j)
+        self._done = size
 
 
 def _solve(
     lists: list[_Ranked],
+    groups: list[_Groups],
     same: list[bool],
     first: int,
     suffix: list[int],
     exact: Callable[[list[int], int], int] | None,
     bound: int,
+    seed: int = -_BIG,
 ) -> tuple[int, list[int]]:
     """:func:`_choose` for the lists from ``first`` on, the lists after each bounded by
-    ``suffix`` (the most they earn together)."""
+    ``suffix`` (the most they earn together), above ``seed``."""
     n = len(lists)
     revenues = [lst.revs for lst in lists]
     masks = [lst.masks for lst in lists]
@@ -1509,6 +1613,9 @@ def _solve(
     if exact is not None and best[0] < 0:
         best[0] = 0
         best_picks = [-1] * n
+    if seed >= best[0]:
+        best[0] = seed
+        best_picks = []
 
     def go(i: int, used: int, total: int, start: int) -> None:
         if i == n:
@@ -1522,34 +1629,21 @@ def _solve(
         rest = suffix[i + 1] + bound
         revs = revenues[i]
         msks = masks[i]
-        fill = fills[i]
-        nxt_same = i + 1 < n and same[i + 1]
         if start >= 0:
-            j = start if same[i] else 0
-            ceiling = best[0] - total - rest
-            size = len(revs)
-            while True:
-                if j >= size:
-                    if not fill(j):
-                        break
-                    size = len(revs)
+            floor = total + rest
+            for j in groups[i].free(used, best[0] - floor, start if same[i] else 0):
                 rev = revs[j]
-                if rev <= ceiling:
+                if rev + floor <= best[0]:
                     break
-                mask = msks[j]
-                if not mask & used:
-                    picks[i] = j
-                    go(i + 1, used | mask, total + rev, j + 1)
-                    ceiling = best[0] - total - rest
-                    size = len(revs)
-                j += 1
+                picks[i] = j
+                go(i + 1, used | msks[j], total + rev, j + 1)
             picks[i] = -1
         if total + rest > best[0]:
             # running nothing here: the same train in the next list runs nothing either
-            go(i + 1, used, total, -1 if nxt_same else 0)
+            go(i + 1, used, total, -1 if i + 1 < n and same[i + 1] else 0)
 
     go(first, 0, 0, 0)
-    if exact is not None and all(p < 0 for p in best_picks):
+    if exact is not None and best_picks and all(p < 0 for p in best_picks):
         return max(best[0], 0), best_picks
     return best[0], best_picks
 
