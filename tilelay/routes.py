@@ -205,6 +205,8 @@ class _Reach:
         #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
         #: fits it)
         self.memo: dict[tuple[int, ...], tuple[int, int]] = {}
+        #: the same by counts packed in one int (:func:`_pack`)
+        self.packed: dict[int, tuple[int, int]] = {}
         self.thresholds = [_NO_THRESHOLD] * len(self.specs)
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
         self.town_tops = town_tops
@@ -218,6 +220,7 @@ class _Reach:
         if list(thresholds) != self.thresholds:
             self.thresholds[:] = thresholds
             self.memo.clear()
+            self.packed.clear()
             self.floor = min(
                 (-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)),
                 default=_NO_THRESHOLD,
@@ -252,6 +255,29 @@ class _Reach:
         found = (need, need_w if tops is not None else need)
         self.memo[key] = found
         return found
+
+    def needs(self, code: int) -> tuple[int, int]:
+        """:meth:`score` of counts packed in one int (:func:`_pack`), kept in
+        :attr:`packed`."""
+        key: tuple[int, ...] = (code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD)
+        if self.uses_hexes:
+            key = (*key, code >> 3 * _SHIFT)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.score(key)
+        self.packed[code] = found
+        return found
+
+
+#: Counts packed in one int: cities, towns, offboards and hex sides, a field each.
+_SHIFT = 12
+_FIELD = (1 << _SHIFT) - 1
+
+
+def _pack(c: int, t: int, o: int, x: int) -> int:
+    """Counts as one int, so that the counts of two arms add up as ints (each count below
+    ``1 << _SHIFT``: more than any route has)."""
+    return c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT
 
 
 class _Net:
@@ -413,6 +439,8 @@ class _Arms:
     that may pair with it (``partner``, ``partner_w``)."""
 
     __slots__ = (
+        "block",
+        "code",
         "counts",
         "end",
         "first",
@@ -443,6 +471,11 @@ class _Arms:
         self.nodes: list[int] = []
         self.groups: list[int] = []
         self.counts: list[tuple[int, int, int, int]] = []
+        #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
+        self.code: list[int] = []
+        #: what a partner may not share, as one int: the track, then the nodes, then the
+        #: groups (-1 for an arm whose first path is terminal: it has no partner)
+        self.block: list[int] = []
         self.v: list[int] = []
         self.w: list[int] = []
         self.link: list[_Link] = []
@@ -472,6 +505,8 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
     out: list[_Arms] = []
+    node_shift = len(g.paths) + len(g.end_lane) + 1
+    group_shift = node_shift + len(g.nodes)
 
     def leave(
         arms: _Arms,
@@ -613,6 +648,13 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
             g0 = groups[start]
             n = len(arms.first)
             arms.groups = [gm ^ g0 for gm in arms.groups]
+            arms.block = [
+                -1 if term else mask | seen << node_shift | gm << group_shift
+                for term, mask, seen, gm in zip(
+                    arms.term, arms.mask, arms.nodes, arms.groups, strict=True
+                )
+            ]
+            arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
             # the best sums of each arm and its longer arms (its direct longer arms' bests)
             ends = arms.end
             tops = list(arms.v)
@@ -678,11 +720,9 @@ def _walk(
     an arm's partners whose best longer arm cannot. ``watch`` (if given) sees each new route
     whose sum reaches ``gate[0]``, and may raise the thresholds. Returns the routes, keyed by
     their track masks (the first found of each), and whether a threshold left any out."""
-    memo = reach.memo
-    memo_get = memo.get
-    score = reach.score
-    uses_hexes = reach.uses_hexes
-    max_x = reach.max_hexes
+    packed = reach.packed
+    packed_get = packed.get
+    needs_of = reach.needs
     fill = reach.town_tops is not None
     found: dict[int, _Found] = {}
     route: _Found
@@ -693,10 +733,9 @@ def _walk(
         token = arms.token
         v0 = arms.v0
         w0 = arms.w0
-        firsts_term = arms.term
         masks = arms.mask
-        nodes = arms.nodes
-        groups = arms.groups
+        blocks = arms.block
+        codes = arms.code
         counts = arms.counts
         vs = arms.v
         ws = arms.w
@@ -709,13 +748,13 @@ def _walk(
         partners_w = arms.partner_w
         n = len(masks)
         bc, bt, bo = _token_counts(net, token)
+        own = _pack(bc, bt, bo, 0)
         i = 0
         while i < n:
-            ci, ti, oi, xi = counts[i]
-            key = (ci, ti, oi, xi) if uses_hexes else (ci, ti, oi)
-            needs = memo_get(key)
+            code = codes[i]
+            needs = packed_get(code)
             if needs is None:
-                needs = score(key)
+                needs = needs_of(code)
             need, need_w = needs
             if v0 + tops[i] + max(partners[i], 0) < need or (
                 fill and w0 + tops_w[i] + max(partners_w[i], 0) < need_w
@@ -727,6 +766,7 @@ def _walk(
             mi = masks[i]
             vi = v0 + vs[i]
             wi = w0 + ws[i]
+            ci, ti, oi, xi = counts[i]
             if vi >= need and wi >= need_w:
                 if mi not in found:
                     route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi)
@@ -735,41 +775,29 @@ def _walk(
                         watch(route)
             else:
                 cut = True
-            if not firsts_term[i] and partners[i] >= 0:
-                ni = nodes[i]
-                gi = groups[i]
+            bi = blocks[i]
+            if bi >= 0 and partners[i] >= 0:
                 li = links[i]
-                ci -= bc
-                ti -= bt
-                oi -= bo
+                base = code - own
                 floor = reach.floor
                 j = rests[i]
                 while j < n:
-                    if vi + tops[j] < floor:
+                    top = vi + tops[j]
+                    if top < floor:
                         cut = True
                         j = ends[j]
                         continue
-                    if firsts_term[j] or masks[j] & mi or nodes[j] & ni or groups[j] & gi:
+                    if blocks[j] & bi:
                         j = ends[j]
                         continue
-                    cj, tj, oj, xj = counts[j]
-                    x = xi + xj
-                    if x > max_x:
-                        j = ends[j]
-                        continue
-                    if uses_hexes:
-                        key = (ci + cj, ti + tj, oi + oj, x)
-                    else:
-                        key = (ci + cj, ti + tj, oi + oj)
-                    needs = memo_get(key)
+                    code = base + codes[j]
+                    needs = packed_get(code)
                     if needs is None:
-                        needs = score(key)
+                        needs = needs_of(code)
                     need, need_w = needs
-                    if need == _NO_FIT:
-                        j = ends[j]
-                        continue
-                    if vi + tops[j] < need or (fill and wi + tops_w[j] < need_w):
-                        cut = True
+                    if top < need or (fill and wi + tops_w[j] < need_w):
+                        if need != _NO_FIT:
+                            cut = True
                         j = ends[j]
                         continue
                     v = vi + vs[j]
@@ -777,7 +805,19 @@ def _walk(
                     if v >= need and w >= need_w:
                         mask = mi | masks[j]
                         if mask not in found:
-                            route = (mask, v, key[0], key[1], key[2], x, token, li, links[j], w)
+                            cj, tj, oj, xj = counts[j]
+                            route = (
+                                mask,
+                                v,
+                                ci + cj - bc,
+                                ti + tj - bt,
+                                oi + oj - bo,
+                                xi + xj,
+                                token,
+                                li,
+                                links[j],
+                                w,
+                            )
                             found[mask] = route
                             if v >= gate[0] and watch is not None:
                                 watch(route)
@@ -1040,8 +1080,19 @@ class RoutePlanner:
         return best
 
     def _revenue_of(self, spec: TrainSpec) -> Callable[[_Found], int | None]:
+        """The exact revenue of a found route for ``spec`` (None when the train may not run
+        it), kept as :meth:`rated` keeps it."""
+        cache = self._exact.get(spec)
+        if cache is None:
+            cache = self._exact[spec] = {}
+        runs = _runner(spec)
+        rate = self._rated
+
         def revenue(found: _Found) -> int | None:
-            rated = self.rated(spec, found)
+            mask = found[0]
+            rated = cache.get(mask)
+            if rated is None and mask not in cache:
+                rated = cache[mask] = rate(spec, found) if runs(found) else None
             return None if rated is None else rated[0]
 
         return revenue
