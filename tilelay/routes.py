@@ -900,6 +900,36 @@ class _Ranked:
         self._next = i
         return j < len(revs)
 
+    def down_to(self, ceiling: int) -> None:
+        """Rank every route earning more than ``ceiling``, and the next (when there is
+        one)."""
+        revs = self.revs
+        if revs and revs[-1] <= ceiling:
+            return
+        waiting = self._waiting
+        heap = self._heap
+        rate = self._rate
+        masks = self.masks
+        found_list = self.found
+        i = self._next
+        n = len(waiting)
+        while True:
+            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+                _, order, found = waiting[i]
+                i += 1
+                value = rate(found)
+                if value is not None:
+                    heapq.heappush(heap, (-value, order, found))
+            if not heap:
+                break
+            value, _, found = heapq.heappop(heap)
+            revs.append(-value)
+            masks.append(found[0])
+            found_list.append(found)
+            if -value <= ceiling:
+                break
+        self._next = i
+
 
 class RoutePlanner:
     """Routes of one corporation on one board in one phase (enumerations are cached).
@@ -1277,6 +1307,8 @@ class _Search:
         self.consts: dict[TrainSpec, int] = {}
         #: what bounds each train's revenue on a found route
         self.upper: dict[TrainSpec, Callable[[_Found], int]] = {}
+        #: train s earns at most scale[s] times a route's bound sum plus consts[s]
+        self.scale: dict[TrainSpec, int] = dict.fromkeys(running, 1)
         if not self.exactable:
             self.bound: list[int] = [0] * n
             for s in running:
@@ -1302,6 +1334,7 @@ class _Search:
                         base = [max(-(-a // scale), b) for a, b in zip(array, base, strict=True)]
             self.bound = base
             self.prune = base
+            self.scale = dict(zip(running, scales, strict=True))
             shared = ctx._shared.memo
             costs = shared.get("routes.costs")
             if costs is None:
@@ -1456,9 +1489,16 @@ class _Search:
             else:
                 upper = self.upper[s]
                 runs = _runner(s)
-                waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
-                if bar > _NO_THRESHOLD:
-                    waiting = [w for w in waiting if w[0] >= bar]
+                if bar > _NO_THRESHOLD and const < _BIG:
+                    # scale * bound sum + const >= upper >= bar
+                    least = -(-(bar - const) // self.scale[s])
+                    waiting = [
+                        (u, i, f)
+                        for i, f in enumerate(routes)
+                        if f[1] >= least and runs(f) and (u := upper(f)) >= bar
+                    ]
+                else:
+                    waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
                 lists[s] = _Ranked(waiting, rate)
@@ -1574,8 +1614,7 @@ class _Groups:
         ``ceiling`` and share no track with ``used``."""
         ranked = self.ranked
         revs = ranked.revs
-        while (not revs or revs[-1] > ceiling) and ranked.fill(len(revs)):
-            pass
+        ranked.down_to(ceiling)
         if not used:
             end = len(revs)
             if revs and revs[-1] <= ceiling:
