@@ -118,9 +118,10 @@ _Link = tuple[int, "_Ends", "_Link | None"] | None
 # The path ends of a chain of track entered in order, and entered walking it backwards
 _Ends = tuple[tuple[int, ...], tuple[int, ...]]
 # A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
-# (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum); its stops
-# and path ends are unfolded from the arms only when asked (:func:`_unfold`)
-_Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int]
+# (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
+# packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
+# (:func:`_unfold`)
+_Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int, int]
 
 #: No threshold: every route is walked.
 _NO_THRESHOLD = -(1 << 60)
@@ -769,7 +770,7 @@ def _walk(
             ci, ti, oi, xi = counts[i]
             if vi >= need and wi >= need_w:
                 if mi not in found:
-                    route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi)
+                    route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi, code)
                     found[mi] = route
                     if vi >= gate[0] and watch is not None:
                         watch(route)
@@ -817,6 +818,7 @@ def _walk(
                                 li,
                                 links[j],
                                 w,
+                                code,
                             )
                             found[mask] = route
                             if v >= gate[0] and watch is not None:
@@ -959,6 +961,8 @@ class RoutePlanner:
         self._net = _Net(self.context)
         self._specs: dict[TrainType, TrainSpec] = {}
         self._exact: dict[TrainSpec, dict[int, _Rated | None]] = {}
+        #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
+        self._unfolded: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
@@ -1007,7 +1011,10 @@ class RoutePlanner:
         generic_hexes = type(rules).hex_distance is GameRules.hex_distance
         if hex_limit is not None and generic_hexes and x > hex_limit:
             return None
-        stops, ends = _unfold(found)
+        unfolded = self._unfolded.get(mask)
+        if unfolded is None:
+            unfolded = self._unfolded[mask] = _unfold(found)
+        stops, ends = unfolded
         if len(stops) < spec.min_stops:
             return None
         if hex_limit is not None and not generic_hexes:
@@ -1130,18 +1137,10 @@ class RoutePlanner:
     def _bounded_revenue(self, spec: TrainSpec) -> Callable[[_Found], int | None]:
         """The revenue of a found route when it is its bound (no game hook, every stop
         paid, the bound values the train's): no unfolding."""
-        fits = spec.fits
-        memo: dict[tuple[int, int, int], bool] = {}
-        hex_limit = spec.hexes if spec.hexes is not None else _BIG
+        runs = _runner(spec)
 
         def revenue(found: _Found) -> int | None:
-            key = (found[2], found[3], found[4])
-            fit = memo.get(key)
-            if fit is None:
-                fit = memo[key] = fits(key)
-            if not fit or found[5] > hex_limit:
-                return None
-            return found[1]
+            return found[1] if runs(found) else None
 
         return revenue
 
@@ -1529,14 +1528,13 @@ def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:
     """Whether ``spec``'s stop counts (and hex sides, without a game's own distance) allow a
     found route."""
     fits = spec.fits
-    memo: dict[tuple[int, int, int], bool] = {}
+    memo: dict[int, bool] = {}
     hex_limit = spec.hexes if spec.hexes is not None else _BIG
 
     def runs(found: _Found) -> bool:
-        key = (found[2], found[3], found[4])
-        fit = memo.get(key)
+        fit = memo.get(found[10])
         if fit is None:
-            fit = memo[key] = fits(key)
+            fit = memo[found[10]] = fits((found[2], found[3], found[4]))
         return fit and found[5] <= hex_limit
 
     return runs
