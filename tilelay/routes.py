@@ -212,6 +212,8 @@ class _Reach:
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
         self.town_tops = town_tops
         self._pays = [s.pay_capacity(0b111) for s in self.specs]
+        #: the most towns each train may score
+        self._town_pays = [s.pay_capacity(1 << TOWN) for s in self.specs]
         #: the least sum any route needs (of any counts)
         self.floor = _NO_THRESHOLD
 
@@ -243,15 +245,15 @@ class _Reach:
         counts = (c, t, o)
         need = need_w = _NO_FIT
         tops = self.town_tops
-        for s, threshold, scale, pay in zip(
-            self.specs, self.thresholds, self.scales, self._pays, strict=True
+        for s, threshold, scale, pay, town_pay in zip(
+            self.specs, self.thresholds, self.scales, self._pays, self._town_pays, strict=True
         ):
             if s.fits(counts) and (s.hexes is None or x <= s.hexes):
                 # scale * sum >= threshold
                 least = -(-threshold // scale)
                 need = min(need, least)
                 if tops is not None:
-                    room = min(max(pay - c - o, 0), len(tops) - 1)
+                    room = min(max(pay - c - o, 0), town_pay, len(tops) - 1)
                     need_w = min(need_w, least - tops[room])
         found = (need, need_w if tops is not None else need)
         self.memo[key] = found
@@ -1369,7 +1371,9 @@ class _Search:
                     and s.min_stops <= 2
                     and (s.hexes is None or generic_hexes)
                 )
-                self.upper[s] = _upper(scale, b[1], s.pay_capacity(0b111), town_tops, fill)
+                self.upper[s] = _upper(
+                    scale, b[1], s.pay_capacity(0b111), s.pay_capacity(1 << TOWN), town_tops, fill
+                )
             self.reach = _Reach(running, scales, town_tops if fill else None)
             if fill:
                 # towns fill: the pruning sum counts cities and offboards (see _upper)
@@ -1541,16 +1545,17 @@ def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:
 
 
 def _upper(
-    scale: int, const: int, pay: int, town_tops: list[int], fill: bool
+    scale: int, const: int, pay: int, town_pay: int, town_tops: list[int], fill: bool
 ) -> Callable[[_Found], int]:
     """A bound of a train's revenue on a found route: ``scale`` times its stops' bound
     values plus ``const``; when towns fill (:class:`_Reach`), at most its cities' and
-    offboards' and the best towns' that fit what the train may still score."""
+    offboards' and the best towns' that fit what the train may still score (``pay`` stops
+    in all, ``town_pay`` towns)."""
     if not fill:
         if scale == 1:
             return lambda f: f[1] + const
         return lambda f: scale * f[1] + const
-    last = len(town_tops) - 1
+    last = min(len(town_tops) - 1, town_pay)
 
     def upper(f: _Found) -> int:
         room = pay - f[2] - f[4]
