@@ -1722,7 +1722,21 @@ def _solve(
         rest = suffix[i + 1] + bound
         revs = revenues[i]
         msks = masks[i]
-        if start >= 0:
+        if start >= 0 and not used:
+            # nothing chosen yet: the routes in order, ranked only as far as the (rising)
+            # best asks
+            floor = total + rest
+            j = start if same[i] else 0
+            fill = fills[i]
+            while fill(j):
+                rev = revs[j]
+                if rev + floor <= best[0]:
+                    break
+                picks[i] = j
+                go(i + 1, msks[j], total + rev, j + 1)
+                j += 1
+            picks[i] = -1
+        elif start >= 0:
             floor = total + rest
             for j in groups[i].free(used, best[0] - floor, start if same[i] else 0):
                 rev = revs[j]
