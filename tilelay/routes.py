@@ -174,6 +174,10 @@ def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
 _NO_FIT = 1 << 62
 
 
+#: :attr:`_Reach.fits` of each set of trains (they depend on the trains alone).
+_FITS: dict[tuple[TrainSpec, ...], dict[tuple[int, ...], bool]] = {}
+
+
 class _Reach:
     """What trains a route's counts allow: a route (stop counts by class, hex sides crossed)
     that no train of the set could run, nor any longer route through it, is not followed;
@@ -201,7 +205,12 @@ class _Reach:
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
         self.key = tuple(sorted({(s.rows, s.hexes) for s in self.specs}, key=repr))
         #: (cities, towns, offboards[, hex sides]) -> whether a train fits
-        self.fits: dict[tuple[int, ...], bool] = {}
+        fits = _FITS.get(tuple(self.specs))
+        if fits is None:
+            if len(_FITS) > 4096:
+                _FITS.clear()
+            fits = _FITS[tuple(self.specs)] = {}
+        self.fits: dict[tuple[int, ...], bool] = fits
         #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
         #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
         #: fits it)
