@@ -43,7 +43,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
-import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -1603,6 +1602,11 @@ def _choose(
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed)
 
 
+#: The most groups of routes by exits worth keeping (:class:`_Groups`); nor are more than
+#: one for four routes.
+_GROUPS = 512
+
+
 class _Groups:
     """A ranked list's routes grouped by the part of ``exits`` they use (see
     :func:`_choose`), as far as the list is ranked."""
@@ -1627,14 +1631,41 @@ class _Groups:
         ranked = self.ranked
         revs = ranked.revs
         ranked.down_to(ceiling)
-        if not used:
-            end = len(revs)
-            if revs and revs[-1] <= ceiling:
-                end = bisect.bisect_left(revs, -ceiling, start, end, key=operator.neg)
-            return list(range(start, end))
         masks = ranked.masks
         if self._done < len(revs):
             self._group(masks, len(revs))
+        out: list[int] = []
+        for group in self._free_groups(used):
+            p = bisect.bisect_left(group, start) if start else 0
+            for j in itertools.islice(group, p, None):
+                if revs[j] <= ceiling:
+                    break
+                if not masks[j] & used:
+                    out.append(j)
+        out.sort()
+        return out
+
+    def first_free(self, used: int, ceiling: int, start: int) -> int:
+        """The first index of :meth:`free` (-1 when there is none)."""
+        ranked = self.ranked
+        revs = ranked.revs
+        ranked.down_to(ceiling)
+        masks = ranked.masks
+        if self._done < len(revs):
+            self._group(masks, len(revs))
+        found = -1
+        for group in self._free_groups(used):
+            p = bisect.bisect_left(group, start) if start else 0
+            for j in itertools.islice(group, p, None):
+                if revs[j] <= ceiling or (found >= 0 and j > found):
+                    break
+                if not masks[j] & used:
+                    found = j
+                    break
+        return found
+
+    def _free_groups(self, used: int) -> list[list[int]]:
+        """The groups using none of the exits ``used`` takes."""
         taken = used & self.exits
         groups = self._open.get(taken)
         if groups is None:
@@ -1644,19 +1675,9 @@ class _Groups:
                 low = rest & -rest
                 blocked |= self.using.get(low, 0)
                 rest ^= low
-            members = self.members
-            groups = [g for i, g in enumerate(members) if not blocked >> i & 1]
+            groups = [g for i, g in enumerate(self.members) if not blocked >> i & 1]
             self._open[taken] = groups
-        out: list[int] = []
-        for group in groups:
-            p = bisect.bisect_left(group, start) if start else 0
-            for j in itertools.islice(group, p, None):
-                if revs[j] <= ceiling:
-                    break
-                if not masks[j] & used:
-                    out.append(j)
-        out.sort()
-        return out
+        return groups
 
     def _group(self, masks: list[int], size: int) -> None:
         keys = self.keys
@@ -1677,6 +1698,18 @@ class _Groups:
             else:
                 members[g].append(j)
         self._done = size
+        ranked = self.ranked
+        settled = size >= 256 or (ranked._next == len(ranked._waiting) and not ranked._heap)
+        if exits and (len(members) > _GROUPS or (settled and len(members) * 4 > size)):
+            # the exits split the routes too finely (a corporation with many tokens): no
+            # groups, every route tried in turn
+            self.exits = 0
+            self.keys.clear()
+            members.clear()
+            self.using.clear()
+            self._open.clear()
+            self._done = 0
+            self._group(masks, size)
 
 
 def _solve(
@@ -1731,9 +1764,9 @@ def _solve(
         rest = suffix[i + 1] + bound
         revs = revenues[i]
         msks = masks[i]
-        if start >= 0 and not used:
-            # nothing chosen yet: the routes in order, ranked only as far as the (rising)
-            # best asks
+        if start >= 0 and (not used or not groups[i].exits):
+            # nothing chosen yet, or routes not grouped: the routes in order, ranked only
+            # as far as the (rising) best asks
             floor = total + rest
             j = start if same[i] else 0
             fill = fills[i]
@@ -1741,10 +1774,19 @@ def _solve(
                 rev = revs[j]
                 if rev + floor <= best[0]:
                     break
-                picks[i] = j
-                go(i + 1, msks[j], total + rev, j + 1)
+                mask = msks[j]
+                if not mask & used:
+                    picks[i] = j
+                    go(i + 1, used | mask, total + rev, j + 1)
                 j += 1
             picks[i] = -1
+        elif start >= 0 and exact is None and i == n - 1:
+            # the last list: its best route that fits is the only one worth trying
+            j = groups[i].first_free(used, best[0] - total - rest, start if same[i] else 0)
+            if j >= 0:
+                picks[i] = j
+                go(n, used | msks[j], total + revs[j], j + 1)
+                picks[i] = -1
         elif start >= 0:
             floor = total + rest
             for j in groups[i].free(used, best[0] - floor, start if same[i] else 0):
