@@ -912,12 +912,12 @@ class _Ranked:
         self._next = i
         return j < len(revs)
 
-    def down_to(self, ceiling: int) -> None:
-        """Rank every route earning more than ``ceiling``, and the next (when there is
-        one)."""
+    def rank(self, size: int, ceiling: int) -> int:
+        """Rank routes until ``size`` are ranked or the last earns ``ceiling`` or less (or
+        none is left); how many are ranked."""
         revs = self.revs
-        if revs and revs[-1] <= ceiling:
-            return
+        if len(revs) >= size or (revs and revs[-1] <= ceiling):
+            return len(revs)
         waiting = self._waiting
         heap = self._heap
         rate = self._rate
@@ -938,9 +938,10 @@ class _Ranked:
             revs.append(-value)
             masks.append(found[0])
             found_list.append(found)
-            if -value <= ceiling:
+            if -value <= ceiling or len(revs) >= size:
                 break
         self._next = i
+        return len(revs)
 
 
 class RoutePlanner:
@@ -1602,6 +1603,9 @@ def _choose(
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed)
 
 
+#: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
+_CHUNK = 128
+
 #: The most groups of routes by exits worth keeping (:class:`_Groups`); nor are more than
 #: one for four routes.
 _GROUPS = 512
@@ -1625,20 +1629,24 @@ class _Groups:
         self._open: dict[int, list[list[int]]] = {}
         self._done = 0
 
-    def free(self, used: int, ceiling: int, start: int) -> list[int]:
-        """The indices (from ``start`` on, in order) of the routes that earn more than
-        ``ceiling`` and share no track with ``used``."""
+    def rank(self, size: int, ceiling: int) -> int:
+        """Rank the list as :meth:`_Ranked.rank` does, and group what it ranked."""
         ranked = self.ranked
-        revs = ranked.revs
-        ranked.down_to(ceiling)
-        masks = ranked.masks
-        if self._done < len(revs):
-            self._group(masks, len(revs))
+        done = ranked.rank(size, ceiling)
+        if self._done < done:
+            self._group(ranked.masks, done)
+        return done
+
+    def free(self, used: int, ceiling: int, start: int, stop: int) -> list[int]:
+        """The indices from ``start`` to ``stop`` (ranked already), in order, of the routes
+        that earn more than ``ceiling`` and share no track with ``used``."""
+        revs = self.ranked.revs
+        masks = self.ranked.masks
         out: list[int] = []
         for group in self._free_groups(used):
             p = bisect.bisect_left(group, start) if start else 0
             for j in itertools.islice(group, p, None):
-                if revs[j] <= ceiling:
+                if j >= stop or revs[j] <= ceiling:
                     break
                 if not masks[j] & used:
                     out.append(j)
@@ -1646,23 +1654,24 @@ class _Groups:
         return out
 
     def first_free(self, used: int, ceiling: int, start: int) -> int:
-        """The first index of :meth:`free` (-1 when there is none)."""
-        ranked = self.ranked
-        revs = ranked.revs
-        ranked.down_to(ceiling)
-        masks = ranked.masks
-        if self._done < len(revs):
-            self._group(masks, len(revs))
-        found = -1
-        for group in self._free_groups(used):
-            p = bisect.bisect_left(group, start) if start else 0
-            for j in itertools.islice(group, p, None):
-                if revs[j] <= ceiling or (found >= 0 and j > found):
-                    break
-                if not masks[j] & used:
-                    found = j
-                    break
-        return found
+        """The first route from ``start`` on that earns more than ``ceiling`` and shares no
+        track with ``used`` (-1 when there is none), ranked a chunk at a time."""
+        revs = self.ranked.revs
+        masks = self.ranked.masks
+        while True:
+            stop = self.rank(start + _CHUNK, ceiling)
+            found = -1
+            for group in self._free_groups(used):
+                p = bisect.bisect_left(group, start) if start else 0
+                for j in itertools.islice(group, p, None):
+                    if j >= stop or revs[j] <= ceiling or (found >= 0 and j > found):
+                        break
+                    if not masks[j] & used:
+                        found = j
+                        break
+            if found >= 0 or stop <= start or revs[stop - 1] <= ceiling:
+                return found
+            start = stop
 
     def _free_groups(self, used: int) -> list[list[int]]:
         """The groups using none of the exits ``used`` takes."""
@@ -1788,13 +1797,22 @@ def _solve(
                 go(n, used | msks[j], total + revs[j], j + 1)
                 picks[i] = -1
         elif start >= 0:
+            # the routes a chunk at a time (ranked as far as the rising best asks), each
+            # chunk's routes that fit found group by group
+            group = groups[i]
+            lo = start if same[i] else 0
             floor = total + rest
-            for j in groups[i].free(used, best[0] - floor, start if same[i] else 0):
-                rev = revs[j]
-                if rev + floor <= best[0]:
+            while True:
+                hi = group.rank(lo + _CHUNK, best[0] - floor)
+                for j in group.free(used, best[0] - floor, lo, hi):
+                    rev = revs[j]
+                    if rev + floor <= best[0]:
+                        break
+                    picks[i] = j
+                    go(i + 1, used | msks[j], total + rev, j + 1)
+                if hi <= lo or revs[hi - 1] + floor <= best[0]:
                     break
-                picks[i] = j
-                go(i + 1, used | msks[j], total + rev, j + 1)
+                lo = hi
             picks[i] = -1
         if total + rest > best[0]:
             # running nothing here: the same train in the next list runs nothing either
