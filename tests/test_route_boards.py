@@ -12,13 +12,14 @@ and cities full of other corporations' tokens.
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import route_oracle
 from tests.test_route_trains import ALL, TRAINS, rows
-from tilelay import dsl
+from tilelay import dsl, routes
 from tilelay.board import Board
 from tilelay.games import Game, game_from_data
 from tilelay.games.model import parse_coord
@@ -143,16 +144,19 @@ def positions(draw: st.DrawFn) -> tuple[Board, list[TrainType]]:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(positions())
+@given(positions(), st.sampled_from([1, 3, routes._CHUNK]))
 def test_the_optimum_equals_the_oracle_on_random_boards(
-    position: tuple[Board, list[TrainType]],
+    position: tuple[Board, list[TrainType]], chunk: int
 ) -> None:
+    """Also with the combination ranking its grouped lists a route or three at a time (the
+    shared fixtures' long lists rank a chunk at a time)."""
     board, trains = position
     phase = board.game.trains.phase("5")
     expected = route_oracle.best_total(board, "AA", phase, trains)
     if expected is None:
         return  # too many combinations for the oracle
-    result = RoutePlanner(board, "AA", phase).best(trains)
+    with mock.patch.object(routes, "_CHUNK", chunk):
+        result = RoutePlanner(board, "AA", phase).best(trains)
     assert result.revenue == expected, [t.name for t in trains]
     assert sum(r.revenue for r in result.routes) == result.revenue
     used: set[tuple[str, int]] = set()
