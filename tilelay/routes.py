@@ -27,7 +27,10 @@ each of the corporation's token cities (two "arms" walked depth first from the t
 and used track as plain ints, cut off where no train could run the route any more), rates each
 for each train, then chooses one route per train by an exact branch and bound (routes sorted
 by revenue, bounded by the best remaining route per train, plus the most the game's whole-run
-rule can add; each complete run evaluated exactly).
+rule can add; each complete run evaluated exactly). Routes are bounded first and rated
+exactly only where the bound cannot settle them: the walk keeps only routes that may matter
+(:class:`_Search`), and the combination ranks each train's routes lazily, passing over at once
+the routes that share a token's exit with those chosen (:class:`_Groups`).
 
 >>> from tilelay.board import Board, TrackGraph
 >>> from tilelay.games import load_game
@@ -912,6 +915,11 @@ class _Ranked:
         self._next = i
         return j < len(revs)
 
+    @property
+    def exhausted(self) -> bool:
+        """Whether every route is ranked (or known not to run)."""
+        return self._next == len(self._waiting) and not self._heap
+
     def rank(self, size: int, ceiling: int) -> int:
         """Rank routes until ``size`` are ranked or the last earns ``ceiling`` or less (or
         none is left); how many are ranked."""
@@ -1283,23 +1291,24 @@ def _reach_key(spec: TrainSpec) -> tuple[int, int, str]:
 
 
 class _Search:
-    """The best routes of trains together (:meth:`RoutePlanner.best`), exactly, in up to two
-    walks (see the module docstring):
+    """The best routes of trains together (:meth:`RoutePlanner.best`), exactly (see the
+    module docstring):
 
-    1. the walk keeps, for each train, the best revenue of a route it has rated so far, and
-       does not follow a route whose stops, with the best the train could still add, cannot
-       beat it (:class:`_Reach`): at its end each train's best route ``B`` is known. With
-       one train (and no whole-run rule), that is the answer; when the walk cut nothing, its
-       routes are all the routes and go to step 3.
+    1. The walk keeps, for each train, the best revenue of a route it has rated so far
+       (``B``), and does not follow a route whose stops, with the best the train could
+       still add, cannot reach what it must (:class:`_Reach`). With one train (and no
+       whole-run rule) a route must beat ``B``, and the walk's best is the answer; when the
+       walk cut nothing, its routes are all the routes and go to step 3.
     2. A route of train ``i`` in a run worth more than ``S`` earns more than ``S`` minus
-       every other train's ``B`` and the most the whole-run rule adds. So a walk keeps the
-       routes earning at least ``B - gap`` (less that most) for a gap, and combines them
-       (step 3): a run worth at least the sum of the ``B`` less the gap is the best;
-       otherwise the run found proves a gap, and the walk is made again with it (the gap
-       starts at a sixteenth of the sum, and at most doubles).
+       every other train's ``B`` and the most the whole-run rule adds. So, with several
+       trains, the same walk keeps the routes earning at least ``B - gap`` (less that most)
+       for a gap of a sixteenth of the ``B``'s sum (as they rise), and combines them (step
+       3): a run worth at least the sum of the ``B`` less the gap is the best; otherwise
+       the run found proves a gap, and the walk is made again with it (at most doubled),
+       its combination seeking only runs better than the one found.
     3. One route per train (or none) with disjoint track, by branch and bound over each
        train's routes best first, rated exactly only as far as the bound asks
-       (:class:`_Ranked`).
+       (:class:`_Ranked`, :func:`_choose`).
     """
 
     def __init__(self, planner: RoutePlanner, slots: list[TrainSpec], running: list[TrainSpec]):
@@ -1613,7 +1622,9 @@ _GROUPS = 512
 
 class _Groups:
     """A ranked list's routes grouped by the part of ``exits`` they use (see
-    :func:`_choose`), as far as the list is ranked."""
+    :func:`_choose`), as far as the list is ranked. When the exits split the routes too
+    finely (more than :data:`_GROUPS` groups, or one for fewer than four routes), the list
+    is not grouped (``exits`` 0): the combination tries its routes in turn."""
 
     __slots__ = ("_done", "_open", "exits", "keys", "members", "ranked", "using")
 
@@ -1708,7 +1719,7 @@ class _Groups:
                 members[g].append(j)
         self._done = size
         ranked = self.ranked
-        settled = size >= 256 or (ranked._next == len(ranked._waiting) and not ranked._heap)
+        settled = size >= 256 or ranked.exhausted
         if exits and (len(members) > _GROUPS or (settled and len(members) * 4 > size)):
             # the exits split the routes too finely (a corporation with many tokens): no
             # groups, every route tried in turn
