@@ -46,6 +46,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -1456,14 +1457,17 @@ class _Search:
         tops = sum(max(best[s], 0) for s in trains)
         gap = max(tops // share, 1)
         result: tuple[int, list[int], list[_Ranked], int] | None = None
+        olds: dict[TrainSpec, int] = {}
         while True:
             bars = {s: best[s] - gap - extra for s in running}
             if result is None:
                 result = self._combine(found, bars)
             else:
-                # only a run better than the one found can change the answer
-                wider = self._combine(found, bars, result[0])
+                # only a run better than the one found can change the answer, and it has a
+                # route the last combination left out (one earning less than its bar)
+                wider = self._combine(found, bars, result[0], olds)
                 result = wider if wider[1] else (*result[:3], wider[3])
+            olds = bars
             proven = tops - result[0]
             if proven <= gap:
                 return result
@@ -1485,11 +1489,16 @@ class _Search:
         return min(stops, reach + free)
 
     def _combine(
-        self, found: dict[int, _Found], bars: dict[TrainSpec, int], seed: int = -_BIG
+        self,
+        found: dict[int, _Found],
+        bars: dict[TrainSpec, int],
+        seed: int = -_BIG,
+        olds: dict[TrainSpec, int] | None = None,
     ) -> tuple[int, list[int], list[_Ranked], int]:
         """Step 3 on ``found``: routes of train ``s`` whose bound is below ``bars[s]`` left
         out; only runs worth more than ``seed`` sought (no route indices, ``[]``, when there
-        is none)."""
+        is none), and with ``olds`` (the bars of the combination that found ``seed``) only
+        runs with a route below its train's old bar."""
         planner = self.planner
         rules = self.rules
         lists: dict[TrainSpec, _Ranked] = {}
@@ -1542,7 +1551,9 @@ class _Search:
                         views.append(planner._view(slots[slot], rated))
                 return rules.run_revenue(views, total)
 
-        total, picks = _choose(slot_lists, same, exact, bound, seed, self.planner._net.exits)
+        exits = self.planner._net.exits
+        old = None if olds is None else [olds.get(s, -_BIG) for s in self.slots]
+        total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
         return total, picks, slot_lists, len(found)
 
 
@@ -1590,6 +1601,7 @@ def _choose(
     bound: int = 0,
     seed: int = -_BIG,
     exits: int = 0,
+    olds: list[int] | None = None,
 ) -> tuple[int, list[int]]:
     """Branch and bound: one route (index, or -1 for none) per list, masks disjoint, the
     largest total; only totals above ``seed`` (a run known already) sought: ``(seed, [])``
@@ -1603,13 +1615,15 @@ def _choose(
     list back: "Russian dolls"), not only by the sum of their best routes. ``exits`` is the
     track most routes share (the paths leaving the corporation's tokens): each list's
     routes are grouped by the part of it they use, so that the routes of a group that
-    shares some of it with the routes chosen are passed over at once."""
+    shares some of it with the routes chosen are passed over at once. ``olds`` (with
+    ``seed``): the seed is the best run of routes earning at least ``olds[i]`` in list
+    ``i`` (and maybe others), so only runs with a route earning less are sought."""
     n = len(lists)
     groups = [_Groups(lst, exits) for lst in lists]
     suffix = [0] * (n + 1)
     for k in range(n - 1, 0, -1):
         suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
-    return _solve(lists, groups, same, 0, suffix, exact, bound, seed)
+    return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
 
 
 #: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
@@ -1741,9 +1755,11 @@ def _solve(
     exact: Callable[[list[int], int], int] | None,
     bound: int,
     seed: int = -_BIG,
+    olds: list[int] | None = None,
 ) -> tuple[int, list[int]]:
     """:func:`_choose` for the lists from ``first`` on, the lists after each bounded by
-    ``suffix`` (the most they earn together), above ``seed``."""
+    ``suffix`` (the most they earn together), above ``seed``; with ``olds``, only runs
+    with a route earning less than its list's ``olds`` entry."""
     n = len(lists)
     revenues = [lst.revs for lst in lists]
     masks = [lst.masks for lst in lists]
@@ -1771,9 +1787,19 @@ def _solve(
     if seed >= best[0]:
         best[0] = seed
         best_picks = []
+    # with ``olds``: the most the lists from k on earn when one of them takes a route below
+    # its old bar (each list's best route, but for that one)
+    stale = [-_BIG] * (n + 1)
+    if olds is not None:
+        top = [max(revenues[m][0], 0) if fills[m](0) else 0 for m in range(n)]
+        for k in range(first, n):
+            most = sum(top[k:])
+            stale[k] = max(most - top[m] + min(olds[m] - 1, top[m]) for m in range(k, n))
 
-    def go(i: int, used: int, total: int, start: int) -> None:
+    def go(i: int, used: int, total: int, start: int, fresh: bool) -> None:
         if i == n:
+            if not fresh:
+                return  # the run is one of those the seed was the best of
             value = total if exact is None else exact(picks, total)
             if value > best[0]:
                 best[0] = value
@@ -1784,6 +1810,9 @@ def _solve(
         rest = suffix[i + 1] + bound
         revs = revenues[i]
         msks = masks[i]
+        old = olds[i] if olds is not None else _BIG
+        # what the later lists earn at most when they must take a route below its old bar
+        later = rest if fresh else min(suffix[i + 1], stale[i + 1]) + bound
         if start >= 0 and (not used or not groups[i].exits):
             # nothing chosen yet, or routes not grouped: the routes in order, ranked only
             # as far as the (rising) best asks
@@ -1795,17 +1824,26 @@ def _solve(
                 if rev + floor <= best[0]:
                     break
                 mask = msks[j]
-                if not mask & used:
+                if not mask & used and (rev < old or rev + total + later > best[0]):
                     picks[i] = j
-                    go(i + 1, used | mask, total + rev, j + 1)
+                    go(i + 1, used | mask, total + rev, j + 1, fresh or rev < old)
                 j += 1
             picks[i] = -1
         elif start >= 0 and exact is None and i == n - 1:
-            # the last list: its best route that fits is the only one worth trying
-            j = groups[i].first_free(used, best[0] - total - rest, start if same[i] else 0)
+            # the last list: its best route that fits is the only one worth trying (one
+            # earning less than ``old`` when the run needs one)
+            lo = start if same[i] else 0
+            ceiling = best[0] - total - rest
+            if not fresh:
+                if old - 1 <= ceiling:
+                    lo = -1
+                else:
+                    done = groups[i].rank(_BIG, old - 1)
+                    lo = max(lo, bisect.bisect_left(revs, 1 - old, 0, done, key=operator.neg))
+            j = groups[i].first_free(used, ceiling, lo) if lo >= 0 else -1
             if j >= 0:
                 picks[i] = j
-                go(n, used | msks[j], total + revs[j], j + 1)
+                go(n, used | msks[j], total + revs[j], j + 1, True)
                 picks[i] = -1
         elif start >= 0:
             # the routes a chunk at a time (ranked as far as the rising best asks), each
@@ -1819,17 +1857,19 @@ def _solve(
                     rev = revs[j]
                     if rev + floor <= best[0]:
                         break
+                    if rev >= old and rev + total + later <= best[0]:
+                        continue
                     picks[i] = j
-                    go(i + 1, used | msks[j], total + rev, j + 1)
+                    go(i + 1, used | msks[j], total + rev, j + 1, fresh or rev < old)
                 if hi <= lo or revs[hi - 1] + floor <= best[0]:
                     break
                 lo = hi
             picks[i] = -1
-        if total + rest > best[0]:
+        if total + later > best[0]:
             # running nothing here: the same train in the next list runs nothing either
-            go(i + 1, used, total, -1 if i + 1 < n and same[i + 1] else 0)
+            go(i + 1, used, total, -1 if i + 1 < n and same[i + 1] else 0, fresh)
 
-    go(first, 0, 0, 0)
+    go(first, 0, 0, 0, olds is None)
     if exact is not None and best_picks and all(p < 0 for p in best_picks):
         return max(best[0], 0), best_picks
     return best[0], best_picks
