@@ -7,14 +7,15 @@ nothing derived from it kept): the corporation's network, the chains of track, e
 and the exact best combination (``RoutePlanner(...).best(trains)``), with Python's garbage
 collector held off while timing, and the least of :data:`REPEATS` runs (each on a fresh
 board) kept, as ``timeit`` does: on a machine shared with other work a single run picks up
-the scheduler's pauses. The peer: the engine itself under Ruby
-(``oracle/routes.rb``: its route walk with its default limits, then its route lists combined
-exactly), run on each fixture after ours, on every core (a whole run takes the engine an hour
-or more: its late 1817, 1822 and 18USA positions half a minute each); its time per position
-is its walk plus its combination. Only positions both answer are compared; the table gives
-the median and the worst time per position and the ratio (engine / ours). Where Ruby is
-absent (``./dev setup`` installs it), or with ``TILELAY_BENCH_ENGINE=precomputed``, the
-engine's times precomputed in ``engine_routes/`` are shown instead, said so.
+the scheduler's pauses (the CPU time per position is printed beside, for the same reason).
+The peer: the engine itself under Ruby (``oracle/routes.rb``: its route walk with its
+default limits, then its route lists combined exactly), run on each fixture after ours, on
+every core (a whole run takes the engine an hour or more: its late 1817, 1822 and 18USA
+positions half a minute each); its time per position is its walk plus its combination. Only
+positions both answer are compared; the table gives the median and the worst time per
+position and the ratio (engine / ours). Where Ruby is absent (``./dev setup`` installs it),
+or with ``TILELAY_BENCH_ENGINE=precomputed``, the engine's times precomputed in
+``engine_routes/`` are shown instead, said so.
 
 A second table times denser positions (each built-in game's final board with the first
 corporation's token in every city that has room) against the tests' naive oracle
@@ -56,6 +57,9 @@ ORACLE = REFERENCE / "oracle"
 ENGINE_TIMEOUT = 1800
 #: Runs of ours per position (the least kept).
 REPEATS = 3
+#: Our CPU time per position (seconds), beside the wall time: a busy machine inflates the
+#: wall time of the positions its pauses land on.
+CPU: list[float] = []
 
 
 def engine_times(record: Path) -> tuple[dict[int, float], str]:
@@ -112,7 +116,8 @@ def main(only: list[str]) -> None:
 
 def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
     """Our time per ``run_routes`` id of a record (replayed as far as it goes), and the
-    replay's error if it stopped early."""
+    replay's error if it stopped early. The CPU time of each position (the least of the
+    runs too) goes to :data:`CPU`."""
     out: dict[int | None, float] = {}
     try:
         for step in replay_steps(load_record(path)):
@@ -121,13 +126,16 @@ def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
             corp = str(step.action.get("entity"))
             trains = step.runnable_names(corp)
             times: list[float] = []
+            cpu: list[float] = []
             for _ in range(REPEATS):
                 board = Board(step.board.game, step.board.laid, step.board.tokens)
                 board.track_graph()  # the board's track as arrays: the engine's hexes, paths
                 gc.disable()
                 try:
                     t0 = time.perf_counter()
+                    c0 = time.thread_time()
                     RoutePlanner(board, corp, step.phase, facts=step.facts).best(trains)
+                    cpu.append(time.thread_time() - c0)
                     times.append(time.perf_counter() - t0)
                 except TilelayError:
                     break  # a train or rule tilelay does not model yet
@@ -135,6 +143,7 @@ def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
                     gc.enable()
             if times:
                 out[step.action_id] = min(times)
+                CPU.append(min(cpu))
     except TilelayError as err:
         return out, str(err)
     return out, None
@@ -202,6 +211,11 @@ def compare(only: list[str]) -> None:
             ("tilelay: worst", max(ours), worst_ours[2]),
         ],
     )
+    if CPU:
+        print(
+            f"tilelay CPU time per position: median {statistics.median(CPU) * 1000:.2f} ms, "
+            f"worst {max(CPU) * 1000:.1f} ms"
+        )
     med = statistics.median(theirs) / statistics.median(ours)
     worst = max(theirs) / max(ours)
     print(
