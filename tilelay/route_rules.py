@@ -87,6 +87,21 @@ def _count(value: int) -> int:
     return UNLIMITED if value >= UNLIMITED_STOPS else max(value, 0)
 
 
+def _within(caps: tuple[int, ...], c: int, t: int, o: int) -> bool:
+    """Whether ``c`` cities, ``t`` towns and ``o`` offboards fit capacities given per set of
+    classes (Hall's condition: every set's stops within what the rows taking any of its
+    classes allow; ``caps[mask - 1]`` for the set's bit mask)."""
+    return (
+        c <= caps[0]
+        and t <= caps[1]
+        and c + t <= caps[2]
+        and o <= caps[3]
+        and c + o <= caps[4]
+        and t + o <= caps[5]
+        and c + t + o <= caps[6]
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TrainSpec:
     """A train as the router rates it (see the module docstring). ``name`` is the train's
@@ -109,6 +124,9 @@ class TrainSpec:
         default=(), init=False, repr=False, compare=False
     )
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _visits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    _pays: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
+    _express: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __hash__(self) -> int:
         return self._hash
@@ -140,16 +158,30 @@ class TrainSpec:
             pay = min(UNLIMITED, sum(r.pay for r in rows))
             out.append((mask, visit, pay))
         object.__setattr__(self, "_subsets", tuple(out))
+        # the same capacities by class mask - 1 (cities 1, towns 2, offboards 4), for fits
+        object.__setattr__(self, "_visits", tuple(visit for _, visit, _ in out))
+        object.__setattr__(self, "_pays", tuple(pay for _, _, pay in out))
+        object.__setattr__(self, "_express", any(r.pay < r.visit for r in self.rows))
 
     @property
     def express(self) -> bool:
         """Whether some visited stops may go unpaid (a row pays for fewer than it visits)."""
-        return any(r.pay < r.visit for r in self.rows)
+        return self._express
 
     @property
     def unlimited(self) -> bool:
         """Whether the train may visit any number of stops (a diesel, an H-train)."""
         return all(r.visit >= UNLIMITED for r in self.rows)
+
+    def capacity(self, classes: int) -> int:
+        """The most stops (counted by their visit cost) of the classes in the bit mask
+        ``classes`` (``1 << CITY`` …) the train may visit together."""
+        return self._subsets[classes - 1][1] if self.runs and classes else 0
+
+    def pay_capacity(self, classes: int) -> int:
+        """The most stops of the classes in the bit mask ``classes`` the train may score
+        together."""
+        return self._subsets[classes - 1][2] if self.runs and classes else 0
 
     def max_stops(self, cls: int) -> int:
         """The most stops of class ``cls`` the train may visit."""
@@ -158,31 +190,15 @@ class TrainSpec:
     def fits(self, counts: Sequence[int]) -> bool:
         """Whether a route visiting ``counts[c]`` stops of each class ``c`` fits the train's
         rows (its stop count only: see :attr:`hexes` for H-trains)."""
-        if not self.runs:
-            return False
-        for mask, visit, _ in self._subsets:
-            need = 0
-            for c in (CITY, TOWN, OFFBOARD):
-                if mask >> c & 1:
-                    need += counts[c]
-            if need > visit:
-                return False
-        return True
+        return self.runs and _within(self._visits, counts[CITY], counts[TOWN], counts[OFFBOARD])
 
     def _pay_fits(self, counts: Sequence[int]) -> bool:
-        for mask, _, pay in self._subsets:
-            need = 0
-            for c in (CITY, TOWN, OFFBOARD):
-                if mask >> c & 1:
-                    need += counts[c]
-            if need > pay:
-                return False
-        return True
+        return _within(self._pays, counts[CITY], counts[TOWN], counts[OFFBOARD])
 
     @property
     def pays_all(self) -> bool:
         """Whether every stop the train may visit scores (no row pays for fewer)."""
-        return not self.express
+        return not self._express
 
     def paid(
         self, classes: Sequence[int], values: Sequence[int], tokened: Sequence[bool]

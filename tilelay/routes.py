@@ -27,7 +27,10 @@ each of the corporation's token cities (two "arms" walked depth first from the t
 and used track as plain ints, cut off where no train could run the route any more), rates each
 for each train, then chooses one route per train by an exact branch and bound (routes sorted
 by revenue, bounded by the best remaining route per train, plus the most the game's whole-run
-rule can add; each complete run evaluated exactly).
+rule can add; each complete run evaluated exactly). Routes are bounded first and rated
+exactly only where the bound cannot settle them: the walk keeps only routes that may matter
+(:class:`_Search`), and the combination ranks each train's routes lazily, passing over at once
+the routes that share a token's exit with those chosen (:class:`_Groups`).
 
 >>> from tilelay.board import Board, TrackGraph
 >>> from tilelay.games import load_game
@@ -40,12 +43,15 @@ rule can add; each complete run evaluated exactly).
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import itertools
+import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from tilelay.board import Board, TrackGraph
+from tilelay.board import Board
 from tilelay.errors import TilelayError
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, UnsupportedTrain
 from tilelay.rules import GameRules, RouteContext, RouteView, RunFacts, rules_for
@@ -109,124 +115,286 @@ class RunResult:
 _Raw = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
 # A rated route: (revenue, track mask, raw route, scored node ids, bonus)
 _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
+# An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
+# there, the arm up to the stop before) or None at the route's first stop
+_Link = tuple[int, "_Ends", "_Link | None"] | None
+# The path ends of a chain of track entered in order, and entered walking it backwards
+_Ends = tuple[tuple[int, ...], tuple[int, ...]]
+# A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
+# (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
+# packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
+# (:func:`_unfold`)
+_Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int, int]
+
+#: No threshold: every route is walked.
+_NO_THRESHOLD = -(1 << 60)
+
+#: ``_BITS[i] == 1 << i`` (grown as boards need).
+_BITS: list[int] = [1 << i for i in range(4096)]
+
+
+def _bits(n: int) -> list[int]:
+    """The list of single bits, at least ``n`` long."""
+    while len(_BITS) < n:
+        _BITS.extend(1 << i for i in range(len(_BITS), 2 * len(_BITS)))
+    return _BITS
+
+
+def _length(found: _Found) -> int:
+    """How many stops a found route has."""
+    n = 1
+    for link in (found[7], found[8]):
+        while link is not None:
+            n += 1
+            link = link[2]
+    return n
+
+
+def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A found route's stops and entering path ends, in order (arm 1 back to the first stop,
+    then arm 2 out from it)."""
+    stops: list[int] = []
+    ends: list[int] = []
+    link = found[7]
+    while link is not None:
+        m, cends, link = link
+        stops.append(m)
+        ends.extend(cends[1])
+    stops.append(found[6])
+    link = found[8]
+    if link is not None:
+        arm: list[tuple[int, _Ends]] = []
+        while link is not None:
+            m, cends, link = link
+            arm.append((m, cends))
+        for m, cends in reversed(arm):
+            stops.append(m)
+            ends.extend(cends[0])
+    return tuple(stops), tuple(ends)
+
+
+#: A key of :attr:`_Reach.memo` no train fits.
+_NO_FIT = 1 << 62
+
+
+#: :attr:`_Reach.fits` of each set of trains (they depend on the trains alone).
+_FITS: dict[tuple[TrainSpec, ...], dict[tuple[int, ...], bool]] = {}
 
 
 class _Reach:
-    """Where the enumeration may stop walking: a route (stop counts by class, hex sides
-    crossed) that no train of the set could run, nor any longer route through it."""
+    """What trains a route's counts allow: a route (stop counts by class, hex sides crossed)
+    that no train of the set could run, nor any longer route through it, is not followed;
+    and, for a walk with thresholds (one per train, :meth:`set_thresholds`), the least sum of
+    stop bound values a route needs for some train that may run it to reach its threshold.
+    Train ``i`` earns at most ``scales[i]`` times that sum (1867's doubling 2+2 beside plain
+    trains).
 
-    def __init__(self, specs: Sequence[TrainSpec]) -> None:
+    When towns fill (``town_tops`` given: every train scores every city and offboard it
+    visits, and towns only as far as its pay allows: 1860's and 1867's trains), a route's
+    second sum counts its cities and offboards only, and needs, with the best towns of the
+    map (``town_tops``: their prefix sums) that the trains could still score, to reach the
+    threshold too."""
+
+    def __init__(
+        self,
+        specs: Sequence[TrainSpec],
+        scales: Sequence[int] | None = None,
+        town_tops: list[int] | None = None,
+    ) -> None:
         self.specs = [s for s in specs if s.runs]
         limits = [s.hexes for s in self.specs]
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        self.memo: dict[tuple[int, int, int, int], bool] = {}
         self.key = tuple(sorted({(s.rows, s.hexes) for s in self.specs}, key=repr))
+        #: (cities, towns, offboards[, hex sides]) -> whether a train fits
+        fits = _FITS.get(tuple(self.specs))
+        if fits is None:
+            if len(_FITS) > 4096:
+                _FITS.clear()
+            fits = _FITS[tuple(self.specs)] = {}
+        self.fits: dict[tuple[int, ...], bool] = fits
+        #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
+        #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
+        #: fits it)
+        self.memo: dict[tuple[int, ...], tuple[int, int]] = {}
+        #: the same by counts packed in one int (:func:`_pack`)
+        self.packed: dict[int, tuple[int, int]] = {}
+        self.thresholds = [_NO_THRESHOLD] * len(self.specs)
+        self.scales = list(scales) if scales is not None else [1] * len(self.specs)
+        self.town_tops = town_tops
+        self._pays = [s.pay_capacity(0b111) for s in self.specs]
+        #: the most towns each train may score
+        self._town_pays = [s.pay_capacity(1 << TOWN) for s in self.specs]
+        #: the least sum any route needs (of any counts)
+        self.floor = _NO_THRESHOLD
 
-    def ok(self, c: int, t: int, o: int, x: int) -> bool:
-        key = (c, t, o, x if self.uses_hexes else 0)
+    def set_thresholds(self, thresholds: Sequence[int]) -> None:
+        """Each train's threshold: a route is kept while some train that may run it could
+        earn at least its threshold on it or on a longer route through it."""
+        if list(thresholds) != self.thresholds:
+            self.thresholds[:] = thresholds
+            self.memo.clear()
+            self.packed.clear()
+            self.floor = min(
+                (-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)),
+                default=_NO_THRESHOLD,
+            )
+
+    def fit(self, key: tuple[int, ...]) -> bool:
+        """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
+        c, t, o = key[0], key[1], key[2]
+        x = key[3] if self.uses_hexes else 0
+        counts = (c, t, o)
+        found = any(s.fits(counts) and (s.hexes is None or x <= s.hexes) for s in self.specs)
+        self.fits[key] = found
+        return found
+
+    def score(self, key: tuple[int, ...]) -> tuple[int, int]:
+        """The least sums a route with these counts needs (:attr:`memo`)."""
+        c, t, o = key[0], key[1], key[2]
+        x = key[3] if self.uses_hexes else 0
+        counts = (c, t, o)
+        need = need_w = _NO_FIT
+        tops = self.town_tops
+        for s, threshold, scale, pay, town_pay in zip(
+            self.specs, self.thresholds, self.scales, self._pays, self._town_pays, strict=True
+        ):
+            if s.fits(counts) and (s.hexes is None or x <= s.hexes):
+                # scale * sum >= threshold
+                least = -(-threshold // scale)
+                need = min(need, least)
+                if tops is not None:
+                    room = min(max(pay - c - o, 0), town_pay, len(tops) - 1)
+                    need_w = min(need_w, least - tops[room])
+        found = (need, need_w if tops is not None else need)
+        self.memo[key] = found
+        return found
+
+    def needs(self, code: int) -> tuple[int, int]:
+        """:meth:`score` of counts packed in one int (:func:`_pack`), kept in
+        :attr:`packed`."""
+        key: tuple[int, ...] = (code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD)
+        if self.uses_hexes:
+            key = (*key, code >> 3 * _SHIFT)
         found = self.memo.get(key)
         if found is None:
-            counts = (c, t, o)
-            found = any(s.fits(counts) and (s.hexes is None or x <= s.hexes) for s in self.specs)
-            self.memo[key] = found
+            found = self.score(key)
+        self.packed[code] = found
         return found
+
+
+#: Counts packed in one int: cities, towns, offboards and hex sides, a field each.
+_SHIFT = 12
+_FIELD = (1 << _SHIFT) - 1
+
+
+def _pack(c: int, t: int, o: int, x: int) -> int:
+    """Counts as one int, so that the counts of two arms add up as ints (each count below
+    ``1 << _SHIFT``: more than any route has)."""
+    return c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT
 
 
 class _Net:
-    """The board's track graph seen by one corporation, as flat lists for the walkers."""
+    """The board's track graph seen by one corporation, as flat lists for the walk."""
 
     def __init__(self, ctx: RouteContext) -> None:
         g = ctx.graph
-        board = ctx.board
         self.ctx = ctx
         self.graph = g
-        memo = board.memo
-        bits = memo.get("routes.bits")
-        if bits is None:
-            bits = memo["routes.bits"] = _track_bits(board, g)
-        assert isinstance(bits, tuple)
-        self.pathbit: list[int] = bits[0]
-        self.sidebit: list[int] = bits[1]
+        self.bits = _bits(len(g.paths) + len(g.end_lane) + 1)
         rules = ctx.rules
         self.kind = ctx.classes
         self.cost = ctx.costs
-        self.passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
-        group_bits: dict[str, int] = {}
-        for node in ctx.nodes:
-            for name in node.groups:
-                group_bits.setdefault(name, len(group_bits))
-        groups: list[int] = []
-        hex_bits: dict[str, int] = {}
+        shared = ctx._shared
+        if type(rules).passable is GameRules.passable:
+            if rules.blocking:
+                passable = list(shared.open)
+                for n in shared.token_cities:
+                    passable[n] = rules.passable(ctx, n)
+            else:
+                passable = [True] * len(g.nodes)
+        else:
+            passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
+        self.passable = passable
         per_hex = rules.one_stop_per_hex
-        for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
-            mask = 0
-            for name in node.groups:
-                mask |= 1 << group_bits[name]
-            if per_hex and node.is_stop:
-                # one stop per hex: the hex as a group of its own (bits above the groups')
-                mask |= 1 << (len(group_bits) + hex_bits.setdefault(coord, len(hex_bits)))
-            groups.append(mask)
-        self.groups = groups
-        self.token_nodes = [n for n, held in enumerate(ctx.tokened) if held]
-        self._enumerated: dict[object, dict[int, _Raw]] = {}
-        self._chains: list[list[_Chain] | None] | None = None
-
-    def chains(self) -> list[list[_Chain] | None]:
-        """The track from each node's path ends to the next stops, walked when first asked
-        for (:meth:`chain`) and kept with the board (it is the same for every corporation)."""
-        if self._chains is None:
-            memo = self.ctx.board.memo
-            found = memo.get("routes.chains")
-            if found is None:
-                found = memo["routes.chains"] = [None] * len(self.graph.end_node)
-            self._chains = found  # type: ignore[assignment]
-        assert self._chains is not None
-        return self._chains
+        groups = shared.memo.get(("routes.groups", per_hex))
+        if groups is None:
+            groups = shared.memo[("routes.groups", per_hex)] = _group_masks(ctx, per_hex)
+        self.groups: list[int] = groups
+        self.token_nodes = [n for n in shared.token_cities if ctx.tokened[n]]
+        #: the paths leaving the corporation's token cities (most routes share some)
+        self.exits = 0
+        for n in self.token_nodes:
+            for e in g.node_ends[n]:
+                self.exits |= self.bits[e >> 1]
+        self._enumerated: dict[object, dict[int, _Found]] = {}
+        chains = ctx.board.memo.get("routes.chains")
+        if chains is None:
+            chains = ctx.board.memo["routes.chains"] = [None] * len(g.end_node)
+        self.chains: list[list[_Chain] | None] = chains  # type: ignore[assignment]
 
     def chain(self, e: int) -> list[_Chain]:
-        """The chains of track from path end ``e`` (at a node) to the next stops."""
-        chains = self.chains()
-        found = chains[e]
+        """The chains of track from path end ``e`` (at a node) to the next stops (walked
+        when first asked for and kept with the board: they are the same for every
+        corporation)."""
+        found = self.chains[e]
         if found is None:
-            found = chains[e] = _chains_from(self, e)
+            found = self.chains[e] = _chains_from(self, e)
         return found
 
-    def enumerate(self, reach: _Reach) -> dict[int, _Raw]:
+    def enumerate(self, reach: _Reach) -> dict[int, _Found]:
         """Every legal route within ``reach``, keyed by its track mask (cached)."""
         found = self._enumerated.get(reach.key)
         if found is None:
-            found = _enumerate(self, reach)
+            zero = [0] * len(self.kind)
+            found, _ = _walk(self, reach, _grow(self, reach, zero, zero))
             self._enumerated[reach.key] = found
         return found
 
 
+def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
+    """A bit mask per node of the groups it belongs to (a route stops at most once in a
+    group); with ``per_hex`` each hex is a group of its stops as well."""
+    shared = ctx._shared
+    if not shared.grouped and not per_hex:
+        return [0] * len(ctx.nodes)
+    group_bits: dict[str, int] = {}
+    for node in ctx.nodes:
+        for name in node.groups:
+            group_bits.setdefault(name, len(group_bits))
+    groups: list[int] = []
+    hex_bits: dict[str, int] = {}
+    for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
+        mask = 0
+        for name in node.groups:
+            mask |= 1 << group_bits[name]
+        if per_hex and node.is_stop:
+            # one stop per hex: the hex as a group of its own (bits above the groups')
+            mask |= 1 << (len(group_bits) + hex_bits.setdefault(coord, len(hex_bits)))
+        groups.append(mask)
+    return groups
+
+
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
-# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
-# whether its last path is terminal)
-_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
-
-
-def _track_bits(board: Board, g: TrackGraph) -> tuple[list[int], list[int]]:
-    """A bit for each path, and for each path end at a hex side the bit of the track it uses
-    there (one per side, or per lane: :attr:`TrackGraph.end_lane`), above the paths' bits."""
-    n_paths = len(g.paths)
-    pathbit = [1 << p for p in range(n_paths)]
-    sidebit = [0 if lane < 0 else 1 << (n_paths + lane) for lane in g.end_lane]
-    return pathbit, sidebit
+# uses as a mask, hex sides crossed, the path ends entered in order both ways (:data:`_Ends`),
+# the junctions passed, whether its last path is terminal)
+_Chain = tuple[int, int, int, _Ends, tuple[int, ...], bool]
 
 
 def _chains_from(net: _Net, start: int) -> list[_Chain]:
     """Every way along the track from path end ``start`` (at a node) to the next stop
-    (through plain track and junctions, never using a path, hex side or junction twice)."""
+    (through plain track and junctions, never using a path, hex side or junction twice).
+    Each path has a bit, and each hex side (or lane of a side: :attr:`TrackGraph.end_lane`)
+    a bit above the paths'."""
     g = net.graph
     end_node = g.end_node
     links = g.links
     node_ends = g.node_ends
     terminal = g.terminal
-    pathbit = net.pathbit
-    sidebit = net.sidebit
+    end_lane = g.end_lane
+    bits = net.bits
+    n_paths = len(g.paths)
     kind = net.kind
     out: list[_Chain] = []
     ends: list[int] = [start]
@@ -237,14 +405,15 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                out.append((m, used, x, tuple(ends), tuple(junctions), last))
+                walked = (tuple(ends), tuple([f ^ 1 for f in reversed(ends)]))
+                out.append((m, used, x, walked, tuple(junctions), last))
                 return
             if term or m in junctions:
                 return
             junctions.append(m)
             for f in node_ends[m]:
                 p = f >> 1
-                pb = pathbit[p]
+                pb = bits[p]
                 if used & pb or terminal[p]:
                     continue
                 ends.append(f)
@@ -252,95 +421,188 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
                 ends.pop()
             junctions.pop()
             return
-        sb = sidebit[o]
+        lane = end_lane[o]
+        sb = 0 if lane < 0 else bits[n_paths + lane]
         if used & sb:
             return
         for f in links[o]:
             p = f >> 1
-            pb = pathbit[p]
+            pb = bits[p]
             if used & pb:
                 continue
             ends.append(f)
             cross(f ^ 1, used | sb | pb, x + 1, terminal[p])
             ends.pop()
 
-    cross(start ^ 1, pathbit[start >> 1], 0, False)
+    cross(start ^ 1, bits[start >> 1], 0, False)
     return out
 
 
-def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
-    """Enumerate routes through the corporation's token cities: arm 1 walked from a token T,
-    and at each stop where it may end, arm 2 walked from T with the first arm's track used
-    (its first path end numbered above arm 1's, so that each pair is walked once). Arms move
-    from stop to stop along the precomputed chains (:func:`_chains`)."""
+class _Arms:
+    """The arms of routes from one token city: every way a route may leave the token and go
+    on from stop to stop (as far as some train could run it), in the order a depth-first
+    walk finds them, the arms through one first path end together and those ends in
+    increasing order. Arm ``i``'s longer arms are ``i + 1 … end[i] - 1``.
+
+    Per arm: its first path end (``first``), whether that path is terminal (``term``), the
+    track it uses (paths and hex sides, ``mask``), the nodes it visits besides the token
+    (stops and junctions, ``nodes``), its stops' groups (``groups``), the route's counts with
+    the token (``counts``: cities, towns, offboards, hex sides crossed), its stops' sum of
+    bound values and second sums (``v``, ``w``: see :class:`_Reach`), its stops and path ends
+    (``link``), the best ``v`` and ``w`` of it and its longer arms (``top``, ``top_w``), the
+    first arm with a later first end (``rest``), and the best ``top`` and ``top_w`` of an arm
+    that may pair with it (``partner``, ``partner_w``)."""
+
+    __slots__ = (
+        "block",
+        "code",
+        "counts",
+        "end",
+        "first",
+        "groups",
+        "link",
+        "mask",
+        "nodes",
+        "partner",
+        "partner_w",
+        "rest",
+        "term",
+        "token",
+        "top",
+        "top_w",
+        "v",
+        "v0",
+        "w",
+        "w0",
+    )
+
+    def __init__(self, token: int, v0: int, w0: int) -> None:
+        self.token = token
+        self.v0 = v0
+        self.w0 = w0
+        self.first: list[int] = []
+        self.term: list[bool] = []
+        self.mask: list[int] = []
+        self.nodes: list[int] = []
+        self.groups: list[int] = []
+        self.counts: list[tuple[int, int, int, int]] = []
+        #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
+        self.code: list[int] = []
+        #: what a partner may not share, as one int: the track, then the nodes, then the
+        #: groups (-1 for an arm whose first path is terminal: it has no partner)
+        self.block: list[int] = []
+        self.v: list[int] = []
+        self.w: list[int] = []
+        self.link: list[_Link] = []
+        self.end: list[int] = []
+        self.top: list[int] = []
+        self.top_w: list[int] = []
+        self.rest: list[int] = []
+        self.partner: list[int] = []
+        self.partner_w: list[int] = []
+
+
+def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) -> list[_Arms]:
+    """The arms from each of the corporation's token cities (:class:`_Arms`)."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
-    pathbit = net.pathbit
+    bits = net.bits
     kind = net.kind
     cost = net.cost
     passable = net.passable
     groups = net.groups
-    chains = net.chains()
+    chains = net.chains
     chain_of = net.chain
-    ok = reach.ok
+    fits_get = reach.fits.get
+    fit = reach.fit
+    uses_hexes = reach.uses_hexes
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
-    found: dict[int, _Raw] = {}
-    trail1: list[int] = []
-    stops1: list[int] = []
-    trail2: list[int] = []
-    stops2: list[int] = []
-    # [token node, arm 1's first end, whether arm 1 left the token by a terminal path]
-    state = [0, -1, 0]
-
-    def emit(used: int, c: int, t: int, o: int, x: int) -> None:
-        if used in found:
-            return
-        start = state[0]
-        stops = (*reversed(stops1), start, *stops2)
-        ends = (*[e ^ 1 for e in reversed(trail1)], *trail2)
-        found[used] = (stops, ends, c, t, o, x)
+    out: list[_Arms] = []
+    node_shift = len(g.paths) + len(g.end_lane) + 1
+    group_shift = node_shift + len(g.nodes)
 
     def leave(
-        n: int, used: int, c: int, t: int, o: int, x: int, gmask: int, arm: int, low: int
+        arms: _Arms,
+        n: int,
+        used: int,
+        seen: int,
+        c: int,
+        t: int,
+        o: int,
+        x: int,
+        v: int,
+        w: int,
+        gmask: int,
+        link: _Link,
+        first: int,
+        term_first: bool,
     ) -> None:
-        trail = trail1 if arm == 1 else trail2
-        first_of_route = n == state[0] and arm == 1 and not trail1
+        """Grow the arms on from node ``n``."""
         for e in node_ends[n]:
-            if e <= low:
-                continue
             p = e >> 1
-            if used & pathbit[p]:
+            if used & bits[p]:
                 continue
-            # a terminal path only as a route's first path, leaving the route's starting node
-            if terminal[p] and not first_of_route:
+            if link is None:
+                first = e
+                term_first = terminal[p]
+            elif terminal[p]:
+                # a terminal path only as a route's first path, leaving its first stop
                 continue
-            if first_of_route:
-                state[1] = e
-                state[2] = 1 if terminal[p] else 0
-            found = chains[e]
-            if found is None:
-                found = chain_of(e)
-            for m, mask, cx, cends, juncs, term in found:
+            out_chains = chains[e]
+            if out_chains is None:
+                out_chains = chain_of(e)
+            for m, mask, cx, cends, juncs, term in out_chains:
                 if used & mask or visited[m]:
                     continue
                 nx = x + cx
                 if nx > max_x:
                     continue
+                seen_m = seen | bits[m]
                 if juncs:
                     if any(visited[j] for j in juncs):
                         continue
                     for j in juncs:
                         visited[j] = 1
-                trail.extend(cends)
-                arrive(m, used | mask, c, t, o, nx, gmask, arm, term)
-                del trail[len(trail) - len(cends) :]
-                for j in juncs:
-                    visited[j] = 0
+                        seen_m |= bits[j]
+                arrive(
+                    arms,
+                    m,
+                    used | mask,
+                    seen_m,
+                    c,
+                    t,
+                    o,
+                    nx,
+                    v,
+                    w,
+                    gmask,
+                    (m, cends, link),
+                    term,
+                    first,
+                    term_first,
+                )
+                if juncs:
+                    for j in juncs:
+                        visited[j] = 0
 
     def arrive(
-        m: int, used: int, c: int, t: int, o: int, x: int, gmask: int, arm: int, term: bool
+        arms: _Arms,
+        m: int,
+        used: int,
+        seen: int,
+        c: int,
+        t: int,
+        o: int,
+        x: int,
+        v: int,
+        w: int,
+        gmask: int,
+        link: _Link,
+        term: bool,
+        first: int,
+        term_first: bool,
     ) -> None:
         gm = groups[m]
         if gm & gmask:
@@ -352,19 +614,31 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             t += cost[m]
         else:
             o += cost[m]
-        if not ok(c, t, o, x):
+        key = (c, t, o, x) if uses_hexes else (c, t, o)
+        ok = fits_get(key)
+        if ok is None:
+            ok = fit(key)
+        if not ok:
             return
+        v += bound[m]
+        w += prune[m]
         gmask |= gm
-        visited[m] = 1
-        stops = stops1 if arm == 1 else stops2
-        stops.append(m)
-        emit(used, c, t, o, x)
-        if arm == 1 and not state[2]:
-            leave(state[0], used, c, t, o, x, gmask, 2, state[1])
+        i = len(arms.first)
+        arms.first.append(first)
+        arms.term.append(term_first)
+        arms.mask.append(used)
+        arms.nodes.append(seen)
+        arms.groups.append(gmask)
+        arms.counts.append((c, t, o, x))
+        arms.v.append(v)
+        arms.w.append(w)
+        arms.link.append(link)
+        arms.end.append(0)
         if passable[m] and not term and k != OFFBOARD:
-            leave(m, used, c, t, o, x, gmask, arm, -1)
-        stops.pop()
-        visited[m] = 0
+            visited[m] = 1
+            leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first)
+            visited[m] = 0
+        arms.end[i] = len(arms.first)
 
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 20000))
@@ -373,20 +647,310 @@ def _enumerate(net: _Net, reach: _Reach) -> dict[int, _Raw]:
             k = kind[start]
             if k < 0:
                 continue
-            w = cost[start]
-            c0, t0, o0 = w * (k == CITY), w * (k == TOWN), w * (k == OFFBOARD)
-            if not ok(c0, t0, o0, 0):
+            cw = cost[start]
+            c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
+            key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
+            ok = reach.fits.get(key)
+            if ok is None:
+                ok = fit(key)
+            if not ok:
                 continue
-            state[0] = start
+            arms = _Arms(start, bound[start], prune[start])
             visited[start] = 1
-            leave(start, 0, c0, t0, o0, 0, groups[start], 1, -1)
+            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False)
             visited[start] = 0
+            # the arms' groups without the token's
+            g0 = groups[start]
+            n = len(arms.first)
+            arms.groups = [gm ^ g0 for gm in arms.groups]
+            arms.block = [
+                -1 if term else mask | seen << node_shift | gm << group_shift
+                for term, mask, seen, gm in zip(
+                    arms.term, arms.mask, arms.nodes, arms.groups, strict=True
+                )
+            ]
+            arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
+            # the best sums of each arm and its longer arms (its direct longer arms' bests)
+            ends = arms.end
+            tops = list(arms.v)
+            tops_w = list(arms.w)
+            for i in range(n - 1, -1, -1):
+                c = i + 1
+                end = ends[i]
+                best, best_w = tops[i], tops_w[i]
+                while c < end:
+                    if tops[c] > best:
+                        best = tops[c]
+                    if tops_w[c] > best_w:
+                        best_w = tops_w[c]
+                    c = ends[c]
+                tops[i], tops_w[i] = best, best_w
+            arms.top = tops
+            arms.top_w = tops_w
+            rest = [n] * n
+            partner = [-1] * n
+            i = n - 1
+            firsts = arms.first
+            # arms are grouped by first end, in increasing order
+            j = n
+            while i >= 0:
+                if i + 1 < n and firsts[i + 1] != firsts[i]:
+                    j = i + 1
+                rest[i] = j
+                i -= 1
+            partner_w = [-1] * n
+            suffix = [-1] * (n + 1)
+            suffix_w = [-1] * (n + 1)
+            for i in range(n - 1, -1, -1):
+                usable = not arms.term[i]
+                suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
+                suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
+            for i in range(n):
+                if not arms.term[i]:
+                    partner[i] = suffix[rest[i]]
+                    partner_w[i] = suffix_w[rest[i]]
+            arms.rest = rest
+            arms.partner = partner
+            arms.partner_w = partner_w
+            out.append(arms)
     finally:
         sys.setrecursionlimit(limit)
-    return found
+    return out
+
+
+def _walk(
+    net: _Net,
+    reach: _Reach,
+    arms_of: list[_Arms],
+    watch: Callable[[_Found], None] | None = None,
+    gate: list[int] | None = None,
+) -> tuple[dict[int, _Found], bool]:
+    """The routes through the corporation's token cities: each token's arms alone, and each
+    arm with every later arm (a later first end) that shares none of its track, nodes or
+    groups and with which some train may run it — in the order a depth-first walk of the
+    routes (arm 1, then arm 2 from the token with arm 1's track used) finds them.
+
+    A route is kept only when its sums reach what its counts need (:meth:`_Reach.score`);
+    arms whose best longer arm, with their best partner, cannot are skipped whole, as are
+    an arm's partners whose best longer arm cannot. ``watch`` (if given) sees each new route
+    whose sum reaches ``gate[0]``, and may raise the thresholds. Returns the routes, keyed by
+    their track masks (the first found of each), and whether a threshold left any out."""
+    packed = reach.packed
+    packed_get = packed.get
+    needs_of = reach.needs
+    fill = reach.town_tops is not None
+    found: dict[int, _Found] = {}
+    route: _Found
+    cut = False
+    if gate is None:
+        gate = [_BIG]
+    for arms in arms_of:
+        token = arms.token
+        v0 = arms.v0
+        w0 = arms.w0
+        masks = arms.mask
+        blocks = arms.block
+        codes = arms.code
+        counts = arms.counts
+        vs = arms.v
+        ws = arms.w
+        links = arms.link
+        ends = arms.end
+        tops = arms.top
+        tops_w = arms.top_w
+        rests = arms.rest
+        partners = arms.partner
+        partners_w = arms.partner_w
+        n = len(masks)
+        bc, bt, bo = _token_counts(net, token)
+        own = _pack(bc, bt, bo, 0)
+        i = 0
+        while i < n:
+            code = codes[i]
+            needs = packed_get(code)
+            if needs is None:
+                needs = needs_of(code)
+            need, need_w = needs
+            if v0 + tops[i] + max(partners[i], 0) < need or (
+                fill and w0 + tops_w[i] + max(partners_w[i], 0) < need_w
+            ):
+                # no route through this arm or a longer one reaches what it needs
+                cut = True
+                i = ends[i]
+                continue
+            mi = masks[i]
+            vi = v0 + vs[i]
+            wi = w0 + ws[i]
+            ci, ti, oi, xi = counts[i]
+            if vi >= need and wi >= need_w:
+                if mi not in found:
+                    route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi, code)
+                    found[mi] = route
+                    if vi >= gate[0] and watch is not None:
+                        watch(route)
+            else:
+                cut = True
+            bi = blocks[i]
+            if bi >= 0 and partners[i] >= 0:
+                li = links[i]
+                base = code - own
+                floor = reach.floor
+                j = rests[i]
+                while j < n:
+                    top = vi + tops[j]
+                    if top < floor:
+                        cut = True
+                        j = ends[j]
+                        continue
+                    if blocks[j] & bi:
+                        j = ends[j]
+                        continue
+                    code = base + codes[j]
+                    needs = packed_get(code)
+                    if needs is None:
+                        needs = needs_of(code)
+                    need, need_w = needs
+                    if top < need or (fill and wi + tops_w[j] < need_w):
+                        if need != _NO_FIT:
+                            cut = True
+                        j = ends[j]
+                        continue
+                    v = vi + vs[j]
+                    w = wi + ws[j]
+                    if v >= need and w >= need_w:
+                        mask = mi | masks[j]
+                        if mask not in found:
+                            cj, tj, oj, xj = counts[j]
+                            route = (
+                                mask,
+                                v,
+                                ci + cj - bc,
+                                ti + tj - bt,
+                                oi + oj - bo,
+                                xi + xj,
+                                token,
+                                li,
+                                links[j],
+                                w,
+                                code,
+                            )
+                            found[mask] = route
+                            if v >= gate[0] and watch is not None:
+                                watch(route)
+                                floor = reach.floor
+                    else:
+                        cut = True
+                    j += 1
+            i += 1
+    return found, cut
+
+
+def _token_counts(net: _Net, token: int) -> tuple[int, int, int]:
+    """A token city's own counts (cities, towns, offboards by visit cost)."""
+    k = net.kind[token]
+    w = net.cost[token]
+    return (w * (k == CITY), w * (k == TOWN), w * (k == OFFBOARD))
 
 
 # ------------------------------------------------------------------------------ the planner
+
+#: The specs of trains under rules that work them out from the train alone (the base rule's
+#: :meth:`GameRules.train_spec`): (rules class, train) -> spec.
+_SPECS: dict[tuple[type, TrainType], TrainSpec] = {}
+
+
+class _Ranked:
+    """One train's routes, best first, rated exactly only as far as the search asks
+    (:meth:`fill`). Routes wait in the order of their bounds; one is rated when its bound
+    reaches the best rated route not yet ranked, so the ranking is that of the exact
+    revenues (ties in the order the walk found the routes)."""
+
+    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs")
+
+    def __init__(
+        self,
+        waiting: list[tuple[int, int, _Found]],
+        rate: Callable[[_Found], int | None],
+    ) -> None:
+        #: (bound, walk order, route), by bound (best first), then walk order
+        self._waiting = waiting
+        self._next = 0
+        self._heap: list[tuple[int, int, _Found]] = []
+        self._rate = rate
+        self.revs: list[int] = []
+        self.masks: list[int] = []
+        self.found: list[_Found] = []
+
+    @classmethod
+    def exact(cls, ranked: list[tuple[int, int, _Found]]) -> _Ranked:
+        """A list whose routes are rated already: (revenue, walk order, route), best first."""
+        out = cls([], lambda f: None)
+        out.revs = [r[0] for r in ranked]
+        out.found = [r[2] for r in ranked]
+        out.masks = [f[0] for f in out.found]
+        return out
+
+    def fill(self, j: int) -> bool:
+        """Whether there is a ``j``-th best route (ranking as far as that)."""
+        revs = self.revs
+        if j < len(revs):
+            return True
+        waiting = self._waiting
+        heap = self._heap
+        rate = self._rate
+        i = self._next
+        n = len(waiting)
+        while len(revs) <= j:
+            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+                _, order, found = waiting[i]
+                i += 1
+                value = rate(found)
+                if value is not None:
+                    heapq.heappush(heap, (-value, order, found))
+            if not heap:
+                break
+            value, _, found = heapq.heappop(heap)
+            revs.append(-value)
+            self.masks.append(found[0])
+            self.found.append(found)
+        self._next = i
+        return j < len(revs)
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether every route is ranked (or known not to run)."""
+        return self._next == len(self._waiting) and not self._heap
+
+    def rank(self, size: int, ceiling: int) -> int:
+        """Rank routes until ``size`` are ranked or the last earns ``ceiling`` or less (or
+        none is left); how many are ranked."""
+        revs = self.revs
+        if len(revs) >= size or (revs and revs[-1] <= ceiling):
+            return len(revs)
+        waiting = self._waiting
+        heap = self._heap
+        rate = self._rate
+        masks = self.masks
+        found_list = self.found
+        i = self._next
+        n = len(waiting)
+        while True:
+            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+                _, order, found = waiting[i]
+                i += 1
+                value = rate(found)
+                if value is not None:
+                    heapq.heappush(heap, (-value, order, found))
+            if not heap:
+                break
+            value, _, found = heapq.heappop(heap)
+            revs.append(-value)
+            masks.append(found[0])
+            found_list.append(found)
+            if -value <= ceiling or len(revs) >= size:
+                break
+        self._next = i
+        return len(revs)
 
 
 class RoutePlanner:
@@ -416,7 +980,9 @@ class RoutePlanner:
         self.context = RouteContext(board, corporation, self.phase, self.facts, self.rules)
         self._net = _Net(self.context)
         self._specs: dict[TrainType, TrainSpec] = {}
-        self._rated: dict[TrainSpec, list[_Rated]] = {}
+        self._exact: dict[TrainSpec, dict[int, _Rated | None]] = {}
+        #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
+        self._unfolded: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
@@ -430,77 +996,77 @@ class RoutePlanner:
         t = self.train(train)
         found = self._specs.get(t)
         if found is None:
-            found = self._specs[t] = self.rules.train_spec(t, self.context)
+            kind = type(self.rules)
+            if kind.train_spec is GameRules.train_spec:
+                # the base rule reads the train alone
+                found = _SPECS.get((kind, t))
+                if found is None:
+                    found = _SPECS[(kind, t)] = self.rules.train_spec(t, self.context)
+            else:
+                found = self.rules.train_spec(t, self.context)
+            self._specs[t] = found
         return found
 
-    # --------------------------------------------------------------- enumeration
+    # --------------------------------------------------------------- rating
 
-    def _raw(self, specs: Sequence[TrainSpec]) -> dict[int, _Raw]:
-        reach = _Reach(specs)
-        if not reach.specs:
-            return {}
-        return self._net.enumerate(reach)
+    def rated(self, spec: TrainSpec, found: _Found) -> _Rated | None:
+        """A found route rated exactly for ``spec`` (None when the train may not run it):
+        its stop counts, length and reach, then what it earns under the game's rules."""
+        cache = self._exact.get(spec)
+        if cache is None:
+            cache = self._exact[spec] = {}
+        mask = found[0]
+        if mask in cache:
+            return cache[mask]
+        out = cache[mask] = self._rated(spec, found)
+        return out
 
-    def _rate(self, spec: TrainSpec, raw: dict[int, _Raw]) -> list[_Rated]:
-        """The routes ``spec`` may run, rated (revenue with the route's bonus), best first."""
-        found = self._rated.get(spec)
-        if found is not None:
-            return found
+    def _rated(self, spec: TrainSpec, found: _Found) -> _Rated | None:
         ctx = self.context
         rules = self.rules
-        values = ctx.values(spec)
-        classes = ctx.classes
-        tokened = ctx.tokened
-        hooks = type(rules).route_hooks
+        mask, _, c, t, o, x = found[:6]
+        if not spec.fits((c, t, o)):
+            return None
         hex_limit = spec.hexes
         generic_hexes = type(rules).hex_distance is GameRules.hex_distance
-        pays_all = spec.pays_all
-        fits = spec.fits
-        fit_memo: dict[tuple[int, int, int], bool] = {}
-        minimum = spec.min_stops
-        out: list[_Rated] = []
-        for mask, r in raw.items():
-            stops, ends, c, t, o, x = r
-            if len(stops) < minimum:
-                continue
-            key = (c, t, o)
-            fit = fit_memo.get(key)
-            if fit is None:
-                fit = fit_memo[key] = fits(key)
-            if not fit:
-                continue
-            if hex_limit is not None and generic_hexes and x > hex_limit:
-                continue
-            if hex_limit is not None and not generic_hexes:
-                probe = RouteView(ctx, spec, stops, stops, 0, ends)
-                if rules.hex_distance(probe) > hex_limit:
-                    continue
-            all_paid = pays_all and (spec.scores_visits or len(stops) == c + t + o)
-            if not hooks:
-                if all_paid:
-                    revenue = 0
-                    for n in stops:
-                        revenue += values[n]
-                    paid = stops
-                else:
-                    revenue, chosen = spec.paid(
-                        [classes[n] for n in stops],
-                        [values[n] for n in stops],
-                        [tokened[n] for n in stops],
-                    )
-                    if not chosen:
-                        continue
-                    paid = tuple(stops[i] for i in chosen)
-                bonus = 0
+        if hex_limit is not None and generic_hexes and x > hex_limit:
+            return None
+        unfolded = self._unfolded.get(mask)
+        if unfolded is None:
+            unfolded = self._unfolded[mask] = _unfold(found)
+        stops, ends = unfolded
+        if len(stops) < spec.min_stops:
+            return None
+        if hex_limit is not None and not generic_hexes:
+            probe = RouteView(ctx, spec, stops, stops, 0, ends)
+            if rules.hex_distance(probe) > hex_limit:
+                return None
+        values = ctx.values(spec)
+        all_paid = spec.pays_all and (spec.scores_visits or len(stops) == c + t + o)
+        if not type(rules).route_hooks:
+            if all_paid:
+                revenue = 0
+                for n in stops:
+                    revenue += values[n]
+                paid = stops
             else:
-                scored = self._score(spec, stops, ends, values, all_paid)
-                if scored is None:
-                    continue
-                revenue, paid, bonus = scored
-            out.append((revenue + bonus, mask, r, paid, bonus))
-        out.sort(key=lambda x: -x[0])
-        self._rated[spec] = out
-        return out
+                classes = ctx.classes
+                tokened = ctx.tokened
+                revenue, chosen = spec.paid(
+                    [classes[n] for n in stops],
+                    [values[n] for n in stops],
+                    [tokened[n] for n in stops],
+                )
+                if not chosen:
+                    return None
+                paid = tuple(stops[i] for i in chosen)
+            bonus = 0
+        else:
+            scored = self._score(spec, stops, ends, values, all_paid)
+            if scored is None:
+                return None
+            revenue, paid, bonus = scored
+        return (revenue + bonus, mask, (stops, ends, c, t, o, x), paid, bonus)
 
     def _score(
         self,
@@ -570,6 +1136,34 @@ class RoutePlanner:
                 break  # the engine takes the largest size that earns anything
         return best
 
+    def _revenue_of(self, spec: TrainSpec) -> Callable[[_Found], int | None]:
+        """The exact revenue of a found route for ``spec`` (None when the train may not run
+        it), kept as :meth:`rated` keeps it."""
+        cache = self._exact.get(spec)
+        if cache is None:
+            cache = self._exact[spec] = {}
+        runs = _runner(spec)
+        rate = self._rated
+
+        def revenue(found: _Found) -> int | None:
+            mask = found[0]
+            rated = cache.get(mask)
+            if rated is None and mask not in cache:
+                rated = cache[mask] = rate(spec, found) if runs(found) else None
+            return None if rated is None else rated[0]
+
+        return revenue
+
+    def _bounded_revenue(self, spec: TrainSpec) -> Callable[[_Found], int | None]:
+        """The revenue of a found route when it is its bound (no game hook, every stop
+        paid, the bound values the train's): no unfolding."""
+        runs = _runner(spec)
+
+        def revenue(found: _Found) -> int | None:
+            return found[1] if runs(found) else None
+
+        return revenue
+
     def _route(self, spec: TrainSpec, rated: _Rated) -> Route:
         g = self._net.graph
         revenue, _, raw, paid, bonus = rated
@@ -588,10 +1182,21 @@ class RoutePlanner:
         revenue, _, raw, paid, bonus = rated
         return RouteView(self.context, spec, raw[0], paid, revenue - bonus, raw[1], bonus)
 
+    # --------------------------------------------------------------- every route
+
+    def _all(self, spec: TrainSpec) -> list[_Rated]:
+        """Every route ``spec`` may run, rated, best first (ties in walk order)."""
+        if not spec.runs:
+            return []
+        found = self._net.enumerate(_Reach([spec]))
+        out = [r for r in (self.rated(spec, f) for f in found.values()) if r is not None]
+        out.sort(key=lambda r: -r[0])
+        return out
+
     def candidates(self, train: TrainType | str) -> list[Route]:
         """Every legal route of ``train`` for the corporation, best revenue first."""
         spec = self.spec(train)
-        return [self._route(spec, r) for r in self._rate(spec, self._raw([spec]))]
+        return [self._route(spec, r) for r in self._all(spec)]
 
     def find(self, train: TrainType | str, route: Sequence[str] | Sequence[Stop]) -> list[Route]:
         """The legal routes of ``train`` matching ``route`` in either direction, best first.
@@ -658,41 +1263,25 @@ class RoutePlanner:
         """The best routes for ``trains`` together (exact; see the module docstring)."""
         types = [self.train(t) for t in trains]
         specs = [self.spec(t) for t in types]
-        raw = self._raw(specs)
         # trains with more reach first: their lists bound the search best
         order = sorted(range(len(specs)), key=lambda i: _reach_key(specs[i]))
-        lists: list[list[_Rated]] = []
-        for i in order:
-            lists.append(self._rate(specs[i], raw) if specs[i].runs else [])
-        same = [i > 0 and specs[order[i]] == specs[order[i - 1]] for i in range(len(order))]
-        revenues = [[x[0] for x in lst] for lst in lists]
-        masks = [[x[1] for x in lst] for lst in lists]
-        rules = self.rules
-        exact: Callable[[list[int], int], int] | None = None
-        bound = 0
-        if type(rules).run_hooks:
-            self.context.longest = max((len(r[0]) for r in raw.values()), default=0)
-            bound = rules.run_bonus_bound(self.context)
-
-            def exact(picks: list[int], total: int) -> int:
-                views = [
-                    self._view(specs[order[slot]], lists[slot][j])
-                    for slot, j in enumerate(picks)
-                    if j >= 0
-                ]
-                return rules.run_revenue(views, total)
-
-        total, picks = _choose(revenues, masks, same, exact, bound)
+        slots = [specs[i] for i in order]
+        running = list(dict.fromkeys(s for s in slots if s.runs))
+        if not running:
+            return RunResult(self.corporation, self.phase.name, (), 0, 0)
+        search = _Search(self, slots, running)
+        total, picks, lists, candidates = search.run()
         routes: list[Route] = []
         plain = 0
         for slot, j in enumerate(picks):
             if j < 0:
                 continue
-            rated = lists[slot][j]
+            rated = self.rated(slots[slot], lists[slot].found[j])
+            assert rated is not None
             plain += rated[0]
-            routes.append(self._route(specs[order[slot]], rated))
+            routes.append(self._route(slots[slot], rated))
         return RunResult(
-            self.corporation, self.phase.name, tuple(routes), total, len(raw), total - plain
+            self.corporation, self.phase.name, tuple(routes), total, candidates, total - plain
         )
 
 
@@ -702,71 +1291,586 @@ def _reach_key(spec: TrainSpec) -> tuple[int, int, str]:
     return (-stops, -hexes, spec.name)
 
 
+class _Search:
+    """The best routes of trains together (:meth:`RoutePlanner.best`), exactly (see the
+    module docstring):
+
+    1. The walk keeps, for each train, the best revenue of a route it has rated so far
+       (``B``), and does not follow a route whose stops, with the best the train could
+       still add, cannot reach what it must (:class:`_Reach`). With one train (and no
+       whole-run rule) a route must beat ``B``, and the walk's best is the answer; when the
+       walk cut nothing, its routes are all the routes and go to step 3.
+    2. A route of train ``i`` in a run worth more than ``S`` earns more than ``S`` minus
+       every other train's ``B`` and the most the whole-run rule adds. So, with several
+       trains, the same walk keeps the routes earning at least ``B - gap`` (less that most)
+       for a gap of a sixteenth of the ``B``'s sum (as they rise), and combines them (step
+       3): a run worth at least the sum of the ``B`` less the gap is the best; otherwise
+       the run found proves a gap, and the walk is made again with it (at most doubled),
+       its combination seeking only runs better than the one found.
+    3. One route per train (or none) with disjoint track, by branch and bound over each
+       train's routes best first, rated exactly only as far as the bound asks
+       (:class:`_Ranked`, :func:`_choose`).
+    """
+
+    def __init__(self, planner: RoutePlanner, slots: list[TrainSpec], running: list[TrainSpec]):
+        self.planner = planner
+        self.slots = slots
+        self.running = running
+        ctx = planner.context
+        rules = planner.rules
+        self.ctx = ctx
+        self.rules = rules
+        n = len(ctx.classes)
+        bounds = [rules.route_bound(ctx, s) for s in running]
+        self.exactable = all(b is not None for b in bounds)
+        self.cheap: dict[TrainSpec, bool] = {}
+        self.consts: dict[TrainSpec, int] = {}
+        #: what bounds each train's revenue on a found route
+        self.upper: dict[TrainSpec, Callable[[_Found], int]] = {}
+        #: train s earns at most scale[s] times a route's bound sum plus consts[s]
+        self.scale: dict[TrainSpec, int] = dict.fromkeys(running, 1)
+        if not self.exactable:
+            self.bound: list[int] = [0] * n
+            for s in running:
+                self.consts[s] = _BIG
+                self.cheap[s] = False
+                self.upper[s] = lambda f: _BIG
+            self.reach = _Reach(running)
+            self.prune = self.bound
+        else:
+            arrays = [b[0] for b in bounds if b is not None]
+            first = arrays[0]
+            if all(a is first for a in arrays):
+                scales = [1] * len(running)
+                base = first if min(first, default=0) >= 0 else [max(0, v) for v in first]
+            else:
+                # one sum for every train: train i earns at most scales[i] times it
+                scales = [max(1, *s.multipliers) for s in running]
+                base = [0] * n
+                for array, scale in zip(arrays, scales, strict=True):
+                    if scale == 1:
+                        base = [a if a > b else b for a, b in zip(array, base, strict=True)]
+                    else:
+                        base = [max(-(-a // scale), b) for a, b in zip(array, base, strict=True)]
+            self.bound = base
+            self.prune = base
+            self.scale = dict(zip(running, scales, strict=True))
+            shared = ctx._shared.memo
+            costs = shared.get("routes.costs")
+            if costs is None:
+                costs = shared["routes.costs"] = {
+                    w for w, k in zip(ctx.costs, ctx.classes, strict=True) if k >= 0
+                }
+            majors = (1 << CITY) | (1 << OFFBOARD)
+            town = 1 << TOWN
+            fill = (
+                costs <= {0, 1}
+                and all(s.pay_capacity(majors) >= s.capacity(majors) for s in running)
+                and any(s.capacity(town) > s.pay_capacity(town) for s in running)
+            )
+            hooks = type(rules).route_hooks
+            generic_hexes = type(rules).hex_distance is GameRules.hex_distance
+            towns = sorted(
+                (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN and v > 0),
+                reverse=True,
+            )
+            town_tops = [0]
+            for v in towns:
+                town_tops.append(town_tops[-1] + v)
+            for s, b, scale in zip(running, bounds, scales, strict=True):
+                assert b is not None
+                self.consts[s] = b[1]
+                self.cheap[s] = (
+                    not hooks
+                    and b[0] is base
+                    and b[1] == 0
+                    and scale == 1
+                    and s.pays_all
+                    and (s.scores_visits or costs <= {1})
+                    and s.min_stops <= 2
+                    and (s.hexes is None or generic_hexes)
+                )
+                self.upper[s] = _upper(
+                    scale, b[1], s.pay_capacity(0b111), s.pay_capacity(1 << TOWN), town_tops, fill
+                )
+            self.reach = _Reach(running, scales, town_tops if fill else None)
+            if fill:
+                # towns fill: the pruning sum counts cities and offboards (see _upper)
+                self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
+        self.arms: list[_Arms] | None = None
+        self.rate = {
+            s: planner._bounded_revenue(s) if self.cheap[s] else planner._revenue_of(s)
+            for s in running
+        }
+
+    def run(self) -> tuple[int, list[int], list[_Ranked], int]:
+        """(the best total, the route index per slot or -1, the slots' lists, how many
+        routes were kept)."""
+        planner = self.planner
+        net = planner._net
+        running = self.running
+        reach = self.reach
+        if not self.exactable:
+            found, _ = _walk(net, reach, self._arms())
+            return self._combine(found, {})
+        consts = self.consts
+        rate = self.rate
+        upper = self.upper
+        scales = reach.scales
+        run_hooks = type(self.rules).run_hooks
+        trains = [s for s in self.slots if s.runs]
+        alone = len(trains) == 1 and not run_hooks
+        extra = 0
+        if not alone and run_hooks:
+            self.ctx.longest = self._longest()
+            extra = self.rules.run_bonus_bound(self.ctx)
+        # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
+        # of the bests so far kept (a sixteenth of their sum; none for a train alone)
+        best = {s: -1 for s in running}
+        gate = [_NO_THRESHOLD]
+        share = 0 if alone else 16
+
+        def watch(found: _Found) -> None:
+            better = False
+            for s in running:
+                if upper[s](found) <= best[s]:
+                    continue
+                value = rate[s](found)
+                if value is not None and value > best[s]:
+                    best[s] = value
+                    better = True
+            if better:
+                # a route improves a train's best when it earns at least one more; one is
+                # kept when it earns at least the best less the gap (and the run's bonus)
+                gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
+                improve = [best[s] - consts[s] + 1 for s in running]
+                reach.set_thresholds([t - 1 - gap if share else t for t in improve])
+                gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+
+        found, cut = _walk(net, reach, self._arms(), watch, gate)
+        if not cut:
+            return self._combine(found, {})
+        if alone:
+            return self._combine(found, {trains[0]: best[trains[0]]})
+        # step 2: the routes of a run within ``gap`` of every train's best, combined; the
+        # gap widened until the run found is within it (then no run is better)
+        tops = sum(max(best[s], 0) for s in trains)
+        gap = max(tops // share, 1)
+        result: tuple[int, list[int], list[_Ranked], int] | None = None
+        olds: dict[TrainSpec, int] = {}
+        while True:
+            bars = {s: best[s] - gap - extra for s in running}
+            if result is None:
+                result = self._combine(found, bars)
+            else:
+                # only a run better than the one found can change the answer, and it has a
+                # route the last combination left out (one earning less than its bar)
+                wider = self._combine(found, bars, result[0], olds)
+                result = wider if wider[1] else (*result[:3], wider[3])
+            olds = bars
+            proven = tops - result[0]
+            if proven <= gap:
+                return result
+            gap = min(proven, 2 * gap)
+            reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
+            found, _ = _walk(net, reach, self._arms())
+
+    def _arms(self) -> list[_Arms]:
+        if self.arms is None:
+            self.arms = _grow(self.planner._net, self.reach, self.bound, self.prune)
+        return self.arms
+
+    def _longest(self) -> int:
+        """The most stops any route of the trains may have (for whole-run bounds)."""
+        ctx = self.ctx
+        stops = sum(1 for k in ctx.classes if k >= 0)
+        free = sum(1 for k, w in zip(ctx.classes, ctx.costs, strict=True) if k >= 0 and w <= 0)
+        reach = max(s.capacity(0b111) for s in self.running)
+        return min(stops, reach + free)
+
+    def _combine(
+        self,
+        found: dict[int, _Found],
+        bars: dict[TrainSpec, int],
+        seed: int = -_BIG,
+        olds: dict[TrainSpec, int] | None = None,
+    ) -> tuple[int, list[int], list[_Ranked], int]:
+        """Step 3 on ``found``: routes of train ``s`` whose bound is below ``bars[s]`` left
+        out; only runs worth more than ``seed`` sought (no route indices, ``[]``, when there
+        is none), and with ``olds`` (the bars of the combination that found ``seed``) only
+        runs with a route below its train's old bar."""
+        planner = self.planner
+        rules = self.rules
+        lists: dict[TrainSpec, _Ranked] = {}
+        routes = list(found.values())
+        for s in self.running:
+            bar = bars.get(s, _NO_THRESHOLD)
+            const = self.consts[s]
+            rate = self.rate[s]
+            if self.cheap[s]:
+                ranked: list[tuple[int, int, _Found]] = []
+                for i, f in enumerate(routes):
+                    if f[1] >= bar:
+                        value = rate(f)
+                        if value is not None:
+                            ranked.append((value, i, f))
+                ranked.sort(key=lambda r: -r[0])
+                lists[s] = _Ranked.exact(ranked)
+            else:
+                upper = self.upper[s]
+                runs = _runner(s)
+                if bar > _NO_THRESHOLD and const < _BIG:
+                    # scale * bound sum + const >= upper >= bar
+                    least = -(-(bar - const) // self.scale[s])
+                    waiting = [
+                        (u, i, f)
+                        for i, f in enumerate(routes)
+                        if f[1] >= least and runs(f) and (u := upper(f)) >= bar
+                    ]
+                else:
+                    waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
+                if const < _BIG:
+                    waiting.sort(key=lambda w: -w[0])
+                lists[s] = _Ranked(waiting, rate)
+        empty = _Ranked([], lambda f: None)
+        slot_lists = [lists[s] if s.runs else empty for s in self.slots]
+        same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]
+        exact: Callable[[list[int], int], int] | None = None
+        bound = 0
+        if type(rules).run_hooks:
+            self.ctx.longest = max((_length(f) for f in routes), default=0)
+            bound = rules.run_bonus_bound(self.ctx)
+            slots = self.slots
+
+            def exact(picks: list[int], total: int) -> int:
+                views: list[RouteView] = []
+                for slot, j in enumerate(picks):
+                    if j >= 0:
+                        rated = planner.rated(slots[slot], slot_lists[slot].found[j])
+                        assert rated is not None
+                        views.append(planner._view(slots[slot], rated))
+                return rules.run_revenue(views, total)
+
+        exits = self.planner._net.exits
+        old = None if olds is None else [olds.get(s, -_BIG) for s in self.slots]
+        total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
+        return total, picks, slot_lists, len(found)
+
+
+def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:
+    """Whether ``spec``'s stop counts (and hex sides, without a game's own distance) allow a
+    found route."""
+    fits = spec.fits
+    memo: dict[int, bool] = {}
+    hex_limit = spec.hexes if spec.hexes is not None else _BIG
+
+    def runs(found: _Found) -> bool:
+        fit = memo.get(found[10])
+        if fit is None:
+            fit = memo[found[10]] = fits((found[2], found[3], found[4]))
+        return fit and found[5] <= hex_limit
+
+    return runs
+
+
+def _upper(
+    scale: int, const: int, pay: int, town_pay: int, town_tops: list[int], fill: bool
+) -> Callable[[_Found], int]:
+    """A bound of a train's revenue on a found route: ``scale`` times its stops' bound
+    values plus ``const``; when towns fill (:class:`_Reach`), at most its cities' and
+    offboards' and the best towns' that fit what the train may still score (``pay`` stops
+    in all, ``town_pay`` towns)."""
+    if not fill:
+        if scale == 1:
+            return lambda f: f[1] + const
+        return lambda f: scale * f[1] + const
+    last = min(len(town_tops) - 1, town_pay)
+
+    def upper(f: _Found) -> int:
+        room = pay - f[2] - f[4]
+        filled = f[9] + town_tops[min(room, last)] if room > 0 else f[9]
+        return scale * min(f[1], filled) + const
+
+    return upper
+
+
 def _choose(
-    revenues: list[list[int]],
-    masks: list[list[int]],
+    lists: list[_Ranked],
     same: list[bool],
     exact: Callable[[list[int], int], int] | None = None,
     bound: int = 0,
+    seed: int = -_BIG,
+    exits: int = 0,
+    olds: list[int] | None = None,
 ) -> tuple[int, list[int]]:
     """Branch and bound: one route (index, or -1 for none) per list, masks disjoint, the
-    largest total. Lists are sorted by revenue, best first; ``same[i]`` says list ``i`` belongs
-    to the same train as list ``i - 1`` (then its route index is larger, or both run
-    nothing), which removes symmetric solutions. With ``exact`` (a game's whole-run rule) each
-    complete choice is worth ``exact(picks, sum)``, at most ``sum + bound``."""
-    n = len(revenues)
+    largest total; only totals above ``seed`` (a run known already) sought: ``(seed, [])``
+    when there is none. Lists rank their routes by revenue, best first; ``same[i]`` says
+    list ``i`` belongs to the same train as list ``i - 1`` (then its route index is larger,
+    or both run nothing), which removes symmetric solutions. With ``exact`` (a game's
+    whole-run rule) each complete choice is worth ``exact(picks, sum)``, at most
+    ``sum + bound``.
+
+    The lists after each are bounded by their own best choice (solved first, from the last
+    list back: "Russian dolls"), not only by the sum of their best routes. ``exits`` is the
+    track most routes share (the paths leaving the corporation's tokens): each list's
+    routes are grouped by the part of it they use, so that the routes of a group that
+    shares some of it with the routes chosen are passed over at once. ``olds`` (with
+    ``seed``): the seed is the best run of routes earning at least ``olds[i]`` in list
+    ``i`` (and maybe others), so only runs with a route earning less are sought."""
+    n = len(lists)
+    groups = [_Groups(lst, exits) for lst in lists]
     suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + (revenues[i][0] if revenues[i] else 0)
+    for k in range(n - 1, 0, -1):
+        suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
+    return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
+
+
+#: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
+_CHUNK = 128
+
+#: The most groups of routes by exits worth keeping (:class:`_Groups`); nor are more than
+#: one for four routes.
+_GROUPS = 512
+
+
+class _Groups:
+    """A ranked list's routes grouped by the part of ``exits`` they use (see
+    :func:`_choose`), as far as the list is ranked. When the exits split the routes too
+    finely (more than :data:`_GROUPS` groups, or one for fewer than four routes), the list
+    is not grouped (``exits`` 0): the combination tries its routes in turn."""
+
+    __slots__ = ("_done", "_open", "exits", "keys", "members", "ranked", "using")
+
+    def __init__(self, ranked: _Ranked, exits: int) -> None:
+        self.ranked = ranked
+        self.exits = exits
+        #: each group's part of ``exits``, and the indices of its routes, in order
+        self.keys: dict[int, int] = {}
+        self.members: list[list[int]] = []
+        #: a bit of ``exits`` -> the groups using it (a bit per group)
+        self.using: dict[int, int] = {}
+        #: the part of ``exits`` taken -> the groups free of it
+        self._open: dict[int, list[list[int]]] = {}
+        self._done = 0
+
+    def rank(self, size: int, ceiling: int) -> int:
+        """Rank the list as :meth:`_Ranked.rank` does, and group what it ranked."""
+        ranked = self.ranked
+        done = ranked.rank(size, ceiling)
+        if self._done < done:
+            self._group(ranked.masks, done)
+        return done
+
+    def free(self, used: int, ceiling: int, start: int, stop: int) -> list[int]:
+        """The indices from ``start`` to ``stop`` (ranked already), in order, of the routes
+        that earn more than ``ceiling`` and share no track with ``used``."""
+        revs = self.ranked.revs
+        masks = self.ranked.masks
+        out: list[int] = []
+        for group in self._free_groups(used):
+            p = bisect.bisect_left(group, start) if start else 0
+            for j in itertools.islice(group, p, None):
+                if j >= stop or revs[j] <= ceiling:
+                    break
+                if not masks[j] & used:
+                    out.append(j)
+        out.sort()
+        return out
+
+    def first_free(self, used: int, ceiling: int, start: int) -> int:
+        """The first route from ``start`` on that earns more than ``ceiling`` and shares no
+        track with ``used`` (-1 when there is none), ranked a chunk at a time."""
+        revs = self.ranked.revs
+        masks = self.ranked.masks
+        while True:
+            stop = self.rank(start + _CHUNK, ceiling)
+            found = -1
+            for group in self._free_groups(used):
+                p = bisect.bisect_left(group, start) if start else 0
+                for j in itertools.islice(group, p, None):
+                    if j >= stop or revs[j] <= ceiling or (found >= 0 and j > found):
+                        break
+                    if not masks[j] & used:
+                        found = j
+                        break
+            if found >= 0 or stop <= start or revs[stop - 1] <= ceiling:
+                return found
+            start = stop
+
+    def _free_groups(self, used: int) -> list[list[int]]:
+        """The groups using none of the exits ``used`` takes."""
+        taken = used & self.exits
+        groups = self._open.get(taken)
+        if groups is None:
+            blocked = 0
+            rest = taken
+            while rest:
+                low = rest & -rest
+                blocked |= self.using.get(low, 0)
+                rest ^= low
+            groups = [g for i, g in enumerate(self.members) if not blocked >> i & 1]
+            self._open[taken] = groups
+        return groups
+
+    def _group(self, masks: list[int], size: int) -> None:
+        keys = self.keys
+        members = self.members
+        exits = self.exits
+        for j in range(self._done, size):
+            key = masks[j] & exits
+            g = keys.get(key)
+            if g is None:
+                g = keys[key] = len(members)
+                members.append([j])
+                self._open.clear()
+                rest = key
+                while rest:
+                    low = rest & -rest
+                    self.using[low] = self.using.get(low, 0) | 1 << g
+                    rest ^= low
+            else:
+                members[g].append(j)
+        self._done = size
+        ranked = self.ranked
+        settled = size >= 256 or ranked.exhausted
+        if exits and (len(members) > _GROUPS or (settled and len(members) * 4 > size)):
+            # the exits split the routes too finely (a corporation with many tokens): no
+            # groups, every route tried in turn
+            self.exits = 0
+            self.keys.clear()
+            members.clear()
+            self.using.clear()
+            self._open.clear()
+            self._done = 0
+            self._group(masks, size)
+
+
+def _solve(
+    lists: list[_Ranked],
+    groups: list[_Groups],
+    same: list[bool],
+    first: int,
+    suffix: list[int],
+    exact: Callable[[list[int], int], int] | None,
+    bound: int,
+    seed: int = -_BIG,
+    olds: list[int] | None = None,
+) -> tuple[int, list[int]]:
+    """:func:`_choose` for the lists from ``first`` on, the lists after each bounded by
+    ``suffix`` (the most they earn together), above ``seed``; with ``olds``, only runs
+    with a route earning less than its list's ``olds`` entry."""
+    n = len(lists)
+    revenues = [lst.revs for lst in lists]
+    masks = [lst.masks for lst in lists]
+    fills = [lst.fill for lst in lists]
     picks = [-1] * n
     best_picks = [-1] * n
     best = [0]
     # a greedy start
     used = 0
     total = 0
-    for i in range(n):
-        for j, mask in enumerate(masks[i]):
+    for i in range(first, n):
+        j = 0
+        while fills[i](j):
+            mask = masks[i][j]
             if not mask & used:
                 used |= mask
                 total += revenues[i][j]
                 best_picks[i] = j
                 break
+            j += 1
     best[0] = total if exact is None else exact(best_picks, total)
     if exact is not None and best[0] < 0:
         best[0] = 0
         best_picks = [-1] * n
+    if seed >= best[0]:
+        best[0] = seed
+        best_picks = []
+    # with ``olds``: the most the lists from k on earn when one of them takes a route below
+    # its old bar (each list's best route, but for that one)
+    stale = [-_BIG] * (n + 1)
+    if olds is not None:
+        top = [max(revenues[m][0], 0) if fills[m](0) else 0 for m in range(n)]
+        for k in range(first, n):
+            most = sum(top[k:])
+            stale[k] = max(most - top[m] + min(olds[m] - 1, top[m]) for m in range(k, n))
 
-    def go(i: int, used: int, total: int, start: int) -> None:
+    def go(i: int, used: int, total: int, start: int, fresh: bool) -> None:
         if i == n:
+            if not fresh:
+                return  # the run is one of those the seed was the best of
             value = total if exact is None else exact(picks, total)
             if value > best[0]:
                 best[0] = value
                 best_picks[:] = picks
             return
-        if total + suffix[i] + bound <= best[0]:
+        if i > first and total + suffix[i] + bound <= best[0]:
             return
         rest = suffix[i + 1] + bound
         revs = revenues[i]
         msks = masks[i]
-        first = start if same[i] else 0
-        nxt_same = i + 1 < n and same[i + 1]
-        ceiling = best[0] - total - rest
-        for j in range(first, len(revs)):
-            rev = revs[j]
-            if rev <= ceiling:
-                break
-            mask = msks[j]
-            if mask & used:
-                continue
-            picks[i] = j
-            go(i + 1, used | mask, total + rev, j + 1)
+        old = olds[i] if olds is not None else _BIG
+        # what the later lists earn at most when they must take a route below its old bar
+        later = rest if fresh else min(suffix[i + 1], stale[i + 1]) + bound
+        if start >= 0 and (not used or not groups[i].exits):
+            # nothing chosen yet, or routes not grouped: the routes in order, ranked only
+            # as far as the (rising) best asks
+            floor = total + rest
+            j = start if same[i] else 0
+            fill = fills[i]
+            while fill(j):
+                rev = revs[j]
+                if rev + floor <= best[0]:
+                    break
+                mask = msks[j]
+                if not mask & used and (rev < old or rev + total + later > best[0]):
+                    picks[i] = j
+                    go(i + 1, used | mask, total + rev, j + 1, fresh or rev < old)
+                j += 1
+            picks[i] = -1
+        elif start >= 0 and exact is None and i == n - 1:
+            # the last list: its best route that fits is the only one worth trying (one
+            # earning less than ``old`` when the run needs one)
+            lo = start if same[i] else 0
             ceiling = best[0] - total - rest
-        picks[i] = -1
-        if total + rest > best[0]:
-            go(i + 1, used, total, len(revs) if nxt_same else 0)
+            if not fresh:
+                if old - 1 <= ceiling:
+                    lo = -1
+                else:
+                    done = groups[i].rank(_BIG, old - 1)
+                    lo = max(lo, bisect.bisect_left(revs, 1 - old, 0, done, key=operator.neg))
+            j = groups[i].first_free(used, ceiling, lo) if lo >= 0 else -1
+            if j >= 0:
+                picks[i] = j
+                go(n, used | msks[j], total + revs[j], j + 1, True)
+                picks[i] = -1
+        elif start >= 0:
+            # the routes a chunk at a time (ranked as far as the rising best asks), each
+            # chunk's routes that fit found group by group
+            group = groups[i]
+            lo = start if same[i] else 0
+            floor = total + rest
+            while True:
+                hi = group.rank(lo + _CHUNK, best[0] - floor)
+                for j in group.free(used, best[0] - floor, lo, hi):
+                    rev = revs[j]
+                    if rev + floor <= best[0]:
+                        break
+                    if rev >= old and rev + total + later <= best[0]:
+                        continue
+                    picks[i] = j
+                    go(i + 1, used | msks[j], total + rev, j + 1, fresh or rev < old)
+                if hi <= lo or revs[hi - 1] + floor <= best[0]:
+                    break
+                lo = hi
+            picks[i] = -1
+        if total + later > best[0]:
+            # running nothing here: the same train in the next list runs nothing either
+            go(i + 1, used, total, -1 if i + 1 < n and same[i + 1] else 0, fresh)
 
-    go(0, 0, 0, 0)
-    if exact is not None and all(p < 0 for p in best_picks):
+    go(first, 0, 0, 0, olds is None)
+    if exact is not None and best_picks and all(p < 0 for p in best_picks):
         return max(best[0], 0), best_picks
     return best[0], best_picks
 

@@ -17,10 +17,13 @@ hook                      what it says (default: the 18xx.games base rules)
 ``route_bonus``           what a route earns besides its stops (east-west, offboard pairs)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
+``route_bound``           the most a route can earn, per stop and in all (for the bound)
 ``hex_distance``          how far an H-train's route reaches (hex sides crossed)
 ========================  ==================================================================
 
-The search stays exact with run-level rules: it bounds with the routes' revenues plus
+The search stays exact with route and run-level rules: it bounds a route by its stops'
+``route_bound`` values and rates it exactly (``route_allowed`` … ``route_bonus``) only when the
+bound can beat the best found; it bounds a run by its routes' revenues plus
 ``run_bonus_bound`` and evaluates each complete run with ``run_revenue``.
 
 Replaying a record asks the game's rules too (:meth:`GameRules.setup`,
@@ -84,23 +87,114 @@ class RunFacts:
 #: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
 _REVENUES: dict[tuple[object, ...], int] = {}
 
+# What the route search needs of each tile's nodes, worked out once per tile (tiles are
+# immutable and shared by every board they lie on): id(tile) -> (the tile, kept so that its
+# id stays its own; its facts)
+_TILE_FACTS: dict[int, tuple[Tile, _TileFacts]] = {}
+
+
+class _TileFacts:
+    """One tile's nodes as the route search sees them (see :class:`_BoardNodes`)."""
+
+    __slots__ = ("classes", "costs", "grouped", "open", "phased", "plain", "slots")
+
+    def __init__(self, tile: Tile) -> None:
+        nodes = tile.nodes
+        self.classes = tuple(_CLASS.get(n.kind, -1) for n in nodes)
+        self.costs = tuple(n.visit_cost for n in nodes)
+        self.slots = tuple(n.slots for n in nodes)
+        # whether a route may pass through each node when no token is there (the base rule)
+        self.open = tuple(
+            c != OFFBOARD and not (c == CITY and n.slots <= 0)
+            for c, n in zip(self.classes, nodes, strict=True)
+        )
+        # junctions earn nothing
+        self.plain = tuple(
+            0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
+            for c, n in zip(self.classes, nodes, strict=True)
+        )
+        self.phased = tuple(
+            i
+            for i, (c, n) in enumerate(zip(self.classes, nodes, strict=True))
+            if c >= 0 and n.revenue is not None and n.revenue.phases
+        )
+        self.grouped = any(n.groups for n in nodes)
+
+
+def _tile_facts(tile: Tile) -> _TileFacts:
+    found = _TILE_FACTS.get(id(tile))
+    if found is None or found[0] is not tile:
+        if len(_TILE_FACTS) > 200_000:
+            _TILE_FACTS.clear()
+        found = _TILE_FACTS[id(tile)] = (tile, _TileFacts(tile))
+    return found[1]
+
 
 class _BoardNodes:
-    """What every search on one board sees of its nodes (kept with the board)."""
+    """What every search on one board sees of its nodes (kept with the board): built from
+    each tile's facts, in the track graph's order (hex by hex, every node of a tile)."""
 
     def __init__(self, board: Board, graph: Any) -> None:
-        self.coords: list[str] = [c for c, _ in graph.nodes]
         tiles: dict[str, Tile] = {}
         nodes: list[Node] = []
-        for coord, index in graph.nodes:
-            tile = tiles.get(coord)
-            if tile is None:
-                tile = tiles[coord] = board.tile_at(coord)
-            nodes.append(tile.nodes[index])
+        classes: list[int] = []
+        costs: list[int] = []
+        open_: list[bool] = []
+        plain: list[int] = []
+        phased: list[int] = []
+        grouped = False
+        tile_at = board.tile_at
+        for coord in board.game.hexes:
+            tile = tiles[coord] = tile_at(coord)
+            if not tile.nodes:
+                continue
+            facts = _tile_facts(tile)
+            if facts.phased:
+                base = len(nodes)
+                phased.extend(base + i for i in facts.phased)
+            nodes.extend(tile.nodes)
+            classes.extend(facts.classes)
+            costs.extend(facts.costs)
+            open_.extend(facts.open)
+            plain.extend(facts.plain)
+            grouped = grouped or facts.grouped
+        if len(nodes) != len(graph.nodes):  # not the graph's order: node by node
+            tiles = {}
+            nodes = []
+            for coord, index in graph.nodes:
+                held_tile = tiles.get(coord)
+                if held_tile is None:
+                    held_tile = tiles[coord] = tile_at(coord)
+                nodes.append(held_tile.nodes[index])
+            classes = [_CLASS.get(n.kind, -1) for n in nodes]
+            costs = [n.visit_cost for n in nodes]
+            open_ = [
+                c != OFFBOARD and not (c == CITY and n.slots <= 0)
+                for c, n in zip(classes, nodes, strict=True)
+            ]
+            plain = [
+                0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
+                for c, n in zip(classes, nodes, strict=True)
+            ]
+            phased = [
+                i
+                for i, (c, n) in enumerate(zip(classes, nodes, strict=True))
+                if c >= 0 and n.revenue is not None and n.revenue.phases
+            ]
+            grouped = any(n.groups for n in nodes)
+        self.coords: list[str] = [c for c, _ in graph.nodes]
         self.tiles = tiles
         self.nodes = nodes
-        self.classes: list[int] = [_CLASS.get(n.kind, -1) for n in nodes]
-        self.costs: list[int] = [n.visit_cost for n in nodes]
+        self.classes = classes
+        self.costs = costs
+        #: whether a route may pass through each node when no token is there
+        self.open = open_
+        #: each node's revenue when it does not depend on the phase (else 0), and the nodes
+        #: whose revenue does
+        self.plain = plain
+        self.phased = phased
+        #: whether any node belongs to a group
+        self.grouped = grouped
         held: list[tuple[str, ...]] = [()] * len(nodes)
         token_cities: list[int] = []
         node_id = graph.node_id
@@ -115,6 +209,7 @@ class _BoardNodes:
         self.tokens = held
         self.token_cities = token_cities
         self.values: dict[tuple[object, ...], list[int]] = {}
+        self.memo: dict[object, Any] = {}
 
 
 class RouteContext:
@@ -171,7 +266,7 @@ class RouteContext:
         found = self._values.get(spec)
         if found is None:
             if type(self.rules).stop_values is GameRules.stop_values:
-                key = (self.phase.name, self.phase.tiles, spec)
+                key = (self.phase.name, self.phase.tiles, spec.multipliers, spec.diesel)
                 found = self._shared.values.get(key)
                 if found is None:
                     found = self._shared.values[key] = self.rules.stop_values(self, spec)
@@ -179,6 +274,36 @@ class RouteContext:
                 found = self.rules.stop_values(self, spec)
             self._values[spec] = found
         return found
+
+    def base_values(self, spec: TrainSpec) -> list[int]:
+        """The revenue of every node in the phase for ``spec`` (before any multiplier; 0 for
+        junctions), kept per board, phase and whether the train is a diesel."""
+        key = ("base", self.phase.name, self.phase.tiles, spec.diesel)
+        shared = self._shared
+        found = shared.values.get(key)
+        if found is None:
+            found = list(shared.plain)
+            nodes = shared.nodes
+            for n in shared.phased:
+                found[n] = self.base_value_of(nodes[n], spec)
+            shared.values[key] = found
+        return found
+
+    def bound_with(self, spec: TrainSpec, extra: Mapping[str, int]) -> list[int]:
+        """``spec``'s stop values with ``extra[coord]`` added to every stop of the hexes it
+        names (a fresh list: for :meth:`GameRules.route_bound`)."""
+        out = list(self.values(spec))
+        if extra:
+            classes = self.classes
+            for n, coord in enumerate(self.coords):
+                add = extra.get(coord)
+                if add and classes[n] >= 0:
+                    out[n] += add
+        return out
+
+    def assigned_hexes(self, what: str) -> list[str]:
+        """The targets (hexes, corporations) ``what`` is assigned to."""
+        return [t for t, ids in self.facts.assignments.items() if what in ids]
 
     def tile(self, node: int) -> Tile:
         """The tile holding ``node``."""
@@ -346,11 +471,13 @@ class GameRules:
     def stop_values(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """What each node earns ``spec`` when scored: the phase's revenue times the class's
         multiplier (junctions 0)."""
-        out: list[int] = []
-        mults = spec.multipliers
-        for n, cls in enumerate(ctx.classes):
-            out.append(0 if cls < 0 else ctx.base_value(n, spec) * mults[cls])
-        return out
+        base = ctx.base_values(spec)
+        m_city, m_town, m_off = spec.multipliers
+        if m_city == m_town == m_off:
+            # junctions earn nothing already
+            return list(base) if m_city == 1 else [b * m_city for b in base]
+        mults = (m_city, m_town, m_off, 0)
+        return [b * mults[cls] for b, cls in zip(base, ctx.classes, strict=True)]
 
     def passable(self, ctx: RouteContext, node: int) -> bool:
         """Whether a route of ``ctx.corporation`` may pass through ``node`` (a stop it may
@@ -391,6 +518,19 @@ class GameRules:
     def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
         """The revenue and node ids a route scores, when the game chooses them itself
         (``None``: the generic choice of :meth:`TrainSpec.paid`)."""
+        return None
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int] | None:
+        """A bound of what ``spec``'s routes earn in this position: a value per node and a
+        constant such that every route's revenue with its bonus is at most its stops' bound
+        values (counted as at least 0) plus the constant. The search rates exactly only the
+        routes whose bound can still beat the best found, and stops walking where no longer
+        route could. ``None``: no bound (every route is rated). The default: the train's
+        stop values when the game leaves :meth:`route_bonus` and :meth:`paid_stops` alone,
+        else ``None``."""
+        cls = type(self)
+        if cls.route_bonus is GameRules.route_bonus and cls.paid_stops is GameRules.paid_stops:
+            return ctx.values(spec), 0
         return None
 
     def hex_distance(self, view: RouteView) -> int:

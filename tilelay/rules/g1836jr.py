@@ -7,8 +7,8 @@ revenue once for each city on the route holding the corporation's token, instead
 
 from __future__ import annotations
 
-from tilelay.route_rules import CITY
-from tilelay.rules import GameRules, RouteView, register
+from tilelay.route_rules import CITY, TrainSpec
+from tilelay.rules import GameRules, RouteContext, RouteView, register
 
 __all__ = ["G1836Jr30"]
 
@@ -27,6 +27,15 @@ class G1836Jr30(GameRules):
 
     def scored_allowed(self, view: RouteView) -> bool:
         return _port(view) is None or len(view.paid) >= 3
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # a port pays once per tokened city of the route: at most once per token city
+        tokens = sum(1 for n, held in enumerate(ctx.tokened) if held and ctx.classes[n] == CITY)
+        out = list(ctx.values(spec))
+        for n, node in enumerate(ctx.nodes):
+            if "port" in node.groups:
+                out[n] *= max(tokens, 1)
+        return out, 0
 
     def route_bonus(self, view: RouteView) -> int:
         port = _port(view)

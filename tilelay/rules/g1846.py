@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from tilelay.board import BoardError
+from tilelay.route_rules import TrainSpec
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.tile import Tile
 
@@ -111,6 +112,25 @@ class G1846(GameRules):
                         state.board = state.board.place_token(coord, city, buyer, extra_slot=True)
 
     # ------------------------------------------------------------------ routes
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # each bonus counted on every stop of the hexes that may earn it
+        facts = ctx.facts
+        extra: dict[str, int] = {}
+        for company, amount, icon in BONUSES:
+            if not facts.assigned(ctx.corporation, company):
+                continue
+            for h in ctx.assigned_hexes(company):
+                tile = ctx.tiles.get(h)
+                if tile is not None:
+                    times = 1 if icon is None else _icon_names(tile).count(icon)
+                    extra[h] = extra.get(h, 0) + amount * times
+        for coord, tile in ctx.tiles.items():
+            east = any("E" in node.groups for node in tile.nodes)
+            west = any(lb.text == "W" for lb in tile.labels)
+            if east or west:
+                extra[coord] = extra.get(coord, 0) + _icon_number(tile)
+        return ctx.bound_with(spec, extra), 0
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

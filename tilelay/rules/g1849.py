@@ -84,6 +84,19 @@ class G1849(GameRules):
         hexes = {view.ctx.coords[n] for n in view.paid}
         return not (hexes & PORT_HEXES and len(view.paid) <= 2)
 
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        extra: dict[str, int] = {}
+        if ctx.facts.assigned(ctx.corporation, CNM):
+            for h in ctx.assigned_hexes(CNM):
+                extra[h] = 20
+        out = ctx.bound_with(spec, extra)
+        if spec.name == "E":
+            values = ctx.values(spec)
+            for n, coord in enumerate(ctx.coords):
+                if coord in DOUBLE_FOR_E_TRAIN:
+                    out[n] += values[n]
+        return out, 0
+
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
         bonus = 0

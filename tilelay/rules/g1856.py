@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tilelay.rules import GameRules, GameState, RouteView, register
+from tilelay.route_rules import TrainSpec
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 
 __all__ = ["G1856"]
 
@@ -50,6 +51,16 @@ class G1856(GameRules):
                 _grant(state, corp, TUNNEL[1])
             elif "bridge" in what:
                 _grant(state, corp, BRIDGE[1])
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        facts = ctx.facts
+        extra: dict[str, int] = {}
+        if facts.assigned(ctx.corporation, PORT):
+            for h in ctx.assigned_hexes(PORT):
+                extra[h] = extra.get(h, 0) + PORT_BONUS
+        for h in facts.extra.get(_KEY, {}).get(ctx.corporation, ()):
+            extra[h] = extra.get(h, 0) + RIGHT_BONUS
+        return ctx.bound_with(spec, extra), 0
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

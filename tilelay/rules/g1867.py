@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tilelay.route_rules import TrainSpec
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 
 __all__ = ["G1861", "G1867"]
@@ -104,6 +105,13 @@ class G1867(GameRules):
                         found[h] = found.get(h, 0) + int(ability.get("amount", 0))
             ctx.memo["hex_bonus"] = found
         return found
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # the scored stops are some of the route's; each hex bonus and the capitals' bonus
+        # (on the bonus hex) counted on every stop of their hexes
+        extra = dict(self._hex_bonuses(ctx))
+        extra[self.bonus_hex] = extra.get(self.bonus_hex, 0) + 40 * (spec.multipliers[0] or 1)
+        return ctx.bound_with(spec, extra), 0
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

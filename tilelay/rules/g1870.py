@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from tilelay.board import BoardError
-from tilelay.rules import GameRules, GameState, RouteView, register
+from tilelay.route_rules import TrainSpec
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 
 __all__ = ["G1870"]
 
@@ -53,6 +54,30 @@ class G1870(GameRules):
         state.extra[_DESTINATION] = reached
         with contextlib.suppress(BoardError):  # already there
             state.board = state.board.place_token(destination, 0, corp, extra_slot=True)
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        facts = ctx.facts
+        corp = ctx.corporation
+        extra: dict[str, int] = {}
+
+        def add(hexes: list[str], amount: int) -> None:
+            for h in hexes:
+                extra[h] = extra.get(h, 0) + amount
+
+        if facts.assigned(corp, CATTLE):
+            add(ctx.assigned_hexes(CATTLE), 10)
+        if facts.assigned(corp, CLOSED_PORT):
+            add(ctx.assigned_hexes(CLOSED_PORT), 20)
+        add(ctx.assigned_hexes(PORT), 20 if facts.assigned(corp, PORT) else 10)
+        out = ctx.bound_with(spec, extra)
+        destination = facts.extra.get(_DESTINATION, {}).get(corp)
+        if destination is not None:
+            # the destination stop pays twice
+            values = ctx.values(spec)
+            for n, coord in enumerate(ctx.coords):
+                if coord == destination:
+                    out[n] += values[n]
+        return out, 0
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

@@ -6,7 +6,8 @@ B2) to Hudson Bay (B12) earns 100 more (18xx.games' ``G1882::Game#revenue_for``)
 
 from __future__ import annotations
 
-from tilelay.rules import GameRules, RouteView, register
+from tilelay.route_rules import TrainSpec
+from tilelay.rules import GameRules, RouteContext, RouteView, register
 
 __all__ = ["G1882"]
 
@@ -21,6 +22,10 @@ class G1882(GameRules):
     names = ("1882",)
     neutral_owner = "CN"
     route_hooks = True
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # the bonus needs Hudson Bay scored
+        return ctx.bound_with(spec, {WEST: 100}), 0
 
     def route_bonus(self, view: RouteView) -> int:
         coords = view.ctx.coords

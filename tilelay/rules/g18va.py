@@ -17,8 +17,8 @@
 
 from __future__ import annotations
 
-from tilelay.route_rules import CITY, TOWN
-from tilelay.rules import GameRules, RouteView, register
+from tilelay.route_rules import CITY, TOWN, TrainSpec
+from tilelay.rules import GameRules, RouteContext, RouteView, register
 
 __all__ = ["G18VA"]
 
@@ -88,6 +88,48 @@ class G18VA(GameRules):
             return False
         return ctx.corporation in ctx.board.tokens.get((coord, 0), ())
 
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # each bonus of route_bonus counted on every stop that may earn it
+        name = spec.name
+        kind = _kind(name)
+        values = ctx.values(spec)
+        out = list(values)
+        steamboat: set[str] = set()
+        if ctx.facts.assigned(ctx.corporation, STEAMBOAT):
+            steamboat = set(ctx.assigned_hexes(STEAMBOAT))
+        classes = ctx.classes
+        for n, node in enumerate(ctx.nodes):
+            if classes[n] < 0:
+                continue
+            groups = node.groups
+            value = values[n]
+            if kind == "doubler" and classes[n] == CITY and not groups:
+                out[n] += value
+            if "OFFBOARD" in groups:
+                if kind == "doubler":
+                    out[n] += (3 if ctx.tokened[n] else 1) * value
+                elif ctx.tokened[n]:
+                    out[n] += value
+            if "PORT" in groups and kind in ("freight", "doubler"):
+                out[n] += value + (self._served(ctx, n, spec) if kind == "freight" else 0)
+            if "CMD" in groups:
+                out[n] += 20 * (_size(name) - 1)
+            if ctx.coords[n] in steamboat:
+                out[n] += 20 if kind == "doubler" else 10
+        return out, 0
+
+    @staticmethod
+    def _served(ctx: RouteContext, port: int, spec: TrainSpec) -> int:
+        """What the city a port serves earns a freight train besides."""
+        served = PORT_TO_CITY.get(ctx.coords[port])
+        if served is None:
+            return 0
+        nodes = ctx.board.tile_at(served).nodes
+        stop = next((x for x in nodes if x.kind.value in ("city", "town")), None)
+        if stop is None or stop.revenue is None:
+            return 0
+        return ctx.base_value_of(stop, spec)
+
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
         name = view.spec.name
@@ -113,12 +155,7 @@ class G18VA(GameRules):
         if port is not None and kind in ("freight", "doubler"):
             bonus += values[port]
             if kind == "freight":
-                served = PORT_TO_CITY.get(ctx.coords[port])
-                if served is not None:
-                    node = ctx.board.tile_at(served).nodes
-                    stop = next((x for x in node if x.kind.value in ("city", "town")), None)
-                    if stop is not None and stop.revenue is not None:
-                        bonus += ctx.base_value_of(stop, view.spec)
+                bonus += self._served(ctx, port, view.spec)
         if any("CMD" in nodes[n].groups for n in paid):
             bonus += 20 * (_size(name) - 1)
         return bonus
