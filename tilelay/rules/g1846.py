@@ -117,7 +117,7 @@ class G1846(GameRules):
         # each bonus counted on every stop of the hexes that may earn it
         facts = ctx.facts
         extra: dict[str, int] = {}
-        for company, amount, icon in BONUSES:
+        for company, amount, icon in self.bonuses:
             if not facts.assigned(ctx.corporation, company):
                 continue
             for h in ctx.assigned_hexes(company):
@@ -126,11 +126,16 @@ class G1846(GameRules):
                     times = 1 if icon is None else _icon_names(tile).count(icon)
                     extra[h] = extra.get(h, 0) + amount * times
         for coord, tile in ctx.tiles.items():
-            east = any("E" in node.groups for node in tile.nodes)
-            west = any(lb.text == "W" for lb in tile.labels)
-            if east or west:
-                extra[coord] = extra.get(coord, 0) + _icon_number(tile)
+            if self.bonus_end(tile):
+                extra[coord] = extra.get(coord, 0) + icon_number(tile)
         return ctx.bound_with(spec, extra), 0
+
+    def bonus_end(self, tile: Tile) -> bool:
+        """Whether a stop on ``tile`` may be an end of the east-west bonus (an eastern
+        offboard, group ``E``, or a western one, label ``W``)."""
+        return any("E" in node.groups for node in tile.nodes) or any(
+            lb.text == "W" for lb in tile.labels
+        )
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx

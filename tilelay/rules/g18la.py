@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from tilelay.rules import GameState, RouteView, register
 from tilelay.rules.g1846 import G1846, close_minor, icon_number, minors
+from tilelay.tile import Tile
 
 #: What replay keeps of the draft (:attr:`GameState.extra`): the companies drafted so far, and
 #: whether the draft is over.
@@ -51,6 +52,9 @@ class G18LosAngeles(G1846):
         for minor in minors(state):
             if minor not in drafted:
                 close_minor(state, minor)
+
+    def bonus_end(self, tile: Tile) -> bool:
+        return any(letter in lb.text for lb in tile.labels for letter in "EWNS")
 
     def east_west_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
