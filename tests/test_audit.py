@@ -22,7 +22,6 @@ BUILT_IN = ["1889_314.json", "1830_26855.json", "18Chesapeake_1277.json"]
 
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv(sources.ENVIRONMENT_VARIABLE, "")
     yield
     registry.reset()

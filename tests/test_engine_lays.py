@@ -142,7 +142,6 @@ def engine_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
     engine = reference("18xxgames", "engine")
     mp = pytest.MonkeyPatch()
-    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
     add_paths([engine])
     try:
         yield

@@ -178,7 +178,6 @@ def engine_games(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     from tilelay.sources.games import add_paths
 
     mp = pytest.MonkeyPatch()
-    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         add_paths([ENGINE / "engine"])
         yield

@@ -36,7 +36,6 @@ Bad records give a :class:`RecordError` naming the record and the action id.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +44,9 @@ from typing import Any
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.board import NEUTRAL, Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
+from tilelay.files import read_bytes
 from tilelay.games import UNLIMITED, Game, load_game
+from tilelay.limits import MAX_TRAINS, read_json, shown
 from tilelay.rules import RunFacts, rules_for
 from tilelay.tile import NodeKind, Tile
 from tilelay.trains import Phase
@@ -72,6 +73,13 @@ __all__ = [
 
 #: The most actions a record may hold (the longest public games have a few thousand).
 MAX_ACTIONS = 200_000
+#: What one step of a replay copies stays bounded, so a replay takes time linear in the
+#: record's length: what replay took on trust (notes), the ids assigned to one hex or
+#: corporation, and how many companies have owners and how many hexes and corporations have
+#: something assigned (games make companies as they go: 18India's certificates).
+_MAX_NOTES = 100
+_MAX_ASSIGNED = 64
+_MAX_OWNED = 1_000
 #: The largest record read (bytes).
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 
@@ -90,19 +98,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
             f"the record is too large ({len(data)} bytes): at most {MAX_RECORD_BYTES}",
             source=source,
         )
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        parsed = json.loads(text)
-    except UnicodeDecodeError:
-        raise RecordError("the record is not UTF-8 text", source=source) from None
-    except json.JSONDecodeError as err:
-        raise RecordError(
-            f"malformed JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
-        ) from None
-    except RecursionError:
-        raise RecordError("malformed JSON: nested too deeply", source=source) from None
-    except ValueError as err:  # e.g. an integer of more digits than Python converts
-        raise RecordError(f"malformed JSON: {err}", source=source) from None
+    parsed = read_json(data, source=source, error=RecordError)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("actions"), list):
         raise RecordError(
             "not a game record: expected a JSON object with a list 'actions'", source=source
@@ -121,18 +117,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a recorded game from a JSON file; :class:`RecordError` when it is not one."""
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise RecordError("cannot read record: it is a folder", source=str(p))
-        size = p.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"the record is too large ({size} bytes): at most {MAX_RECORD_BYTES}",
-                source=str(p),
-            )
-        data = p.read_bytes()
-    except OSError as err:
-        raise RecordError(f"cannot read record: {err.strerror}", source=str(p)) from None
+    data = read_bytes(p, limit=MAX_RECORD_BYTES, what="record", error=RecordError)
     return read_record(data, source=str(p))
 
 
@@ -210,7 +195,7 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
     """``"57-1"`` -> ``("57", 1)``; raises :class:`ValueError` without a copy number."""
     name, sep, copy = tile_id.rpartition("-")
     if not sep or not name or not copy.isascii() or not copy.isdigit() or len(copy) > 6:
-        raise ValueError(f"bad tile id {tile_id!r}: expected NAME-COPY, e.g. 57-1")
+        raise ValueError(f"bad tile id {shown(tile_id)}: expected NAME-COPY, e.g. 57-1")
     return name, int(copy)
 
 
@@ -247,7 +232,12 @@ def _dedupe(hexes: list[str]) -> list[str]:
 
 
 def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
-    conns = [[_coord(h) for h in c] for c in route.get("connections") or [] if isinstance(c, list)]
+    given = route.get("connections")
+    conns = (
+        [[_coord(h) for h in c] for c in given if isinstance(c, list)]
+        if isinstance(given, list)
+        else []
+    )
     conns = [c for c in conns if c]
     if not conns:
         hexes = route.get("hexes") or []
@@ -285,9 +275,10 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
         revenue = r.get("revenue")
         hexes, precise = _hex_chain(r)
         stops = r.get("hexes") if precise else None
+        given = r.get("connections")
         chains = tuple(
             tuple(_dedupe([_coord(h) for h in c]))
-            for c in r.get("connections") or []
+            for c in (given if isinstance(given, list) else ())
             if isinstance(c, list) and c
         )
         out.append(
@@ -405,14 +396,27 @@ class ReplayStep:
 
 
 def _train_order(train_id: str) -> tuple[str, int, str]:
-    name, _, index = train_id.rpartition("-")
-    return (name, int(index), train_id) if index.isdigit() else (train_id, -1, train_id)
+    name = train_id.rpartition("-")[0]
+    number = _train_index(train_id)
+    return (name, number, train_id) if number is not None else (train_id, -1, train_id)
+
+
+def _train_index(train_id: str) -> int | None:
+    """The copy number of a train id ``NAME-INDEX`` (``"3-0"``: 0); None without one."""
+    index = train_id.rpartition("-")[2]
+    return int(index) if index.isascii() and index.isdigit() and len(index) <= 6 else None
+
+
+def _action_id(action: Mapping[str, Any]) -> int:
+    """The action's id when it is a whole number (not ``true`` or ``false``), else 0."""
+    value = action.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{key} must be a whole number, not {value!r}")
+        raise ValueError(f"{key} must be a whole number, not {shown(value)}")
     return value
 
 
@@ -507,7 +511,12 @@ class _Replayer:
         self.game = game
         self.rules = rules_for(game)
         self.home_tokens = home_tokens
-        self.source = f"record {record.get('id', '?')} ({game.name})"
+        record_id = record.get("id")
+        self.source = (
+            f"record {shown(record_id)} ({game.name})"
+            if record_id is not None
+            else f"the record ({game.name})"
+        )
         self.board = Board(game)
         self.lays: list[ReplayedLay] = []
         self.placements: list[ReplayedToken] = []
@@ -545,10 +554,13 @@ class _Replayer:
     # ------------------------------------------------------------------ helpers
 
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
-        return RecordError(f"action {action.get('id')!r}: {message}", source=self.source)
+        return RecordError(f"action {shown(action.get('id'))}: {message}", source=self.source)
 
     def note(self, action: Mapping[str, Any], message: str) -> None:
-        self.notes.append(f"action {action.get('id')!r}: {message}")
+        if len(self.notes) < _MAX_NOTES:
+            self.notes.append(f"action {shown(action.get('id'))}: {message}")
+        elif len(self.notes) == _MAX_NOTES:
+            self.notes.append("and more taken on trust after these")
 
     def result(self) -> ReplayResult:
         return ReplayResult(
@@ -608,6 +620,19 @@ class _Replayer:
         self.issued[sym] = index + 1
         self.trains.setdefault(owner, {})[train_id] = name
         return train_id
+
+    def hold(self, action: Mapping[str, Any], owner: str, train_id: str, name: str) -> None:
+        """``owner`` gets train ``train_id``: a corporation of the game, holding at most
+        :data:`~tilelay.limits.MAX_TRAINS` trains (what a step copies stays small, so replay
+        stays linear in the record's length)."""
+        if owner not in self.corp_syms:
+            raise self.fail(action, f"{shown(owner)} is not a corporation of {self.game.name}")
+        held = self.trains.setdefault(owner, {})
+        if train_id not in held and len(held) >= MAX_TRAINS:
+            raise self.fail(
+                action, f"{owner} would hold {len(held) + 1} trains: at most {MAX_TRAINS}"
+            )
+        held[train_id] = name
 
     def take_train(self, train_id: str) -> str | None:
         """Remove a train from whoever holds it; its name (None: nobody held it)."""
@@ -681,14 +706,14 @@ class _Replayer:
         exchange = action.get("exchange")
         if exchange:
             self.take_train(str(exchange))
-        index = train_id.rpartition("-")[2]
-        if index.isdigit():
-            self.issued[sym] = max(self.issued.get(sym, 0), int(index) + 1)
-        self.trains.setdefault(buyer, {})[train_id] = name
+        index = _train_index(train_id)
+        if index is not None:
+            self.issued[sym] = max(self.issued.get(sym, 0), index + 1)
+        self.hold(action, buyer, train_id, name)
         self.bought(train_id, sym)
-        if previous is None and index.isdigit():
+        if previous is None and index is not None:
             for event, when in self.depot.events.get(sym, ()):
-                if when == int(index):
+                if when == index:
                     self.event(event, action)
 
     def event(self, kind: str, action: Mapping[str, Any]) -> None:
@@ -738,7 +763,7 @@ class _Replayer:
         self.board = new_board
         self.lays.append(
             ReplayedLay(
-                _int_field(action, "id", 0) if isinstance(action.get("id"), int) else 0,
+                _action_id(action),
                 lay,
                 copy,
                 old.name,
@@ -767,14 +792,16 @@ class _Replayer:
         """The ``(coord, city index)`` of a record's city reference ``TILE-COPY-CITY``."""
         tile_id, _, index = city_ref.rpartition("-")
         if not (index.isascii() and index.isdigit() and len(index) <= 2):
-            raise self.fail(action, f"bad city {city_ref!r}: expected TILE-COPY-CITY")
+            raise self.fail(action, f"bad city {shown(city_ref)}: expected TILE-COPY-CITY")
         coord = self.where.get(tile_id)
         if coord is None:
             hex_name = tile_id.rpartition("-")[0]
             if hex_name in self.game.hexes and hex_name not in self.at:
                 coord = hex_name
         if coord is None:
-            raise self.fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
+            raise self.fail(
+                action, f"city {shown(city_ref)}: tile {tile_id[:40]} is not on the board"
+            )
         return coord, _city_index(self.board.tile_at(coord), int(index))
 
     def place_token(self, action: Mapping[str, Any], entity: str) -> None:
@@ -806,8 +833,7 @@ class _Replayer:
             self.board = self.board.place_token(coord, token.city, owner, extra_slot=extra)
         except TilelayError as err:
             raise self.fail(action, err.message) from None
-        action_id = action.get("id")
-        self.placements.append(ReplayedToken(action_id if isinstance(action_id, int) else 0, token))
+        self.placements.append(ReplayedToken(_action_id(action), token))
 
     def remove_token(self, action: Mapping[str, Any], entity: str) -> None:
         coord, index = self.city_of(action, str(action.get("city")))
@@ -850,13 +876,22 @@ class _Replayer:
         elif kind in ("buy_company", "corporate_buy_company", "acquire_company"):
             company = action.get("company")
             if isinstance(company, str):
+                if company not in self.companies and len(self.companies) >= _MAX_OWNED:
+                    raise self.fail(action, f"more than {_MAX_OWNED} companies owned at once")
                 buyer = self.actor(action)
                 self.companies[company] = buyer
                 self.sold(company, buyer)
         elif kind == "assign":
             target = action.get("target")
             if isinstance(target, str) and isinstance(entity, str):
-                self.assignments[target] = (*self.assignments.get(target, ()), entity)
+                if target not in self.assignments and len(self.assignments) >= _MAX_OWNED:
+                    raise self.fail(
+                        action,
+                        f"more than {_MAX_OWNED} hexes and corporations with something assigned",
+                    )
+                here = self.assignments.get(target, ())
+                if entity not in here and len(here) < _MAX_ASSIGNED:
+                    self.assignments[target] = (*here, entity)
         elif kind == "run_routes":
             self.operate(action)
             self.ran(action)
@@ -901,6 +936,8 @@ class _Replayer:
         """A corporation runs trains: a train it ran that replay did not see it get is taken
         on trust (and noted)."""
         corp = self.actor(action)
+        if corp not in self.corp_syms:
+            raise self.fail(action, f"{shown(corp)} is not a corporation of {self.game.name}")
         held = self.trains.setdefault(corp, {})
         for route in recorded_routes(action):
             train_id = route.train
@@ -911,7 +948,7 @@ class _Replayer:
                     self.game.trains.train_type(name)
                 except TilelayError:
                     continue
-                held[train_id] = name
+                self.hold(action, corp, train_id, name)
                 self.note(action, f"{corp} runs {train_id}, which replay did not see it get")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tilelay import limits
 from tilelay.errors import GameDataError, ReadWarning
 from tilelay.trains import (
     UNLIMITED,
@@ -31,7 +32,12 @@ from tilelay.trains import (
     TrainType,
 )
 
-__all__ = ["manager_to_dict", "trains_from_game_data"]
+__all__ = [
+    "engine_distance",
+    "manager_to_dict",
+    "manager_to_game_data",
+    "trains_from_game_data",
+]
 
 # --- 18xx.games game data --------------------------------------------------------------------
 
@@ -96,13 +102,21 @@ class _GameData:
                 self.warnings.append(ReadWarning(f"{where}: unknown key {key!r}", self.source))
 
     def integer(self, where: str, value: object, what: str, *, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(where, f"{what} must be an integer >= {minimum}, not {value!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not minimum <= value <= limits.MAX_AMOUNT
+        ):
+            raise self.fail(
+                where,
+                f"{what} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(value)}",
+            )
         return value
 
     def text(self, where: str, value: object, what: str) -> str:
         if not isinstance(value, str | int) or isinstance(value, bool) or value == "":
-            raise self.fail(where, f"{what} must be a name, not {value!r}")
+            raise self.fail(where, f"{what} must be a name, not {limits.shown(value)}")
         return str(value)
 
     def names(self, where: str, value: object, what: str) -> tuple[str, ...]:
@@ -451,3 +465,110 @@ def manager_to_dict(manager: TrainManager) -> dict[str, Any]:
         },
         "warnings": [str(w) for w in manager.warnings],
     }
+
+
+# --- the model as 18xx.games data ----------------------------------------------------------------
+
+
+def engine_distance(side: TrainType) -> int | list[dict[str, Any]]:
+    """A train's length as 18xx.games writes it: a number when towns count as cities and
+    everything scores once, else ``{nodes, pay, visit}`` rows (999: unlimited).
+
+    >>> engine_distance(TrainType("4", 300, 4))
+    4
+    >>> engine_distance(TrainType("2+2", 100, 2, minor_stops=2))[1]
+    {'nodes': ['town'], 'pay': 2, 'visit': 2}
+    """
+    if side.allowances:
+        return [
+            {
+                "nodes": list(row.kinds),
+                "pay": row.pay,
+                "visit": row.visit,
+                **({} if row.multiplier is None else {"multiplier": row.multiplier}),
+            }
+            for row in side.allowances
+        ]
+    major = 999 if side.max_major_stops is None else side.max_major_stops
+    if not side.runs:
+        return 0
+    kind = side.town_stop_kind
+    if kind == "major" and side.towns_score:
+        return major
+    visit = major if side.max_visits is None else side.max_visits
+    rows: list[dict[str, Any]] = [
+        {
+            "nodes": ["city", "offboard"]
+            if kind == "minor" or kind is None
+            else ["city", "offboard", "town"],
+            "pay": major,
+            "visit": visit,
+        }
+    ]
+    if kind == "minor":
+        minor = 999 if side.max_minor_stops is None else side.max_minor_stops
+        rows.append({"nodes": ["town"], "pay": minor, "visit": minor})
+    elif kind is None:
+        rows.append({"nodes": ["town"], "pay": 999 if side.towns_score else 0, "visit": 999})
+    return rows
+
+
+def _side_data(side: TrainType) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": side.name,
+        "distance": engine_distance(side),
+        "price": side.cost,
+    }
+    if side.multiplier != 1:
+        out["multiplier"] = side.multiplier
+    elif side.cities_score_double:
+        out["multiplier"] = 2
+    if side.category != "passenger":
+        out["category"] = side.category
+    if side.discounts:
+        out["discount"] = dict(side.discounts)
+    return out
+
+
+def manager_to_game_data(
+    manager: TrainManager,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The trains and phases of ``manager`` in the 18xx.games shape that
+    :func:`trains_from_game_data` reads (for games read from Rails or GE18XX, whose trains
+    come as a model): each card type with its first side, the others as variants, its count,
+    the train whose purchase rusts it; each phase with the train that starts it."""
+    first = {card.name: card.sides[0].name for card in manager.card_types}
+    trains: list[dict[str, Any]] = []
+    for card in manager.card_types:
+        entry = _side_data(card.sides[0])
+        entry["num"] = "unlimited" if card.unlimited else card.quantity
+        rusted_by = manager.rusted_by(card.name)
+        if rusted_by is not None:
+            entry["rusts_on"] = first.get(rusted_by, rusted_by)
+        if card.obsolete_on is not None:
+            entry["obsolete_on"] = first.get(card.obsolete_on, card.obsolete_on)
+        if card.available_from is not None:
+            entry["available_on"] = card.available_from
+        if card.category != "passenger":
+            entry["category"] = card.category
+        if len(card.sides) > 1:
+            entry["variants"] = [_side_data(side) for side in card.sides[1:]]
+        trains.append(entry)
+    phases: list[dict[str, Any]] = []
+    for phase in manager.phases:
+        p: dict[str, Any] = {"name": phase.name}
+        trigger = manager.trigger_of(phase.name)
+        if trigger is not None:
+            name, index = trigger
+            shown = first.get(name, name)
+            p["on"] = shown if index == 1 else f"{shown}-{index - 1}"
+        if phase.tiles:
+            p["tiles"] = list(phase.tiles)
+        if phase.train_limit is not None:
+            p["train_limit"] = phase.train_limit
+        elif phase.train_limits:
+            p["train_limit"] = dict(phase.train_limits)
+        if phase.operating_rounds >= 1:  # Rails writes -1 where a game decides in play (1880)
+            p["operating_rounds"] = phase.operating_rounds
+        phases.append(p)
+    return trains, phases

@@ -20,8 +20,10 @@ from typing import Any
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.audit import rate_recorded
 from tilelay.board import Board
+from tilelay.cli import integer
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
+from tilelay.limits import check_trains
 from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
 from tilelay.routes import Route, RoutePlanner, RunResult
 from tilelay.trains import Phase
@@ -36,7 +38,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("target", help="a recorded game (JSON file) or a built-in game name")
-    p.add_argument("--action", type=int, help="record: the run_routes action id to replay to")
+    p.add_argument("--action", type=integer, help="record: the run_routes action id to replay to")
     p.add_argument("--corporation", help="the corporation symbol")
     p.add_argument(
         "--lay",
@@ -78,7 +80,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     for step in replay_steps(record):
         action = step.action
         if args.action is not None:
-            if action.get("id") == args.action:
+            if step.action_id == args.action:
                 chosen = step
                 break
         elif action.get("type") == "run_routes" and action.get("entity") == args.corporation:
@@ -91,7 +93,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     corp = args.corporation or str(action.get("entity", ""))
     game = chosen.board.game
     game.corporation(corp)
-    trains = chosen.runnable_names(corp)
+    trains = check_trains(corp, chosen.runnable_names(corp))
     planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     t0 = time.perf_counter()
     result = planner.best(trains)
@@ -132,7 +134,9 @@ def _from_game(args: argparse.Namespace) -> int:
     game.corporation(args.corporation)
     if not args.trains:
         raise TilelayError("--trains is required, e.g. --trains 2,3")
-    trains = [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    trains = check_trains(
+        args.corporation, [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    )
     for t in trains:
         game.trains.train_type(t)
     board = Board(game)

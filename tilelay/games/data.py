@@ -29,8 +29,9 @@ from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
 from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
 from tilelay.hexgeo import Layout
+from tilelay.limits import MAX_COUNT, shown
 from tilelay.tile import Color, Tile
-from tilelay.train_data import trains_from_game_data
+from tilelay.train_data import manager_to_game_data, trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
@@ -142,19 +143,19 @@ class _Reader:
         if value is None and optional:
             return ""
         if not isinstance(value, str) or not value:
-            raise self.fail(f"{where}: {what} must be a non-empty string, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a non-empty string, not {shown(value)}")
         return value
 
     def integer(self, where: str, value: object, what: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where}: {what} must be an integer, not {value!r}")
+            raise self.fail(f"{where}: {what} must be an integer, not {shown(value)}")
         return value
 
     def strings(self, where: str, value: object, what: str) -> tuple[str, ...]:
         if not isinstance(value, Sequence) or isinstance(value, str):
-            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a list of strings, not {shown(value)}")
         if not all(isinstance(v, str) for v in value):
-            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a list of strings, not {shown(value)}")
         return tuple(value)
 
     def unknown(self, where: str, entry: Mapping[str, Any], known: frozenset[str]) -> None:
@@ -167,7 +168,7 @@ class _Reader:
 
     def coord(self, where: str, coord: object) -> str:
         if not isinstance(coord, str):
-            raise self.fail(f"{where}: coordinate must be a string, not {coord!r}")
+            raise self.fail(f"{where}: coordinate must be a string, not {shown(coord)}")
         try:
             parse_coord(coord)
         except ValueError as err:
@@ -185,11 +186,11 @@ class _Reader:
         given = entry.get("tile")
         if given is not None:
             if not isinstance(given, Tile):
-                raise self.fail(f"{where}: tile must be a tile, not {given!r}", *needles)
+                raise self.fail(f"{where}: tile must be a tile, not {shown(given)}", *needles)
             return given.with_name(name)
         code = entry.get("code", "")
         if not isinstance(code, str):
-            raise self.fail(f"{where}: code must be a tile string, not {code!r}", *needles)
+            raise self.fail(f"{where}: code must be a tile string, not {shown(code)}", *needles)
         tile_color, stripe = self.color(where, entry.get("color", "white"), *needles)
         try:
             tile = dsl.parse(code, name=name, color=tile_color)
@@ -211,7 +212,7 @@ def _layout(r: _Reader, data: Mapping[str, Any]) -> tuple[Layout, bool]:
         layout = Layout(str(data.get("layout", "")))
     except ValueError:
         raise r.fail(
-            f"layout must be 'flat' or 'pointy', not {data.get('layout')!r}", "layout"
+            f"layout must be 'flat' or 'pointy', not {shown(data.get('layout'))}", "layout"
         ) from None
     axes = r.table(data, "axes") if data.get("axes") is not None else {}
     default_x = "letter" if layout is Layout.FLAT else "number"
@@ -286,10 +287,13 @@ def _manifest(
         where = f"manifest: tile {name}"
         if count == "unlimited":
             value = UNLIMITED
-        elif isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        elif isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_COUNT:
             value = count
         else:
-            raise r.fail(f"{where}: count must be >= 0 or 'unlimited', not {count!r}", str(name))
+            raise r.fail(
+                f"{where}: count must be 0 to {MAX_COUNT:,} or 'unlimited', not {shown(count)}",
+                str(name),
+            )
         if name not in game_tiles and name not in generic:
             close = suggest(str(name), [*generic, *game_tiles])
             hint = f" (did you mean: {', '.join(close)}?)" if close else ""
@@ -720,10 +724,15 @@ def game_to_data(game: Game) -> dict[str, Any]:
     ]
     if companies:
         out["companies"] = companies
-    if game.train_data:
-        out["trains"] = [dict(t) for t in game.train_data]
-    if game.phase_data:
-        out["phases"] = [dict(p) for p in game.phase_data]
+    trains, phases = (
+        ([dict(t) for t in game.train_data], [dict(p) for p in game.phase_data])
+        if game.train_data or game.phase_data
+        else manager_to_game_data(game.trains)
+    )
+    if trains:
+        out["trains"] = trains
+    if phases:
+        out["phases"] = phases
     if game.market:
         out["market"] = {"rows": [list(row) for row in game.market]}
     rules = _rules_data(game)

@@ -40,7 +40,7 @@ __all__ = [
 #: Manifest count of a tile of which there is no limit.
 UNLIMITED = -1
 
-_COORD = re.compile(r"([A-Z]+|[a-z])(-?\d+)")
+_COORD = re.compile(r"([A-Z]{1,3}|[a-z])(-?[0-9]{1,4})")
 
 
 def parse_coord(coord: str) -> tuple[int, int]:
@@ -378,12 +378,20 @@ def tile_key(name: str) -> tuple[object, ...]:
     return (0, *natural_key(name)) if name[:1].isdigit() else (1, *_mixed_key(name))
 
 
+def _number(digits: str) -> int:
+    """ASCII ``digits`` as a number, any run past 18 digits as one larger than every other."""
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
 def _mixed_key(name: str) -> list[tuple[int, int, str]]:
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", name)]
+    return [
+        (0, _number(p), "") if p[0] in "0123456789" else (1, 0, p)
+        for p in re.findall(r"[0-9]+|[^0-9]+", name)
+    ]
 
 
 def coord_key(coord: str) -> tuple[str, int, str]:
     """Sort key of coordinates: by letters, then by number (``A2`` before ``A10``)."""
     letters_part = "".join(c for c in coord if c.isalpha())
-    digits = "".join(c for c in coord if c.isdigit())
-    return (letters_part, int(digits) if digits else 0, coord)
+    digits = "".join(c for c in coord if c in "0123456789")
+    return (letters_part, _number(digits) if digits else 0, coord)

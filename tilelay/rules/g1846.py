@@ -38,7 +38,7 @@ def _icon_names(tile: Tile) -> list[str]:
 def _icon_number(tile: Tile) -> int:
     total = 0
     for name in _icon_names(tile):
-        if name.isdigit():
+        if name.isascii() and name.isdigit() and len(name) <= 6:
             total += int(name)
     return total
 

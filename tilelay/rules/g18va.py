@@ -37,7 +37,7 @@ def _kind(name: str) -> str:
 def _size(name: str) -> int:
     digits = ""
     for ch in name:
-        if not ch.isdigit():
+        if not ("0" <= ch <= "9") or len(digits) >= 6:
             break
         digits += ch
     return int(digits) if digits else 0

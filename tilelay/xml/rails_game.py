@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.trains import (
     IPO,
@@ -159,10 +160,13 @@ class _Reader:
         if key not in attrs:
             return None
         text, at = attrs[key]
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self.error(f"{key} of {where} must be an integer, not {text!r}", at) from None
+        if limits.whole(text, -limits.MAX_AMOUNT, limits.MAX_AMOUNT) is None:
+            raise self.error(
+                f"{key} of {where} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(text)}",
+                at,
+            )
+        value = int(text.strip())
         if value < minimum:
             raise self.error(f"{key} of {where} must be at least {minimum}, not {value}", at)
         return value
@@ -325,6 +329,8 @@ class _Reader:
         for ref in (*released, *rusted):
             refs.append(("train", ref, node.line))
         start = node.get("startPhase")
+        if start is not None and not start.strip():
+            start = None  # startPhase="" names no phase
         if start is not None:
             refs.append(("phase", start, node.line_of("startPhase")))
         return TrainCardType(
@@ -688,6 +694,13 @@ def write_rails_trains(manager: TrainManager) -> bytes:
             etree.SubElement(rules, "DualTrainBecomesUndecidedInPool")
         if manager.face_value_if_different_presidents:
             etree.SubElement(rules, "FaceValueIfDifferentPresidents")
+    if manager.phases:  # a file without phases reads back without them
+        _write_phases(root, manager)
+    etree.indent(root, space="\t")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def _write_phases(root: etree._Element, manager: TrainManager) -> None:
     phases = etree.SubElement(
         root,
         "Component",
@@ -726,5 +739,3 @@ def write_rails_trains(manager: TrainManager) -> bytes:
         for extra in phase.extras:
             _extra(elem, extra)
         previous = phase
-    etree.indent(root, space="\t")
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
