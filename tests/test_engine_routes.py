@@ -63,15 +63,6 @@ NOT_DONE: dict[str, NotDone] = {
         "so its n+m trains are refused",
         differing=61,
     ),
-    "1861__29683": NotDone(
-        "nationalization (the RSR takes minors' tokens and trains) and the RSR's own runs",
-        differing=15,
-    ),
-    "1867__21268": NotDone(
-        "nationalization of trainless majors and minors (tokens to the CN)",
-        differing=2,
-        stops_at="action 519",
-    ),
     "18EU__74045": NotDone(
         "minors merging into majors (their tokens replaced), pullmans", stops_at="action 352"
     ),

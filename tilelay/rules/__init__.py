@@ -429,9 +429,30 @@ class GameState(Protocol):
     extra: dict[str, Any]
     #: train ids that have run in this operating round, and who ran them
     operated: dict[str, str]
+    #: corporations that have acted (their home tokens placed when the game has them)
+    started: set[str]
 
     def give_train(self, owner: str, name: str) -> str:
         """Give ``owner`` the next train of type ``name`` from the depot; its id."""
+        ...
+
+    def export_train(self, action: Mapping[str, Any]) -> str | None:
+        """The depot's next train leaves the game (18xx.games' ``depot.export!``): phases,
+        rusting and its events as if it were bought; its id (None: the depot is empty)."""
+        ...
+
+    def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
+        """The depot's next train goes to ``owner`` (None: leaves the game), as if bought;
+        its id (None: the depot is empty)."""
+        ...
+
+    def depot_ahead(self, train_id: str) -> int | None:
+        """How many of the depot's trains must go before ``train_id`` can be bought from it
+        (None: it has left the depot)."""
+        ...
+
+    def upcoming(self) -> Sequence[Mapping[str, Any]]:
+        """The actions in force after the one being applied."""
         ...
 
     def merge_into(self, sources: Sequence[str], target: str) -> None:
