@@ -54,6 +54,8 @@ __all__ = [
     "RouteContext",
     "RouteView",
     "RunFacts",
+    "Turn",
+    "follow_rounds",
     "register",
     "rules_for",
 ]
@@ -464,6 +466,68 @@ class GameState(Protocol):
         ...
 
 
+#: Actions only a corporation's operating turn has.
+_OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train", "discard_train"})
+#: What players do in the rounds between operating rounds (in an operating round a player
+#: only raises money, selling shares).
+_PLAYER_ROUNDS = frozenset({"buy_shares", "par", "bid", "pass"})
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What :func:`follow_rounds` says of an action: whether it shows the operating round
+    before it over (``round_over``), and the corporation that begins a turn with it
+    (``starts``; None when it continues the turn before or is not a corporation's)."""
+
+    round_over: bool
+    starts: str | None
+
+
+def follow_rounds(
+    state: GameState,
+    action: Mapping[str, Any],
+    *,
+    other_rounds: frozenset[str] = frozenset(),
+    ends: bool = False,
+) -> Turn:
+    """Follow operating rounds through a record, which does not mark them (call it before
+    each action). An operating round is over at the first action after corporations' turns
+    that belongs to another round: a player buying, bidding, starting a corporation or
+    passing, an action of a type in ``other_rounds`` (a game's merger round), or one the
+    game knows ends it (``ends``), or when a corporation begins a second turn in it. Kept in
+    ``state.extra``: ``operating`` (the corporations that have operated in the round),
+    ``actor`` (the corporation whose turn it is) and ``order`` (corporations in the order
+    they last began a turn: the operating order, which is the share price order)."""
+    entity = action.get("entity")
+    kind = action.get("type")
+    extra = state.extra
+    corp = (
+        entity
+        if isinstance(entity, str)
+        and action.get("entity_type", "corporation") in ("corporation", "minor")
+        and any(c.sym == entity for c in state.game.corporations)
+        else None
+    )
+    starts = corp if corp is not None and corp != extra.get("actor") else None
+    operated = extra.get("operating", ())
+    over = bool(operated) and (
+        ends
+        or kind in other_rounds
+        or (action.get("entity_type") == "player" and kind in _PLAYER_ROUNDS)
+        or (kind in _OPERATING and starts is not None and starts in operated)
+    )
+    if over:
+        operated = ()
+    if corp is not None and kind in _OPERATING and corp not in operated:
+        operated = (*operated, corp)
+    extra["operating"] = operated
+    if starts is not None:
+        extra["actor"] = starts
+        order = extra.get("order", ())
+        extra["order"] = (*(c for c in order if c != starts), starts)
+    return Turn(over, starts)
+
+
 class GameRules:
     """The rules of a game that routes and replay ask about; every hook's default is the
     18xx.games base rule (see the module docstring). Subclass it per game and
@@ -473,6 +537,8 @@ class GameRules:
     names: ClassVar[tuple[str, ...]] = ()
     #: Whether the game defines what goods (freight) trains score.
     goods_trains: ClassVar[bool] = False
+    #: Whether the game defines what halts are (its trains' rows count them as towns).
+    halts: ClassVar[bool] = False
     #: Whether full cities and offboards stop routes passing through (18xx.games' blocking).
     blocking: ClassVar[bool] = True
     #: The corporation whose tokens neutral tokens are (1882's CN), if any.
@@ -487,7 +553,7 @@ class GameRules:
 
     def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
         """How ``train`` reaches and scores in this game."""
-        return train_spec(train, goods=self.goods_trains)
+        return train_spec(train, goods=self.goods_trains, halts=self.halts)
 
     def stop_values(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """What each node earns ``spec`` when scored: the phase's revenue times the class's

@@ -22,11 +22,9 @@ spare stops, and no hex visited twice (18xx.games' ``G1867::Game#revenue_for`` a
   (the operating order is the share price order).
 * In the phases whose status says ``export_train`` (1867's 4 to 7), the depot's next train
   leaves the game at the end of each operating round, as if bought (phases, rusting, events).
-  The record does not mark the end of a round: replay takes it as the first action after
-  corporations' operating that belongs to another round (a merger, a conversion, a player
-  buying, bidding, starting a corporation or passing, a trainless major's choice that no
-  train bought in the round put to it) or a corporation beginning a second turn in the
-  round.
+  The record does not mark the end of a round (see :func:`~tilelay.rules.follow_rounds`;
+  1867's merger round and a trainless major's choice that no train bought in the round put
+  to it end one too).
 * The national holds its token at Toronto from the start (1867); it places one in the first
   city of tile 639 (Montreal, 1861's Moscow) when it is laid, as long as it keeps one for
   some hex. 1861's RSR places its home
@@ -46,7 +44,7 @@ from typing import Any, ClassVar
 
 from tilelay.games import Game
 from tilelay.route_rules import TrainSpec
-from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
 
 __all__ = ["G1861", "G1867"]
 
@@ -82,38 +80,14 @@ class G1867(GameRules):
             state.board = state.board.place_token(coord, city, self.national, extra_slot=True)
 
     def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
-        entity = action.get("entity")
-        kind = action.get("type")
-        corp = (
-            entity
-            if isinstance(entity, str)
-            and action.get("entity_type", "corporation") in ("corporation", "minor")
-            and entity in _kinds(state.game)
-            else None
+        # a trainless major's choice that no train bought in the round put to it: the
+        # round's end did
+        choice = action.get("type") == "choose" and action.get("entity") not in state.extra.get(
+            "asked", ()
         )
-        new_turn = corp is not None and corp != state.extra.get("actor")
-        if self.exports:
-            # the end of an operating round: what follows corporations' operating and belongs
-            # to another round, or a corporation operating a second time in it
-            operated = state.extra.get("operating", ())
-            if operated and (
-                kind in _OTHER_ROUNDS
-                # a trainless major's choice the round's end made it face
-                or (kind == "choose" and corp not in state.extra.get("asked", ()))
-                or (action.get("entity_type") == "player" and kind in _PLAYER_ROUNDS)
-                or (kind in _OPERATING and new_turn and corp in operated)
-            ):
-                state.extra["operating"] = operated = ()
-                if "export_train" in state.phase.status:
-                    state.export_train(action)
-            if corp is not None and kind in _OPERATING and corp not in operated:
-                state.extra["operating"] = (*operated, corp)
-        if new_turn and corp is not None:
-            # the order corporations last began operating in (replay's stand-in for the
-            # share price order, which is the operating order)
-            state.extra["actor"] = corp
-            order = state.extra.get("order", ())
-            state.extra["order"] = (*(c for c in order if c != corp), corp)
+        turn = follow_rounds(state, action, other_rounds=_OTHER_ROUNDS, ends=choice)
+        if turn.round_over and self.exports and "export_train" in state.phase.status:
+            state.export_train(action)
 
     def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
         if kind == "nationalize_companies":
@@ -352,13 +326,8 @@ class G1861(G1867):
         return False
 
 
-#: Actions only a corporation's operating turn has, and actions of the rounds between
-#: operating rounds (1867's merger round, the stock round's players act as players)
-_OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train", "discard_train"})
+#: The actions of 1867's merger round.
 _OTHER_ROUNDS = frozenset({"merge", "convert", "post_merger_shares"})
-#: what players do in the rounds between operating rounds (in an operating round a player
-#: only raises money, selling shares)
-_PLAYER_ROUNDS = frozenset({"buy_shares", "par", "bid", "pass"})
 
 
 @lru_cache(maxsize=16)
