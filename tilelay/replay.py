@@ -757,6 +757,12 @@ class _Replayer:
             for index in range(first, num):
                 yield sym, index
 
+    def next_in_depot(self) -> str | None:
+        """The id of the depot's next train (None: the depot is empty)."""
+        for sym, index in self.in_depot():
+            return f"{sym}-{index}"
+        return None
+
     def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
         """The depot's next train goes to ``owner`` (None: it leaves the game), with what
         buying it does (phases, rusting, its events); its id (None: the depot is empty).

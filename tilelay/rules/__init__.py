@@ -443,6 +443,10 @@ class GameState(Protocol):
         rusting and its events as if it were bought; its id (None: the depot is empty)."""
         ...
 
+    def next_in_depot(self) -> str | None:
+        """The id of the depot's next train (None: the depot is empty)."""
+        ...
+
     def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
         """The depot's next train goes to ``owner`` (None: leaves the game), as if bought;
         its id (None: the depot is empty)."""
@@ -467,7 +471,7 @@ class GameState(Protocol):
 
 
 #: Actions only a corporation's operating turn has.
-_OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train", "discard_train"})
+_OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train"})
 #: What players do in the rounds between operating rounds (in an operating round a player
 #: only raises money, selling shares).
 _PLAYER_ROUNDS = frozenset({"buy_shares", "par", "bid", "pass"})
@@ -491,34 +495,29 @@ def follow_rounds(
     ends: bool = False,
 ) -> Turn:
     """Follow operating rounds through a record, which does not mark them (call it before
-    each action). An operating round is over at the first action after corporations' turns
-    that belongs to another round: a player buying, bidding, starting a corporation or
-    passing, an action of a type in ``other_rounds`` (a game's merger round), or one the
-    game knows ends it (``ends``), or when a corporation begins a second turn in it. Kept in
-    ``state.extra``: ``operating`` (the corporations that have operated in the round),
-    ``actor`` (the corporation whose turn it is) and ``order`` (corporations in the order
-    they last began a turn: the operating order, which is the share price order)."""
-    entity = action.get("entity")
+    each action). An operating round begins with an action only a corporation's operating
+    turn has (a lay, a run, a payout, a train bought), and is over at the first action that
+    belongs to another round: a player buying, bidding, starting a corporation or passing,
+    an action of a type in ``other_rounds`` (a game's merger round), one the game knows ends
+    it (``ends``), or any action of a corporation that begins a second turn in it. Kept in
+    ``state.extra``: ``operating`` (the corporations that have had a turn in the round),
+    ``actor`` (the corporation whose turn it is; a company acts for its owner) and ``order``
+    (corporations in the order they last began a turn: the operating order, which is the
+    share price order)."""
     kind = action.get("type")
     extra = state.extra
-    corp = (
-        entity
-        if isinstance(entity, str)
-        and action.get("entity_type", "corporation") in ("corporation", "minor")
-        and any(c.sym == entity for c in state.game.corporations)
-        else None
-    )
+    corp = _acting_corporation(state, action)
     starts = corp if corp is not None and corp != extra.get("actor") else None
     operated = extra.get("operating", ())
     over = bool(operated) and (
         ends
         or kind in other_rounds
         or (action.get("entity_type") == "player" and kind in _PLAYER_ROUNDS)
-        or (kind in _OPERATING and starts is not None and starts in operated)
+        or (starts is not None and starts in operated)
     )
     if over:
         operated = ()
-    if corp is not None and kind in _OPERATING and corp not in operated:
+    if corp is not None and corp not in operated and (operated or kind in _OPERATING):
         operated = (*operated, corp)
     extra["operating"] = operated
     if starts is not None:
@@ -526,6 +525,18 @@ def follow_rounds(
         order = extra.get("order", ())
         extra["order"] = (*(c for c in order if c != starts), starts)
     return Turn(over, starts)
+
+
+def _acting_corporation(state: GameState, action: Mapping[str, Any]) -> str | None:
+    """The corporation an action is done by or for (a company's owner), if any."""
+    entity = action.get("entity")
+    if not isinstance(entity, str):
+        return None
+    if action.get("entity_type") == "company":
+        entity = state.companies.get(entity, "")
+    elif action.get("entity_type", "corporation") not in ("corporation", "minor"):
+        return None
+    return entity if any(c.sym == entity for c in state.game.corporations) else None
 
 
 class GameRules:
