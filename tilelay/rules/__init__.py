@@ -447,6 +447,11 @@ class GameState(Protocol):
         """The id of the depot's next train (None: the depot is empty)."""
         ...
 
+    def city_of(self, action: Mapping[str, Any], city_ref: str) -> tuple[str, int]:
+        """The ``(coord, city index)`` of a record's city reference (``TILE-COPY-CITY``);
+        raises the replay's error when it names no city on the board."""
+        ...
+
     def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
         """The depot's next train goes to ``owner`` (None: leaves the game), as if bought;
         its id (None: the depot is empty)."""
