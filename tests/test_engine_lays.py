@@ -50,13 +50,6 @@ def _ids(text: str) -> list[int]:
 
 #: fixture -> [(the rule that makes the difference, the action ids of the lays it affects)].
 DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
-    "1817__15528": [
-        (
-            "1817: tilelay's replay of 1817's trains is still in phase 4 where the engine's "
-            "is in 5, so the brown B tile 593 is not yet offered at Pittsburgh",
-            [873],
-        ),
-    ],
     "1822__33845": [
         (
             f"1822: {_NO_TRAINS} (phases[0] 'on' is empty; the L trains of minors)",

@@ -433,9 +433,20 @@ class _Depot:
         self.obsolete_on: dict[str, frozenset[str]] = {}
         self.events: dict[str, list[tuple[str, int]]] = {}  # type -> (event, train index)
         self.on: list[frozenset[str]] = []
+        #: the depot's train types in the order it sells them, with how many (None: unlimited)
+        self.order: list[tuple[str, int | None]] = []
+        #: the phase a type is sold from, where it is sold beside an unlimited type
+        self.available_on: dict[str, str] = {}
         if game.train_data:
             for entry in game.train_data:
                 base = str(entry.get("name"))
+                num = entry.get("num")
+                available = entry.get("available_on")
+                if available is not None:
+                    self.available_on[base] = str(available)
+                self.order.append(
+                    (base, num if isinstance(num, int) and not isinstance(num, bool) else None)
+                )
                 for event in entry.get("events") or []:
                     if isinstance(event, Mapping) and event.get("type"):
                         when = event.get("when", 1)
@@ -549,6 +560,9 @@ class _Replayer:
         )
         self.extra: dict[str, Any] = {}
         self.notes: list[str] = []
+        #: the actions in force, and the place of the one being applied
+        self.actions: Sequence[Mapping[str, Any]] = ()
+        self.position = 0
         self.rules.setup(self)
 
     # ------------------------------------------------------------------ helpers
@@ -715,6 +729,86 @@ class _Replayer:
             for event, when in self.depot.events.get(sym, ()):
                 if when == index:
                     self.event(event, action)
+
+    def export_train(self, action: Mapping[str, Any]) -> str | None:
+        """The depot's next train leaves the game (18xx.games' ``depot.export!``): phases
+        start, older trains rust and its events happen as if it were bought. Its id (None:
+        the depot is empty)."""
+        return self.depot_sale(action, None)
+
+    def in_depot(self) -> Iterator[tuple[str, int]]:
+        """The trains still in the depot, as ``(type, index)`` in the order it sells them
+        (of an unlimited type its next train only). A type sold out before a later type was
+        sold is taken as gone (18xx.games sells in order; a game may have removed some)."""
+        order = self.depot.order
+        latest = -1
+        for i, (sym, num) in enumerate(order):
+            if self.issued.get(sym, 0):
+                latest = i
+            if num is None:
+                break
+        for i, (sym, num) in enumerate(order):
+            first = self.issued.get(sym, 0)
+            if i < latest:
+                continue
+            if num is None:
+                yield sym, first
+                continue
+            for index in range(first, num):
+                yield sym, index
+
+    def next_in_depot(self) -> str | None:
+        """The id of the depot's next train (None: the depot is empty)."""
+        for sym, index in self.in_depot():
+            return f"{sym}-{index}"
+        return None
+
+    def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
+        """The depot's next train goes to ``owner`` (None: it leaves the game), with what
+        buying it does (phases, rusting, its events); its id (None: the depot is empty).
+        For the trains a game buys itself, without an action in the record."""
+        for sym, index in self.in_depot():
+            train_id = f"{sym}-{index}"
+            self.issued[sym] = index + 1
+            if owner is not None:
+                self.hold(action, owner, train_id, sym)
+            self.bought(train_id, sym)
+            for event, when in self.depot.events.get(sym, ()):
+                if when == index:
+                    self.event(event, action)
+            return train_id
+        return None
+
+    def depot_ahead(self, train_id: str) -> int | None:
+        """How many of the depot's trains must go before ``train_id`` can be bought from it:
+        those ahead of it in the depot's order, up to the first unlimited type; for a train
+        sold beside an unlimited type, those whose purchase starts the phase it is available
+        on (``available_on``). None when the train has left the depot already."""
+        sym = self.train_sym(train_id)
+        index = _train_index(train_id) or 0
+        if index < self.issued.get(sym, 0):
+            return None
+        depot = self.depot
+        limited = {s for s, num in depot.order if num is not None}
+        for ahead, (s, i) in enumerate(self.in_depot()):
+            if s == sym:
+                return ahead + max(index - i, 0)
+            if s not in limited:
+                break
+        phase = depot.available_on.get(sym)
+        names = [p.name for p in depot.phases]
+        if phase not in names or names.index(phase) <= self.phase_index:
+            return 0
+        trigger = depot.on[names.index(phase)]
+        for ahead, (s, i) in enumerate(self.in_depot(), 1):
+            if s in trigger or f"{s}-{i}" in trigger:
+                return ahead
+        return 0
+
+    def upcoming(self) -> Sequence[Mapping[str, Any]]:
+        """The actions in force after the one being applied (what a game's rules may look
+        ahead to, to learn what the game did without an action: trains it bought itself)."""
+        return self.actions[self.position + 1 :]
 
     def event(self, kind: str, action: Mapping[str, Any]) -> None:
         """A train's event: the game's rules, then the engine's own ``close_companies``
@@ -985,7 +1079,9 @@ def replay(
     impossible on the board.
     """
     replayer = _Replayer(record, game, home_tokens)
-    for action in actions_in_force(record.get("actions", [])):
+    replayer.actions = actions = actions_in_force(record.get("actions", []))
+    for position, action in enumerate(actions):
+        replayer.position = position
         replayer.apply(action)
         if action.get("type") == "run_routes":
             replayer.after_run(action)
@@ -1007,7 +1103,9 @@ def replay_steps(
     before failing stays done).
     """
     replayer = _Replayer(record, game, home_tokens)
-    for action in actions_in_force(record.get("actions", [])):
+    replayer.actions = actions = actions_in_force(record.get("actions", []))
+    for position, action in enumerate(actions):
+        replayer.position = position
         try:
             replayer.apply(action)
         except RecordError as err:

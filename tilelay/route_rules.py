@@ -28,8 +28,9 @@ covers everything seed 003 (``<Reach>``, ``<Score>``, n+m stops) and the 18xx.ga
 
 A train the router cannot rate exactly is refused with :class:`UnsupportedTrain`: a goods
 train (``category="goods"``) of a game whose rules do not say what goods trains score, a
-``halt`` stop class (no tile in tilelay has halts yet), a train bound to one gauge (1858's
-narrow-gauge trains) and a train that runs without a token.
+``halt`` stop class of a game whose rules do not say what halts are (to the rows, halts are
+towns: a game that has them says how they score and where routes may end), a train bound to
+one gauge (1858's narrow-gauge trains) and a train that runs without a token.
 
 >>> from tilelay.trains import TrainType
 >>> spec = train_spec(TrainType("2+2", 0, 2, 2))
@@ -274,22 +275,27 @@ class TrainSpec:
         return sum(values[i] for i in chosen), tuple(chosen)
 
 
-def _mask(kinds: Sequence[str], where: str) -> int:
+def _mask(kinds: Sequence[str], where: str, halts: bool) -> int:
     mask = 0
     for kind in kinds:
         if kind == "halt":
-            raise UnsupportedTrain(
-                f"train {where}: it counts halts, which tilelay's tiles do not have yet"
-            )
+            if not halts:
+                raise UnsupportedTrain(
+                    f"train {where}: it counts halts, and this game's rules do not say "
+                    "what halts are"
+                )
+            kind = "town"
         mask |= 1 << _CLASS_OF[kind]
     return mask
 
 
-def train_spec(train: TrainType, *, goods: bool = False) -> TrainSpec:
+def train_spec(train: TrainType, *, goods: bool = False, halts: bool = False) -> TrainSpec:
     """The :class:`TrainSpec` of a train (see the module docstring).
 
     ``goods`` says whether the game's rules define goods trains; without them a goods train
-    is refused with :class:`UnsupportedTrain`.
+    is refused with :class:`UnsupportedTrain`. ``halts`` says whether they define halts
+    (which the rows then count as towns); without them a train with a ``halt`` row is
+    refused.
     """
     name = train.name
     diesel = name.upper() == "D"
@@ -311,7 +317,7 @@ def train_spec(train: TrainType, *, goods: bool = False) -> TrainSpec:
         )
     if train.allowances:
         rows = tuple(
-            Row(_mask(a.kinds, name), _count(a.pay), _count(a.visit), a.multiplier)
+            Row(_mask(a.kinds, name, halts), _count(a.pay), _count(a.visit), a.multiplier)
             for a in train.allowances
         )
         per_class: list[int] = []

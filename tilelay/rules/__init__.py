@@ -54,6 +54,8 @@ __all__ = [
     "RouteContext",
     "RouteView",
     "RunFacts",
+    "Turn",
+    "follow_rounds",
     "register",
     "rules_for",
 ]
@@ -429,9 +431,39 @@ class GameState(Protocol):
     extra: dict[str, Any]
     #: train ids that have run in this operating round, and who ran them
     operated: dict[str, str]
+    #: corporations that have acted (their home tokens placed when the game has them)
+    started: set[str]
 
     def give_train(self, owner: str, name: str) -> str:
         """Give ``owner`` the next train of type ``name`` from the depot; its id."""
+        ...
+
+    def export_train(self, action: Mapping[str, Any]) -> str | None:
+        """The depot's next train leaves the game (18xx.games' ``depot.export!``): phases,
+        rusting and its events as if it were bought; its id (None: the depot is empty)."""
+        ...
+
+    def next_in_depot(self) -> str | None:
+        """The id of the depot's next train (None: the depot is empty)."""
+        ...
+
+    def city_of(self, action: Mapping[str, Any], city_ref: str) -> tuple[str, int]:
+        """The ``(coord, city index)`` of a record's city reference (``TILE-COPY-CITY``);
+        raises the replay's error when it names no city on the board."""
+        ...
+
+    def depot_sale(self, action: Mapping[str, Any], owner: str | None) -> str | None:
+        """The depot's next train goes to ``owner`` (None: leaves the game), as if bought;
+        its id (None: the depot is empty)."""
+        ...
+
+    def depot_ahead(self, train_id: str) -> int | None:
+        """How many of the depot's trains must go before ``train_id`` can be bought from it
+        (None: it has left the depot)."""
+        ...
+
+    def upcoming(self) -> Sequence[Mapping[str, Any]]:
+        """The actions in force after the one being applied."""
         ...
 
     def merge_into(self, sources: Sequence[str], target: str) -> None:
@@ -443,6 +475,75 @@ class GameState(Protocol):
         ...
 
 
+#: Actions only a corporation's operating turn has.
+_OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train"})
+#: What players do in the rounds between operating rounds (in an operating round a player
+#: only raises money, selling shares).
+_PLAYER_ROUNDS = frozenset({"buy_shares", "par", "bid", "pass"})
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What :func:`follow_rounds` says of an action: whether it shows the operating round
+    before it over (``round_over``), and the corporation that begins a turn with it
+    (``starts``; None when it continues the turn before or is not a corporation's)."""
+
+    round_over: bool
+    starts: str | None
+
+
+def follow_rounds(
+    state: GameState,
+    action: Mapping[str, Any],
+    *,
+    other_rounds: frozenset[str] = frozenset(),
+    ends: bool = False,
+) -> Turn:
+    """Follow operating rounds through a record, which does not mark them (call it before
+    each action). An operating round begins with an action only a corporation's operating
+    turn has (a lay, a run, a payout, a train bought), and is over at the first action that
+    belongs to another round: a player buying, bidding, starting a corporation or passing,
+    an action of a type in ``other_rounds`` (a game's merger round), one the game knows ends
+    it (``ends``), or any action of a corporation that begins a second turn in it. Kept in
+    ``state.extra``: ``operating`` (the corporations that have had a turn in the round),
+    ``actor`` (the corporation whose turn it is; a company acts for its owner) and ``order``
+    (corporations in the order they last began a turn: the operating order, which is the
+    share price order)."""
+    kind = action.get("type")
+    extra = state.extra
+    corp = _acting_corporation(state, action)
+    starts = corp if corp is not None and corp != extra.get("actor") else None
+    operated = extra.get("operating", ())
+    over = bool(operated) and (
+        ends
+        or kind in other_rounds
+        or (action.get("entity_type") == "player" and kind in _PLAYER_ROUNDS)
+        or (starts is not None and starts in operated)
+    )
+    if over:
+        operated = ()
+    if corp is not None and corp not in operated and (operated or kind in _OPERATING):
+        operated = (*operated, corp)
+    extra["operating"] = operated
+    if starts is not None:
+        extra["actor"] = starts
+        order = extra.get("order", ())
+        extra["order"] = (*(c for c in order if c != starts), starts)
+    return Turn(over, starts)
+
+
+def _acting_corporation(state: GameState, action: Mapping[str, Any]) -> str | None:
+    """The corporation an action is done by or for (a company's owner), if any."""
+    entity = action.get("entity")
+    if not isinstance(entity, str):
+        return None
+    if action.get("entity_type") == "company":
+        entity = state.companies.get(entity, "")
+    elif action.get("entity_type", "corporation") not in ("corporation", "minor"):
+        return None
+    return entity if any(c.sym == entity for c in state.game.corporations) else None
+
+
 class GameRules:
     """The rules of a game that routes and replay ask about; every hook's default is the
     18xx.games base rule (see the module docstring). Subclass it per game and
@@ -452,6 +553,8 @@ class GameRules:
     names: ClassVar[tuple[str, ...]] = ()
     #: Whether the game defines what goods (freight) trains score.
     goods_trains: ClassVar[bool] = False
+    #: Whether the game defines what halts are (its trains' rows count them as towns).
+    halts: ClassVar[bool] = False
     #: Whether full cities and offboards stop routes passing through (18xx.games' blocking).
     blocking: ClassVar[bool] = True
     #: The corporation whose tokens neutral tokens are (1882's CN), if any.
@@ -466,7 +569,7 @@ class GameRules:
 
     def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
         """How ``train`` reaches and scores in this game."""
-        return train_spec(train, goods=self.goods_trains)
+        return train_spec(train, goods=self.goods_trains, halts=self.halts)
 
     def stop_values(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """What each node earns ``spec`` when scored: the phase's revenue times the class's

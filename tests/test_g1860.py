@@ -1,0 +1,129 @@
+"""1860's rules: halts, spare city stops serving towns, tokened-out cities passed, leased
+trains of insolvent corporations, the Southern and nationalization.
+
+Replay's part on hand-built records; the route rules on positions of the shared 1860 record,
+whose recorded routes each use one rule, rated as the 18xx.games engine rates them (its own
+``Route#revenue`` under Ruby, on the same position)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.conftest import REFERENCE
+from tilelay.audit import RecordAudit, audit_record
+from tilelay.games import registry
+from tilelay.replay import ReplayStep, replay_steps
+from tilelay.route_rules import TOWN, UnsupportedTrain, train_spec
+from tilelay.trains import StopAllowance, TrainType
+
+ENGINE = REFERENCE / "18xxgames" / "engine"
+RECORD = REFERENCE / "18xxgames" / "fixtures" / "1860__19354.json"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def engine_games() -> Iterator[None]:
+    if not ENGINE.exists():
+        pytest.skip(f"reference engine absent: {ENGINE}")
+    from tilelay.sources.games import add_paths
+
+    try:
+        add_paths([ENGINE])
+        yield
+    finally:
+        registry.reset()
+
+
+def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:
+    return {"type": type_, "entity": entity, "entity_type": "corporation", **fields}
+
+
+def buy(entity: str, train: str) -> dict[str, Any]:
+    return corp(entity, "buy_train", train=train, price=1, variant=train.rpartition("-")[0])
+
+
+def run(entity: str, train: str) -> dict[str, Any]:
+    return corp(entity, "run_routes", routes=[{"train": train, "hexes": []}])
+
+
+def steps(actions: list[dict[str, Any]]) -> list[ReplayStep]:
+    numbered = [{"id": i + 1, **a} for i, a in enumerate(actions)]
+    return list(replay_steps({"title": "1860", "actions": numbered}))
+
+
+def test_halt_rows_count_as_towns_where_the_game_says_what_halts_are() -> None:
+    rows = (
+        StopAllowance(("city", "offboard"), 2, 2),
+        StopAllowance(("town", "halt"), 1, 99),
+    )
+    train = TrainType("2+1", 0, 2, 1, allowances=rows)
+    spec = train_spec(train, halts=True)
+    assert spec.rows[1].classes == 1 << TOWN
+    with pytest.raises(UnsupportedTrain, match="halts"):
+        train_spec(train)
+
+
+def test_an_insolvent_corporation_leases_the_depots_train_for_its_run() -> None:
+    """NGStL runs the 8+4-0, still in the depot: it has it for the run only; C&N buys it
+    later, with no note of a train taken on trust."""
+    out = steps(
+        [buy("C&N", "2+1-0"), run("NGStL", "8+4-0"), corp("C&N", "pass"), buy("C&N", "8+4-0")]
+    )
+    at_run, after = out[1], out[2]
+    assert at_run.trains["NGStL"] == {"8+4-0": "8+4"}
+    assert at_run.facts.extra["leased"] == ("NGStL", "8+4-0")
+    assert after.trains.get("NGStL", {}) == {}
+    assert "leased" not in after.facts.extra
+    assert out[-1].trains["C&N"] == {"2+1-0": "2+1", "8+4-0": "8+4"}
+    assert not out[-1].notes
+
+
+def test_a_train_someone_holds_is_not_leased() -> None:
+    out = steps([buy("C&N", "2+1-0"), run("C&N", "2+1-0")])
+    assert "leased" not in out[-1].facts.extra
+
+
+def test_the_southern_then_nationalization_at_a_rounds_end_when_all_have_trains() -> None:
+    """The 9+5 forms the Southern; halts are ignored from the next stock round; once every
+    corporation that has operated holds a train, nationalization begins at the end of the
+    round (a corporation beginning its second turn in it), not before."""
+    out = steps(
+        [
+            buy("C&N", "9+5-0"),  # the Southern forms
+            corp("IOW", "pass"),  # IOW has operated, without a train
+            {"type": "buy_shares", "entity": 1, "entity_type": "player", "shares": []},
+            corp("C&N", "dividend"),  # a new operating round
+            buy("IOW", "9+5-1"),  # every corporation holds a train now
+            corp("C&N", "dividend"),  # C&N's second turn: the round is over
+        ]
+    )
+    extras = [s.facts.extra for s in out]
+    assert extras[0].get("southern") and not extras[0].get("halts_ignored")
+    assert extras[2].get("halts_ignored")
+    assert not any(e.get("nationalization") for e in extras[:5])
+    assert extras[5].get("nationalization")
+
+
+@pytest.fixture(scope="module")
+def audit(engine_games: None) -> RecordAudit:
+    if not RECORD.exists():
+        pytest.skip(f"reference data absent: {RECORD}")
+    return audit_record(RECORD)
+
+
+@pytest.mark.parametrize(
+    ("action", "revenue", "rule"),
+    [
+        (135, 100, "passes G5's city, which C&N's token fills"),
+        (400, 200, "a leased 8+4: 40 and 20 for each of its 8 stops"),
+        (484, 320, "nationalization: no second allowance for towns"),
+        (486, 330, "nationalization"),
+    ],
+)
+def test_recorded_routes_are_rated_as_the_engine_rates_them(
+    audit: RecordAudit, action: int, revenue: int, rule: str
+) -> None:
+    (ran,) = [r for r in audit.runs if r.id == action]
+    assert [r.computed_revenue for r in ran.recorded] == [revenue], rule
