@@ -49,10 +49,10 @@ def test_board_drawing_is_stable_and_shows_followers() -> None:
     again.play()
     assert board_svg(again.board) == a
     root = etree.fromstring(a.encode())
-    tiles = [g for g in root.iter(NS + "g") if g.get("transform", "").startswith("translate")]
+    tiles = [g for g in root.iter(NS + "g") if g.get("class") == "tile"]
     assert len(tiles) == len(game.board.placed)
-    circles = list(root.iter(NS + "circle"))
-    assert len(circles) == len(game.board.followers_on_board())
+    figures = [g for g in root.iter(NS + "g") if g.get("class", "").startswith("figure ")]
+    assert len(figures) == len(game.board.followers_on_board())
 
 
 def test_text_is_escaped() -> None:
@@ -75,7 +75,7 @@ def test_board_tiles_fill_their_cells_exactly_at_any_size() -> None:
     for size in (48, 60, 37):
         drawing = board_svg(game.board, size=size)
         width = int(re.search(r'width="(\d+)"', drawing).group(1))  # type: ignore[union-attr]
-        scales = set(re.findall(r"scale\(([0-9.]+)\)", drawing))
+        scales = set(re.findall(r'class="tile"[^>]* scale\(([0-9.]+)\)', drawing))
         assert scales == {f"{size / 100:.4f}".rstrip("0").rstrip(".")}
         xs = [int(x) for x in re.findall(r"translate\((\d+) ", drawing)]
         assert max(xs) + size == width  # the rightmost tile ends at the picture's edge
