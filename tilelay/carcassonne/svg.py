@@ -13,6 +13,7 @@ last tile completed); :func:`board_layout` says where each square is drawn.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -119,28 +120,131 @@ def anchor(feature: Feature) -> tuple[float, float]:
     return _HALF_POINTS[first]
 
 
+def _quad(
+    a: tuple[float, float], c: tuple[float, float], b: tuple[float, float], t: float
+) -> tuple[float, float]:
+    u = 1 - t
+    return (
+        u * u * a[0] + 2 * u * t * c[0] + t * t * b[0],
+        u * u * a[1] + 2 * u * t * c[1] + t * t * b[1],
+    )
+
+
+def _line_points(f: Feature) -> list[tuple[float, float]]:
+    """Points along a road or river as drawn."""
+    sides = _sides(f.sides)
+    if len(sides) == 2:
+        a, b = _MIDS[sides[0]], _MIDS[sides[1]]
+        return [_quad(a, _CENTRE, b, i / 10) for i in range(11)]
+    out = []
+    for s in sides:
+        m = _MIDS[s]
+        out += [(m[0] + (50 - m[0]) * i / 5, m[1] + (50 - m[1]) * i / 5) for i in range(6)]
+    return out
+
+
+def _city_polygon(mask: int) -> list[tuple[float, float]]:
+    """The city's drawn shape as a polygon (its curves sampled)."""
+    if mask == 0b1111:
+        return list(_CORNERS)
+    start = next(s for s in range(4) if mask >> s & 1 and not mask >> ((s - 1) % 4) & 1)
+    points = [_CORNERS[start]]
+    s, steps = start, 0
+    while steps < 4:
+        if mask >> s & 1:
+            s = (s + 1) % 4
+            steps += 1
+            points.append(_CORNERS[s])
+            continue
+        run = []
+        while not mask >> s & 1 and steps < 4:
+            run.append(s)
+            s = (s + 1) % 4
+            steps += 1
+        mx = sum(_MIDS[r][0] for r in run) / len(run)
+        my = sum(_MIDS[r][1] for r in run) / len(run)
+        control = (50 + (mx - 50) * 0.4, 50 + (my - 50) * 0.4)
+        a = points[-1]
+        points += [_quad(a, control, _CORNERS[s], i / 8) for i in range(1, 9)]
+    return points
+
+
+def _inside(point: tuple[float, float], polygon: list[tuple[float, float]]) -> bool:
+    x, y = point
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
+def _clearance(point: tuple[float, float], blocked: list[tuple[float, float]]) -> float:
+    return min((math.dist(point, b) for b in blocked), default=100.0)
+
+
 @cache
 def garden_point(tile: TileType) -> tuple[float, float]:
-    """Where a tile's garden is drawn (unrotated box): the middle, or off it into the field
-    when a city of two or three sides covers the middle."""
-    covered = 0
-    for f in tile.features:
-        if f.kind is Kind.CITY and f.sides.bit_count() >= 2:
-            covered |= f.sides
-    if not covered:
-        return _CENTRE
-    free = [s for s in range(4) if not covered >> s & 1] or [2]
-    mx = sum(_MIDS[s][0] for s in free) / len(free)
-    my = sum(_MIDS[s][1] for s in free) / len(free)
-    return (50 + (mx - 50) * 0.55, 50 + (my - 50) * 0.55)
+    """Where a tile's garden is drawn (unrotated box): the middle when it is clear of the
+    tile's roads, rivers and cities, else the first clear point around it, else the field
+    point farthest from them."""
+    lines = [p for f in tile.features if f.kind in (Kind.ROAD, Kind.RIVER) for p in _line_points(f)]
+    cities = [_city_polygon(f.sides) for f in tile.features if f.kind is Kind.CITY]
+    edges = [p for poly in cities for p in poly]
+    near = ((24, 0), (-24, 0), (0, 24), (0, -24), (22, 22), (22, -22), (-22, 22), (-22, -22))
+    far = ((38, 0), (-38, 0), (0, 38), (0, -38), (35, 35), (35, -35), (-35, 35), (-35, -35))
+    candidates = [_CENTRE] + [(50.0 + dx, 50.0 + dy) for dx, dy in near + far]
+    best, best_room = _CENTRE, -1.0
+    for point in candidates:
+        if any(_inside(point, poly) for poly in cities):
+            continue
+        room = min(_clearance(point, lines), _clearance(point, edges))
+        if room >= 20:
+            return point
+        if room > best_room + 0.5:
+            best, best_room = point, room
+    return best
+
+
+@cache
+def anchors(tile: TileType) -> tuple[tuple[float, float], ...]:
+    """Where a figure on each feature of a tile is drawn (unrotated box), apart from each
+    other: monasteries in the middle, gardens at :func:`garden_point`, cities at
+    :func:`anchor`, roads at the point of their line farthest from those, farms at the
+    half-edge point of theirs farthest from all the others."""
+    out: list[tuple[float, float] | None] = [None] * len(tile.features)
+    taken: list[tuple[float, float]] = []
+    for i, f in enumerate(tile.features):
+        if f.kind in (Kind.MONASTERY, Kind.CITY, Kind.RIVER):
+            out[i] = anchor(f)
+        elif f.kind is Kind.GARDEN:
+            out[i] = garden_point(tile)
+        else:
+            continue
+        if f.kind is not Kind.RIVER:
+            taken.append(out[i])  # type: ignore[arg-type]
+    for i, f in enumerate(tile.features):
+        if f.kind is Kind.ROAD:
+            first = anchor(f)
+            points = [first] + [p for p in _line_points(f) if 12 <= p[0] <= 88 and 12 <= p[1] <= 88]
+            point = max(
+                points, key=lambda p: (min(_clearance(p, taken), 32.0), -math.dist(p, first))
+            )
+            out[i] = point
+            taken.append(point)
+    for i, f in enumerate(tile.features):
+        if f.kind is Kind.FARM:
+            points = [_HALF_POINTS[h] for h in range(8) if f.halves >> h & 1]
+            point = max(points, key=lambda p: _clearance(p, taken))
+            out[i] = point
+            taken.append(point)
+    return tuple(p if p is not None else _CENTRE for p in out)
 
 
 def feature_anchor(tile: TileType, rotation: int, index: int) -> tuple[float, float]:
     """Where a figure on feature ``index`` of ``tile`` turned ``rotation`` times is drawn, in
-    the turned tile's 100 x 100 box (feature indices are the same in every rotation)."""
-    f = tile.features[index]
-    point = garden_point(tile) if f.kind is Kind.GARDEN else anchor(f)
-    return turn_point(point, rotation)
+    the turned tile's 100 x 100 box (feature indices are the same in every rotation; see
+    :func:`anchors`)."""
+    return turn_point(anchors(tile)[index], rotation)
 
 
 def _pennant_point(feature: Feature, k: int) -> tuple[float, float]:
@@ -185,7 +289,7 @@ def _road_path(mask: int) -> str:
 
 @cache
 def _tile_body(tile: TileType) -> str:
-    """What turns with the tile: the field, roads, rivers, gardens, cities."""
+    """What turns with the tile: the field, roads, rivers, cities, gardens."""
     out = [f'<rect width="100" height="100" fill="{FIELD}"/>']
     road_ends = sum(1 for f in tile.features if f.kind is Kind.ROAD and f.sides.bit_count() == 1)
     for f in tile.features:
@@ -197,12 +301,6 @@ def _tile_body(tile: TileType) -> str:
         if f.kind is Kind.RIVER:
             d = _road_path(f.sides) if f.sides.bit_count() > 1 else _river_end(f.sides)
             out.append(f'<path d="{d}" fill="none" stroke="{RIVER}" stroke-width="14"/>')
-        if f.kind is Kind.GARDEN:
-            gx, gy = (_n(v) for v in garden_point(tile))
-            out.append(
-                f'<circle cx="{gx}" cy="{gy}" r="12" fill="{GARDEN}" stroke="#1f4d14" '
-                f'stroke-width="2"/><circle cx="{gx}" cy="{gy}" r="4" fill="#e8d44d"/>'
-            )
     if road_ends >= 3:
         out.append(f'<rect x="40" y="40" width="20" height="20" fill="{ROAD_EDGE}"/>')
     for f in tile.features:
@@ -211,6 +309,12 @@ def _tile_body(tile: TileType) -> str:
                 f'<path d="{_city_path(f.sides)}" fill="{CITY_FILL}" stroke="{CITY_EDGE}" '
                 'stroke-width="2"/>'
             )
+    if tile.has_garden:
+        gx, gy = (_n(v) for v in garden_point(tile))
+        out.append(
+            f'<circle cx="{gx}" cy="{gy}" r="12" fill="{GARDEN}" stroke="#1f4d14" '
+            f'stroke-width="2"/><circle cx="{gx}" cy="{gy}" r="4" fill="#e8d44d"/>'
+        )
     return "".join(out)
 
 
@@ -463,6 +567,7 @@ __all__ = [
     "PLAYER_COLOURS",
     "BoardLayout",
     "anchor",
+    "anchors",
     "board_layout",
     "board_svg",
     "feature_anchor",
