@@ -133,9 +133,21 @@
 
   function renderBoard() {
     const box = $("board");
+    const left = box.scrollLeft;
+    const top = box.scrollTop;
     box.innerHTML = view.board.svg;
     applyZoom();
     renderOverlay();
+    box.scrollLeft = left;
+    box.scrollTop = top;
+    const last = box.querySelector("rect.last");
+    if (zoom !== null && last) {
+      // keep the last move in sight when the board is larger than its box
+      const b = box.getBoundingClientRect();
+      const r = last.getBoundingClientRect();
+      if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - b.width / 2 + r.width / 2;
+      if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 2 + r.height / 2;
+    }
   }
 
   function applyZoom() {
