@@ -74,8 +74,18 @@ def main() -> int:
     args = parser.parse_args()
     jobs = [(1000 + i // 2, i % 2, args.level, args.river, args.abbot) for i in range(args.games)]
     start = time.perf_counter()
+    results: list[Result] = []
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(one_game, jobs, chunksize=1))
+        for result in pool.map(one_game, jobs, chunksize=1):
+            results.append(result)
+            if len(results) % 50 == 0 and len(results) < len(jobs):
+                won = sum(1.0 if r[0] > 0 else 0.5 if r[0] == 0 else 0.0 for r in results)
+                print(
+                    f"  after {len(results)} games: {won / len(results):.1%} won, "
+                    f"{time.perf_counter() - start:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
     wall = time.perf_counter() - start
     n = len(results)
     margins = [r[0] for r in results]

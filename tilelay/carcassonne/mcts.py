@@ -95,25 +95,43 @@ def playout(
 ) -> None:
     """Play ``pile`` (drawn from the end) out on ``board`` from ``player`` on, at most
     ``depth`` tiles, then score the end as if the game ended there. Each turn looks at three
-    random placements and keeps the one with the most neighbours (compact boards complete
-    features), then maybe places a follower (:func:`_policy_action`)."""
+    random placements (squares of the frontier drawn at random until three fit the tile, or
+    every placement when few do) and keeps the one with the most neighbours (compact boards
+    complete features), then maybe places a follower (:func:`_policy_action`)."""
     players = len(board.scores)
     legal_keys = board.legal_keys
     frontier = board.frontier
-    randrange = rng.randrange
+    fits = board.compiled.fits
+    river = board.compiled.river_types
+    rand = rng.random
+    neighbours = _NEIGHBOURS
     while pile and depth > 0:
         depth -= 1
         tile = pile.pop()
-        options = legal_keys(tile)
-        if not options:
-            continue
-        count = len(options)
-        key, rot = options[randrange(count)]
-        if count > 1:
-            best = _NEIGHBOURS[frontier[key]]
-            for _ in range(2):
-                k2, r2 = options[randrange(count)]
-                n2 = _NEIGHBOURS[frontier[k2]]
+        key = rot = best = -1
+        if not river[tile]:
+            keys = list(frontier)
+            n = len(keys)
+            found = 0
+            for _ in range(_SAMPLES):
+                k = keys[int(rand() * n)]
+                code = frontier[k]
+                rots = fits[code][tile]
+                if rots:
+                    found += 1
+                    if neighbours[code] > best:
+                        key, best = k, neighbours[code]
+                        rot = rots[int(rand() * len(rots))] if len(rots) > 1 else rots[0]
+                    if found == 3:
+                        break
+        if key < 0:
+            options = legal_keys(tile)
+            if not options:
+                continue
+            count = len(options)
+            for _ in range(3 if count > 1 else 1):
+                k2, r2 = options[int(rand() * count)]
+                n2 = neighbours[frontier[k2]]
                 if n2 > best:
                     key, rot, best = k2, r2, n2
         board.place(tile, key, rot)
@@ -124,6 +142,9 @@ def playout(
         player = (player + 1) % players
     board.final_scoring()
 
+
+#: Frontier squares a playout draws to find three placements before it lists them all.
+_SAMPLES = 12
 
 #: How many sides of a spot with a frontier code have a neighbour.
 _NEIGHBOURS: tuple[int, ...] = tuple(
