@@ -202,6 +202,14 @@ def test_the_view_of_the_board(client: TestClient) -> None:
     assert all(not label.endswith("farm") for label in labels)  # a farm says where it lies
 
 
+def test_every_seat_kind_is_a_player_kind() -> None:
+    from tilelay.carcassonne.game import ALL_KINDS, make_player
+    from tilelay.web.carcassonne_play import SEAT_KINDS
+
+    assert set(SEAT_KINDS) <= set(ALL_KINDS)
+    assert {make_player(k).name for k in SEAT_KINDS} == set(SEAT_KINDS)
+
+
 def test_the_pages(client: TestClient) -> None:
     page = client.get("/carcassonne/play")
     assert page.status_code == 200

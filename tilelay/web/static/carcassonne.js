@@ -357,6 +357,8 @@
     });
     $("scores").innerHTML = `<caption class="muted">Move ${game.moves}</caption>` + rows.join("");
     $("undo").disabled = !game.can_undo || busy > 0;
+    const people = view.players.filter((p) => p.person).length;
+    $("undo").textContent = people > 1 ? "↶ Undo the last person's move" : "↶ Undo my last move";
     // the last move
     const last = view.last;
     if (last) {
