@@ -363,3 +363,25 @@ def test_a_tablet(server: str, browser: Any, shots: Path, width: int, height: in
     pg.tap("#no-follower")
     pg.wait_for_function("() => document.getElementById('carc-app').dataset.moves === '2'")
     assert pg.console_errors == []
+
+
+def test_two_windows_on_one_game(server: str, browser: Any) -> None:
+    first = _page(browser)
+    game_id = _start(first, server, ["human", "human"], seed=17)
+    second = _page(browser)
+    second.goto(f"{server}/carcassonne/play/{game_id}?delay=0", wait_until="load")
+    second.wait_for_selector("#carc-app[data-state='place']")
+    assert second.locator("#undo").inner_text() == "↶ Undo the last person's move"
+    game = _library_game(server, game_id)
+    _make(first, _check_turn(first, game, random.Random(1)))
+    first.wait_for_function("() => document.getElementById('carc-app').dataset.moves === '1'")
+    # the second window still offers the first move: making it is refused, and the window
+    # shows the game as it is now
+    _make(second, _check_turn(second, game, random.Random(2)))
+    second.wait_for_function("() => document.getElementById('carc-app').dataset.moves === '1'")
+    assert "moved on" in second.inner_text("#message")
+    assert len(_library_game(server, game_id).turns) == 1
+    assert second.locator("#scores tr.to-move").get_attribute("data-seat") == "1"
+    assert first.console_errors == []
+    # the browser itself notes the refused request; the page has no error of its own
+    assert [e for e in second.console_errors if "409 (Conflict)" not in e] == []
