@@ -1,109 +1,220 @@
-"""Benchmark: best routes for every ``run_routes`` action of the three recorded games.
+"""Benchmark: the best routes of every ``run_routes`` of every shared fixture, beside the
+18xx.games engine's own auto-router on the same positions, in the same run.
 
-Ours: :class:`tilelay.routes.RoutePlanner` (routes enumerated as two arms from each token city,
-path/side bitmasks, then exact branch and bound). The peer, measured in the same run, is the
-tests' independent oracle (``tests/route_oracle.py``): it walks every route from *every* stop
-with Python sets of used nodes, paths and sides, keeps those holding a token, and tries every
-combination of one route (or none) per train without pruning. It answers only on positions
-where the combinations number at most its limit; the table compares both on that subset, and
-reports ours on all.
+Ours: each record replayed (:func:`tilelay.replay.replay_steps`), then each position timed
+on a fresh copy of its board (its track graph built, as the engine's hexes and paths are;
+nothing derived from it kept): the corporation's network, the chains of track, every route
+and the exact best combination (``RoutePlanner(...).best(trains)``), with Python's garbage
+collector held off while timing, as ``timeit`` does. The peer: the engine itself under Ruby
+(``oracle/routes.rb``: its route walk with its default limits, then its route lists combined
+exactly), run on each fixture after ours, on every core (a whole run takes the engine an hour
+or more: its late 1817, 1822 and 18USA positions half a minute each); its time per position
+is its walk plus its combination. Only positions both answer are compared; the table gives
+the median and the worst time per position and the ratio (engine / ours). Where Ruby is
+absent (``./dev setup`` installs it), or with ``TILELAY_BENCH_ENGINE=precomputed``, the
+engine's times precomputed in ``engine_routes/`` are shown instead, said so.
 
-Run: ``.venv/bin/python benchmarks/bench_routes.py``
+A second table times denser positions (each built-in game's final board with the first
+corporation's token in every city that has room) against the tests' naive oracle
+(``tests/route_oracle.py``).
+
+Run: ``.venv/bin/python benchmarks/bench_routes.py [FIXTURE_SUBSTRING…]``
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import json
+import os
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import contextlib
-
 from _table import print_table
 
-from tests.route_oracle import LIMIT as NAIVE_LIMIT
 from tests.route_oracle import best_total as naive_total
-from tilelay.board import BoardError
+from tilelay.board import Board, BoardError
 from tilelay.errors import TilelayError
 from tilelay.replay import load_record, replay, replay_steps
 from tilelay.routes import RoutePlanner
 
-FIXTURES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "18xxgames" / "fixtures"
+REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "18xxgames"
+FIXTURES = REFERENCE / "fixtures"
+ORACLE = REFERENCE / "oracle"
+#: The engine's time limit per fixture (seconds).
+ENGINE_TIMEOUT = 1800
 
 
-def main() -> None:
-    """Time ours on every run_routes action, the naive peer where it is feasible."""
+def engine_times(record: Path) -> tuple[dict[int, float], str]:
+    """The engine's time per ``run_routes`` id on a record, and where it comes from."""
+    ruby = shutil.which("ruby")
+    live = os.environ.get("TILELAY_BENCH_ENGINE", "ruby") != "precomputed"
+    if live and ruby is not None and (ORACLE / "routes.rb").exists():
+        env = {**os.environ, "ENGINE_LOG_LEVEL": "4"}
+        try:
+            done = subprocess.run(
+                [ruby, "routes.rb", str(record)],
+                cwd=ORACLE,
+                capture_output=True,
+                text=True,
+                timeout=ENGINE_TIMEOUT,
+                env=env,
+                check=False,
+            )
+            return _times(done.stdout.splitlines()), "the engine under Ruby, this run"
+        except subprocess.TimeoutExpired:
+            return {}, "the engine under Ruby (timed out)"
+    lines = (REFERENCE / "engine_routes" / f"{record.stem}.jsonl").read_text().splitlines()
+    return _times(lines), "precomputed engine_routes (Ruby absent: ./dev setup installs it)"
+
+
+def _times(lines: list[str]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for line in lines:
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "error" in data or "walk_s" not in data:
+            continue
+        out[int(data["id"])] = float(data["walk_s"]) + float(data["combine_s"])
+    return out
+
+
+def main(only: list[str]) -> None:
+    """Time ours on every position of every fixture, the engine on the same positions."""
     if not FIXTURES.exists():
         print(f"reference records absent: {FIXTURES}")
         return
-    positions = []
-    skipped: list[str] = []
-    for path in sorted(FIXTURES.glob("*.json")):
-        try:
-            steps = list(replay_steps(load_record(path)))
-        except TilelayError as err:
-            skipped.append(f"{path.stem} ({err})")
-            continue
-        for step in steps:
-            if step.action.get("type") == "run_routes":
-                corp = str(step.action["entity"])
-                positions.append((path.stem, step.board, corp, step.phase, step.train_names(corp)))
-    if skipped:
-        print(f"records not replayed ({len(skipped)}): " + "; ".join(skipped))
-    ours_all = 0.0
-    enumerated = 0
-    ours_subset = naive_subset = 0.0
-    subset = 0
-    for _, board, corp, phase, names in positions:
-        board.track_graph()  # built once per board by both
-        trains = [board.game.trains.train_type(n) for n in names]
-        t0 = time.perf_counter()
-        result = RoutePlanner(board, corp, phase).best(trains)
-        ours_all += time.perf_counter() - t0
-        enumerated += result.candidates
-        t3 = time.perf_counter()
-        naive = naive_total(board, corp, phase, trains)
-        t4 = time.perf_counter()
-        if naive is not None:
-            assert naive == result.revenue, (corp, naive, result.revenue)
-            subset += 1
-            naive_subset += t4 - t3
-            # ours again on the same position, timed alone
-            t5 = time.perf_counter()
-            RoutePlanner(board, corp, phase).best(trains)
-            ours_subset += time.perf_counter() - t5
-    print(
-        f"{len(positions)} run_routes positions; {enumerated} routes enumerated "
-        f"({enumerated / ours_all:,.0f} routes/s, search included); "
-        f"naive peer feasible on {subset} (<= {NAIVE_LIMIT:,} combinations), same optimum"
-    )
-    print_table(
-        "best routes, total time",
-        [
-            ("naive: every stop, all combinations (subset)", naive_subset, f"{subset} positions"),
-            ("tilelay.routes (same subset)", ours_subset, f"{subset} positions"),
-            ("tilelay.routes (all positions)", ours_all, f"{len(positions)} positions"),
-        ],
-        peer="naive: every stop, all combinations (subset)",
-    )
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ.setdefault("TILELAY_CACHE", cache)
+        if (REFERENCE / "engine").exists():
+            from tilelay.sources.games import add_paths
+
+            add_paths([REFERENCE / "engine"])
+        compare(only)
     dense()
 
 
+def our_times(path: Path) -> tuple[dict[int | None, float], str | None]:
+    """Our time per ``run_routes`` id of a record (replayed as far as it goes), and the
+    replay's error if it stopped early."""
+    out: dict[int | None, float] = {}
+    try:
+        for step in replay_steps(load_record(path)):
+            if step.action.get("type") != "run_routes":
+                continue
+            corp = str(step.action.get("entity"))
+            board = Board(step.board.game, step.board.laid, step.board.tokens)
+            board.track_graph()  # the board's track as arrays: the engine's hexes and paths
+            trains = step.runnable_names(corp)
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                RoutePlanner(board, corp, step.phase, facts=step.facts).best(trains)
+                out[step.action_id] = time.perf_counter() - t0
+            except TilelayError:
+                continue  # a train or rule tilelay does not model yet
+            finally:
+                gc.enable()
+    except TilelayError as err:
+        return out, str(err)
+    return out, None
+
+
+def compare(only: list[str]) -> None:
+    ours_all: list[float] = []
+    pairs: list[tuple[float, float, str]] = []
+    sources: set[str] = set()
+    per_game: list[tuple[str, int, float, float, float, float]] = []
+    failed: list[str] = []
+    paths = [
+        p for p in sorted(FIXTURES.glob("*.json")) if not only or any(o in p.stem for o in only)
+    ]
+    # ours first, alone on the machine; then the engine, on every core
+    mine: dict[Path, dict[int | None, float]] = {}
+    for path in paths:
+        mine[path], error = our_times(path)
+        if error:
+            failed.append(f"{path.stem}: {error}")
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        engine = dict(zip(paths, pool.map(engine_times, paths), strict=True))
+    for path in paths:
+        ours = mine[path]
+        ours_all.extend(ours.values())
+        theirs, source = engine[path]
+        sources.add(source)
+        both = [(ours[i], theirs[i], f"{path.stem} {i}") for i in ours if i in theirs]
+        pairs.extend(both)
+        if both:
+            o = [b[0] for b in both]
+            e = [b[1] for b in both]
+            per_game.append(
+                (path.stem, len(both), statistics.median(o), max(o), statistics.median(e), max(e))
+            )
+    print(f"engine times: {'; '.join(sorted(sources))}")
+    if failed:
+        print(f"records replayed only in part ({len(failed)}):")
+        for line in failed:
+            print(f"  {line}")
+    print(
+        f"\n{'fixture':<34} {'positions':>9} {'ours med':>9} {'ours max':>9} "
+        f"{'eng med':>9} {'eng max':>9}  (ms)"
+    )
+    for stem, n, om, ox, em, ex in per_game:
+        print(
+            f"{stem[:34]:<34} {n:>9} {om * 1000:9.2f} {ox * 1000:9.1f} "
+            f"{em * 1000:9.2f} {ex * 1000:9.1f}"
+        )
+    if not pairs:
+        return
+    ours = [p[0] for p in pairs]
+    theirs = [p[1] for p in pairs]
+    worst_ours = max(pairs, key=lambda p: p[0])
+    worst_theirs = max(pairs, key=lambda p: p[1])
+    print()
+    print_table(
+        f"best routes per position, {len(pairs)} positions both answer "
+        f"(ours on all {len(ours_all)}: median {statistics.median(ours_all) * 1000:.2f} ms, "
+        f"worst {max(ours_all) * 1000:.1f} ms)",
+        [
+            ("18xx.games engine: median", statistics.median(theirs), "walk + combination"),
+            ("tilelay: median", statistics.median(ours), "graph + routes + combination"),
+            ("18xx.games engine: worst", max(theirs), worst_theirs[2]),
+            ("tilelay: worst", max(ours), worst_ours[2]),
+        ],
+    )
+    med = statistics.median(theirs) / statistics.median(ours)
+    worst = max(theirs) / max(ours)
+    print(
+        f"ratio engine/ours: median {med:.0f}x, worst {worst:.0f}x (targets: 30x each; "
+        f"ours median < 1 ms, worst < 50 ms)"
+    )
+
+
 def dense() -> None:
-    """Denser positions: each game's final board with the first corporation's token in every
-    city that has room, running 6+D and D+D+D trains (the naive peer where feasible)."""
+    """Denser positions: each built-in game's final board with the first corporation's token
+    in every city that has room, running 6+D and D+D+D trains (the naive peer where
+    feasible)."""
     rows: list[tuple[str, float, str]] = []
-    for path in sorted(FIXTURES.glob("*.json")):
+    for name in ("1889_314.json", "1830_26855.json", "18Chesapeake_1277.json"):
+        path = FIXTURES / name
+        if not path.exists():
+            continue
         try:
             board = replay(load_record(path)).board
         except TilelayError:
-            continue  # listed by main()
-        corp = board.game.corporations[0].sym
-        if "D" not in {t.name for c in board.game.trains.card_types for t in c.sides}:
             continue
+        corp = board.game.corporations[0].sym
         for coord in board.game.hexes:
             for city in range(len(board.tile_at(coord).cities)):
                 with contextlib.suppress(BoardError):
@@ -121,13 +232,15 @@ def dense() -> None:
             label = f"{path.stem[:12]} {corp} {'+'.join(names)}"
             note = f"{result.candidates} routes, revenue {result.revenue}"
             if naive is None:
-                rows.append((f"{label} ours", ours, note + "; naive: too many combinations"))
+                rows.append((label, ours, note + "; naive: too many combinations"))
             else:
                 assert naive == result.revenue
-                rows.append((f"{label} ours", ours, note + f"; naive {peer * 1000:.1f} ms"))
-                rows[-1] = (rows[-1][0], ours, rows[-1][2] + f" ({peer / ours:.0f}x)")
+                rows.append(
+                    (label, ours, note + f"; naive {peer * 1000:.1f} ms ({peer / ours:.0f}x)")
+                )
+    print()
     print_table("dense positions (final boards, tokens everywhere there is room)", rows)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,19 @@ from tilelay.games import Game
 from tilelay.tile import NodeKind
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One cache of games read from sources for the whole run, in a temporary folder: tests
+    never read or write the user's cache, and share what one of them has read."""
+    import os
+    import tempfile
+
+    if "TILELAY_TEST_CACHE" not in os.environ:
+        folder = tempfile.mkdtemp(prefix="tilelay-test-cache-")
+        os.environ["TILELAY_TEST_CACHE"] = folder
+        os.environ["TILELAY_CACHE"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def reference(*parts: str) -> Path:

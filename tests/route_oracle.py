@@ -6,6 +6,13 @@ model: it walks every route from *every* stop path by path, with Python sets of 
 paths and hex sides used, keeps those through a city holding the corporation's token, and
 tries every combination of one route (or none) per train. The rules are those the
 :mod:`tilelay.routes` docstring states, written again here from their statement.
+
+What a train may run and earn is rated here too, from the train's own data and without
+:mod:`tilelay.route_rules`: seed 003's n+m stops, towns counted or not and scoring or not,
+cities double, diesels and H-trains (hex sides crossed: the route's sides), and 18xx.games'
+``distance`` rows (each stop given a row naming its kind within ``visit``, the best set of
+stops that fits ``pay`` and holds a token scored, times the row's multiplier) — tried every
+way rather than reasoned about. A stop whose ``visit_cost`` is 0 uses none of the reach.
 """
 
 from __future__ import annotations
@@ -16,9 +23,10 @@ from dataclasses import dataclass
 
 from tilelay.board import Board
 from tilelay.tile import Edge, NodeKind, NodeRef, Path, Tile
-from tilelay.trains import Phase, TownCounting, TrainType
+from tilelay.tile import Node as TileNode
+from tilelay.trains import Phase, ReachBase, TownCounting, TrainType
 
-__all__ = ["OracleRoute", "best_total", "routes_of"]
+__all__ = ["OracleRoute", "best_total", "rating", "routes_of"]
 
 #: Combinations above this many are not tried (the oracle answers None).
 LIMIT = 200_000
@@ -162,8 +170,9 @@ def routes_of(board: Board, corporation: str) -> list[OracleRoute]:
 
 
 def _fits(train: TrainType, kinds: Sequence[NodeKind]) -> bool:
-    """Whether ``train`` may run a route with stops of these kinds (from the train's data)."""
-    if train.major_stops < 0 or len(kinds) < 2:
+    """Whether ``train`` (seed 003's fields) may run a route with (costed) stops of these
+    kinds."""
+    if train.major_stops < 0:
         return False
     towns = sum(1 for k in kinds if k is NodeKind.TOWN)
     majors = len(kinds) - towns
@@ -182,19 +191,99 @@ def _fits(train: TrainType, kinds: Sequence[NodeKind]) -> bool:
     return towns <= minor + (train.major_stops - majors)
 
 
-def _value(board: Board, stop: Node, phase: Phase, train: TrainType) -> int:
-    node = board.tile_at(stop[0]).nodes[stop[1]]
+def _node(board: Board, stop: Node) -> TileNode:
+    return board.tile_at(stop[0]).nodes[stop[1]]
+
+
+def _base(board: Board, stop: Node, phase: Phase, train: TrainType) -> int:
+    node = _node(board, stop)
     if node.revenue is None:
         return 0
     order = [p.name for p in board.game.phases]
-    value = node.revenue.at(
+    return node.revenue.at(
         phase.name, colors=phase.tiles, order=order, diesel=train.name.upper() == "D"
     )
+
+
+def _value(board: Board, stop: Node, phase: Phase, train: TrainType) -> int:
+    """What a stop earns a train read from seed 003's fields (or a numeric 18xx.games
+    distance with a multiplier: every stop times it)."""
+    node = _node(board, stop)
+    value = _base(board, stop, phase, train)
     if node.kind is NodeKind.TOWN and not train.towns_score:
         return 0
+    if train.multiplier != 1:
+        return value * train.multiplier
     if node.kind in (NodeKind.CITY, NodeKind.OFFBOARD) and train.cities_score_double:
         return 2 * value
     return value
+
+
+def _cost(node: TileNode) -> int:
+    return node.visit_cost
+
+
+def _assignable(kinds: Sequence[str], rows: Sequence[tuple[set[str], int]]) -> bool:
+    """Whether each stop (by kind) can be given a row naming its kind, within each row's
+    limit: tried every way."""
+    choices = [[i for i, (names, _) in enumerate(rows) if kind in names] for kind in kinds]
+    if any(not c for c in choices):
+        return False
+    for pick in itertools.product(*choices):
+        used = [0] * len(rows)
+        for i in pick:
+            used[i] += 1
+        if all(used[i] <= rows[i][1] for i in range(len(rows))):
+            return True
+    return False
+
+
+def _rows_rating(
+    board: Board, stops: Sequence[Node], phase: Phase, train: TrainType, tokens: set[Node]
+) -> int | None:
+    """The revenue of a route for a train given by 18xx.games' distance rows, or None when
+    it may not run it: the costed stops must fit the rows' ``visit``; the train scores the
+    best set of stops that fits their ``pay`` and holds a token."""
+    rows = train.allowances
+    kinds = [_node(board, s).kind.value for s in stops]
+    costed = [k for s, k in zip(stops, kinds, strict=True) if _cost(_node(board, s))]
+    if not _assignable(costed, [(set(r.kinds), min(r.visit, 10**6)) for r in rows]):
+        return None
+    multiplier: dict[str, int] = {}
+    for kind in ("city", "town", "offboard"):
+        first = next((r for r in rows if kind in r.kinds), None)
+        m = train.multiplier if first is None or first.multiplier is None else first.multiplier
+        multiplier[kind] = m
+    pay_rows = [(set(r.kinds), min(r.pay, 10**6)) for r in rows]
+    best: int | None = None
+    for size in range(len(stops), 0, -1):
+        for chosen in itertools.combinations(range(len(stops)), size):
+            if not any(stops[i] in tokens for i in chosen):
+                continue
+            if not _assignable([kinds[i] for i in chosen], pay_rows):
+                continue
+            value = sum(_base(board, stops[i], phase, train) * multiplier[kinds[i]] for i in chosen)
+            best = value if best is None else max(best, value)
+    return best
+
+
+def rating(
+    board: Board, route: OracleRoute, phase: Phase, train: TrainType, tokens: set[Node]
+) -> int | None:
+    """The revenue of ``route`` for ``train``, or None when the train may not run it."""
+    if train.major_stops < 0 or len(route.stops) < 2:
+        return None
+    if train.allowances:
+        return _rows_rating(board, route.stops, phase, train, tokens)
+    if train.reach.base is ReachBase.HEXES:
+        # an H-train: as many hex sides crossed as its number, any number of stops
+        if train.major_stops < 99 and len(route.sides) > train.major_stops:
+            return None
+    else:
+        kinds = [_node(board, s).kind for s in route.stops if _cost(_node(board, s))]
+        if not _fits(train, kinds):
+            return None
+    return sum(_value(board, s, phase, train) for s in route.stops)
 
 
 def best_total(
@@ -202,14 +291,15 @@ def best_total(
 ) -> int | None:
     """The best total revenue of ``trains`` together (None: too many combinations to try)."""
     routes = routes_of(board, corporation)
+    tokens = set(board.token_nodes(corporation))
     options: list[list[tuple[int, OracleRoute] | None]] = []
     size = 1
     for train in trains:
         opts: list[tuple[int, OracleRoute] | None] = [None]
         for r in routes:
-            kinds = [board.tile_at(c).nodes[i].kind for c, i in r.stops]
-            if _fits(train, kinds):
-                opts.append((sum(_value(board, s, phase, train) for s in r.stops), r))
+            value = rating(board, r, phase, train, tokens)
+            if value is not None:
+                opts.append((value, r))
         options.append(opts)
         size *= len(opts)
     if size > LIMIT:

@@ -303,3 +303,39 @@ def test_legal_lays_on_1889_keep_inside_the_map() -> None:
             assert game.tile(name).color is Color.YELLOW
             for r in rotations:
                 assert game.tile(name).rotated(r).exits() <= allowed
+
+
+def test_tokens_removed_replaced_and_beyond_the_slots() -> None:
+    from tilelay.board import NEUTRAL
+
+    game = load_game("1889")
+    board = Board(game).place_token("K4", 0, "KO")
+    with pytest.raises(BoardError, match="full"):
+        board.place_token("K4", 0, "AR")
+    crowded = board.place_token("K4", 0, "AR", extra_slot=True)
+    assert crowded.tokens[("K4", 0)] == ("KO", "AR")
+    assert crowded.remove_token("K4", 0, "KO").tokens[("K4", 0)] == ("AR",)
+    with pytest.raises(BoardError, match="no token"):
+        board.remove_token("K4", 0, "AR")
+    merged = crowded.replace_tokens("AR", "KO")
+    assert merged.tokens[("K4", 0)] == ("KO",)  # one token where both were
+    neutral = Board(game).place_token("K4", 0, NEUTRAL)
+    assert neutral.tokens[("K4", 0)] == (NEUTRAL,)
+
+
+def test_upgrades_keep_the_cities_groups_and_sticky_icons() -> None:
+    from dataclasses import replace
+
+    from tilelay.tile import Icon
+
+    game = load_game("1889")
+    board = Board(game)
+    tile = board.tile_at("K4")
+    city = next(i for i, n in enumerate(tile.nodes) if n.kind.value == "city")
+    nodes = list(tile.nodes)
+    nodes[city] = replace(nodes[city], groups=("Port",))
+    marked = replace(tile, nodes=tuple(nodes), icons=(Icon("port", sticky=True),))
+    laid = Board(game, {"K4": marked}).lay("K4", get_tile("14"), 0)
+    new = laid.tile_at("K4")
+    assert new.cities[0].groups == ("Port",)
+    assert [i.image for i in new.icons] == ["port"]

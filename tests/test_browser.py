@@ -147,7 +147,6 @@ def other_formats(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[d
     from tilelay.games import registry
     from tilelay.sources.games import add_paths
 
-    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
     add_paths(
         [
             reference("18xxgames", "engine", "lib", "engine", "game", "g_1846"),

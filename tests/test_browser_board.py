@@ -40,7 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from tilelay.sources.games import add_paths
 
     mp = pytest.MonkeyPatch()
-    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
     if ENGINE.is_dir():
         add_paths([ENGINE])
     port = _free_port()

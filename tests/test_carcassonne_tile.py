@@ -232,7 +232,7 @@ def test_tileset_errors_name_file_and_line() -> None:
     bad = 'name = "x"\nstart = "A"\n\n[tiles.A]\ncount = 1\nfeatures = ["road N"]\n'
     with pytest.raises(CarcassonneError, match=r"x.toml:4: tile A: side N is not a city"):
         parse_tileset(bad, source="x.toml")
-    with pytest.raises(CarcassonneError, match=r"x\.toml: not valid TOML"):
+    with pytest.raises(CarcassonneError, match=r"x\.toml: malformed TOML"):
         parse_tileset("name = ", source="x.toml")
     with pytest.raises(CarcassonneError, match="start tile 'Z'"):
         parse_tileset(

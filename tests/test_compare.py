@@ -56,7 +56,6 @@ def comparisons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, 
         reference("ge18xx"),
     ]
     mp = pytest.MonkeyPatch()
-    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
     mp.setenv(sources.ENVIRONMENT_VARIABLE, "")
     registry.reset()
     try:

@@ -224,7 +224,7 @@ def test_two_colour_tiles() -> None:
             14,
             ["lane mismatch at edge 0", "1, 2"],
         ),
-        ("city=revenue:x", 6, ["revenue must be an integer"]),
+        ("city=revenue:x", 6, ["revenue must be a whole number"]),
         ("town=revenue:yellow_", 14, ["bad phase revenue"]),
         ("city=revenue:20,slots:-1", 17, ["slots must be a whole number"]),
         ("town=revenue:10,style:square", 17, ["style must be rect, dot or hidden"]),

@@ -322,7 +322,8 @@ def test_bad_toml_names_file_and_line(tmp_path: Path) -> None:
     with pytest.raises(GameDataError) as info:
         load_game_file(path)
     assert info.value.source == str(path)
-    assert info.value.line == 17
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert info.value.line == lines.index("layout = flat") + 1
     assert "malformed TOML" in str(info.value)
 
 
@@ -366,3 +367,24 @@ def test_unknown_key_and_missing_file(tmp_path: Path) -> None:
         load_game_file(path)
     with pytest.raises(GameDataError, match="cannot read"):
         load_game_file(tmp_path / "nope.toml")
+
+
+def test_a_games_own_title_wins_over_another_games_alias() -> None:
+    """18xx.games' "18 Los Angeles 2" also answers to its folder's name, 18LosAngeles; the
+    game titled "18 Los Angeles" keeps that name."""
+    from tilelay.games import registry
+
+    first = load_game("1889")
+    second = load_game("1830")
+    try:
+        registry.add_entries(
+            [
+                registry.GameEntry("LA 2", "LA 2", ("LA 2", "LA"), "s2", "x", lambda: first),
+                registry.GameEntry("LA", "LA", ("LA",), "s1", "x", lambda: second),
+            ]
+        )
+        assert registry.load_game("LA") is second
+        assert registry.load_game("LA 2") is first
+        assert any("no longer answers" in str(w) for w in registry.registry_warnings())
+    finally:
+        registry.reset()

@@ -20,7 +20,6 @@ from tilelay.xml import load_tiles
 
 @pytest.fixture
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv(sources.ENVIRONMENT_VARIABLE, "")
     yield
     registry.reset()

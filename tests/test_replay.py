@@ -302,3 +302,76 @@ def test_load_record_errors(tmp_path: Path) -> None:
     path.write_text("[]", encoding="utf-8")
     with pytest.raises(GameDataError, match="not a game record"):
         load_record(path)
+
+
+def _game_with_trains(trains: list[dict[str, Any]], phases: list[dict[str, Any]]) -> Any:
+    from tilelay.games import game_from_data
+
+    data = {
+        "title": "Tiny",
+        "layout": "flat",
+        "hexes": [
+            {"color": "white", "coords": ["A1"], "code": "city=revenue:20;path=a:0,b:_0"},
+            {"color": "white", "coords": ["A3"], "code": "city=revenue:30;path=a:3,b:_0"},
+        ],
+        "manifest": {},
+        "corporations": [
+            {"sym": "AA", "name": "A", "home": "A1"},
+            {"sym": "BB", "name": "B", "home": "A3"},
+        ],
+        "trains": trains,
+        "phases": phases,
+    }
+    return game_from_data(data, source="tiny")
+
+
+def test_trains_phases_obsolete_and_operated_as_the_engine_has_them() -> None:
+    from tilelay.replay import replay_steps
+
+    game = _game_with_trains(
+        [
+            {"name": "2", "distance": 2, "price": 80, "num": 4, "obsolete_on": "4"},
+            {"name": "3", "distance": 3, "price": 180, "num": 2, "rusts_on": ["4"]},
+            {"name": "4", "distance": 4, "price": 300, "num": 2},
+        ],
+        [{"name": "2"}, {"name": "3", "on": "3"}, {"name": "4", "on": "4-1"}],
+    )
+
+    def act(i: int, type_: str, entity: str, **more: Any) -> dict[str, Any]:
+        return {"id": i, "type": type_, "entity": entity, "entity_type": "corporation", **more}
+
+    run = {"train": "2-0", "connections": [["A1", "A3"]]}
+    actions = [
+        act(1, "buy_train", "AA", train="2-0", price=80),
+        act(2, "buy_train", "AA", train="3-0", price=180),
+        act(3, "buy_train", "BB", train="4-0", price=300),  # 4-0: not the phase's train
+        act(4, "run_routes", "AA", routes=[run]),
+        act(5, "dividend", "AA", kind="payout"),
+        act(6, "buy_train", "BB", train="2-0", price=1),  # bought after it ran this round
+        act(7, "run_routes", "BB", routes=[]),
+        act(8, "buy_train", "BB", train="4-1", price=300),  # the phase's train
+        act(9, "run_routes", "AA", routes=[]),  # a new round
+        act(10, "dividend", "BB", kind="withhold"),
+    ]
+    steps = {s.action_id: s for s in replay_steps({"title": "Tiny", "actions": actions}, game)}
+    assert steps[2].phase.name == "3"
+    assert steps[3].phase.name == "3" and "3-0" not in steps[3].trains["AA"]  # rusted by 4s
+    assert steps[4].runnable_names("AA") == ["2"]
+    assert steps[7].trains["BB"] == {"4-0": "4", "2-0": "2"}
+    assert steps[7].runnable_names("BB") == ["4"]  # the 2 ran for AA in this round
+    assert steps[8].phase.name == "4"
+    # the 2 became obsolete: it runs once more, and goes with BB's next payout
+    assert "2-0" in steps[9].trains["BB"] and "2-0" not in steps[10].trains["BB"]
+
+
+def test_engine_cities_are_named_by_their_place_among_the_parts() -> None:
+    """An engine record names a city by its place among the tile string's parts: 1849's
+    Trapani (C1) is written with a border first, so its city is part 1."""
+    from tilelay.replay import _city_index
+    from tilelay.sources.engine_codes import parse_engine_code
+
+    tile = parse_engine_code(
+        "border=edge:4,type:impassable;city=revenue:20;path=a:0,b:_0", name="C1"
+    )
+    assert _city_index(tile, 1) == 0
+    assert _city_index(load_game("1889").hex_tile("K4"), 0) == 0

@@ -18,7 +18,6 @@ from tilelay.sources import games as sources
 
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv(sources.ENVIRONMENT_VARIABLE, "")  # restored (unset) afterwards
     yield
     registry.reset()  # the games the command line added stay with this test
@@ -27,7 +26,6 @@ def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
 @pytest.fixture(scope="module")
 def engine_entries(tmp_path_factory: pytest.TempPathFactory) -> dict[str, registry.GameEntry]:
     mp = pytest.MonkeyPatch()
-    mp.setenv("TILELAY_CACHE", str(tmp_path_factory.mktemp("cache")))
     try:
         entries = sources.discover(reference("18xxgames", "engine"))
     finally:
@@ -104,3 +102,23 @@ def test_cache_key_follows_the_readers_code(
     before = cache._key("rails", tmp_path, files)
     monkeypatch.setattr(cache, "_code_digest", lambda: b"another reader")
     assert cache._key("rails", tmp_path, files) != before
+
+
+def test_every_game_of_every_source_round_trips_through_toml(tmp_path: Path) -> None:
+    """``convert-game --to toml`` of any game known reads back to the same game data; games
+    read from Rails and GE18XX write their trains in the 18xx.games shape."""
+    from tilelay.games import game_to_data, game_to_toml, read_game_toml
+
+    sources.add_paths([reference("18xxgames", "engine"), reference("rails"), reference("ge18xx")])
+    count = 0
+    for entry in registry.entries():
+        game = entry.load()
+        again = read_game_toml(game_to_toml(game), f"{entry.qualified_name}.toml")
+        assert game_to_data(again) == game_to_data(game), entry.qualified_name
+        count += 1
+    assert count >= 140
+    rails_1830 = registry.load_game("1830@rails")
+    data = game_to_data(rails_1830)
+    assert [t["name"] for t in data["trains"]] == ["2", "3", "4", "5", "6", "D"]
+    assert data["trains"][1]["distance"] == 3 and data["trains"][0]["rusts_on"] == "4"
+    assert {p["name"]: p.get("on") for p in data["phases"]}["3"] == "3"

@@ -444,3 +444,48 @@ def test_doctests() -> None:
     for module in (ruby, engine):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__
+
+
+def test_a_data_method_read_with_the_options_off() -> None:
+    """``Program.method_value``: locals, option tests (off unless given), ``self.class::X``,
+    ``super``, filters by simple blocks, ternaries inside literals (18GA's cotton port)."""
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module G
+      class Base
+        TRAINS = [{ name: '2' }, { name: '3' }].freeze
+        def game_trains
+          self.class::TRAINS
+        end
+      end
+      class Game < Base
+        EXTRA = [{ name: 'D' }].freeze
+        def game_trains
+          list = super
+          excluded = eight_train_variant? ? '3' : '8'
+          list += self.class::EXTRA if @optional_rules&.include?(:diesels)
+          list.reject { |t| t[:name] == excluded }
+        end
+        def game_corporations
+          [{ sym: 'GA', tokens: cotton_port? ? [0, 0] : [0, 40] }]
+        end
+        def game_phases
+          return [] unless @optional_rules.include?(:short)
+          [{ name: '1' }]
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+    assert program.method_value("G::Game", "game_trains") == [{"name": "2"}, {"name": "3"}]
+    with_diesels = program.method_value("G::Game", "game_trains", options=frozenset({"diesels"}))
+    assert [t["name"] for t in with_diesels] == ["2", "3", "D"]
+    assert program.method_value("G::Game", "game_corporations") == [
+        {"sym": "GA", "tokens": [0, 40]}
+    ]
+    assert program.method_value("G::Game", "game_phases") == []
+    assert program.method_value("G::Game", "game_phases", options=frozenset({"short"})) == [
+        {"name": "1"}
+    ]

@@ -133,12 +133,60 @@ def test_game_data_n_plus_m_variants_and_errors() -> None:
         trains_from_game_data([{"name": "x", "price": 1, "num": 1}], [], source="g")
     with pytest.raises(GameDataError, match="num must be"):
         trains_from_game_data([{"name": "x", "distance": 2, "price": 1, "num": 0}], [], source="g")
-    with pytest.raises(GameDataError, match="unknown train 'Z'"):
-        trains_from_game_data(
-            [{"name": "x", "distance": 2, "price": 1, "num": 1}],
-            [{"name": "1", "on": "Z"}],
-            source="g",
-        )
+    # a phase or rust trigger naming no train never happens (as in the engine): a warning
+    odd = trains_from_game_data(
+        [{"name": "x", "distance": 2, "price": 1, "num": 1, "rusts_on": ["Z", "x"]}],
+        [{"name": "1", "on": ""}, {"name": "2", "on": "Z"}],
+        source="g",
+    )
+    assert [w.message for w in odd.warnings] == [
+        "phases[1]: on names unknown train 'Z' (ignored)",
+        "trains[0]: rusts_on names unknown train 'Z' (ignored)",
+    ]
+    assert odd.card_type("x").rusts == ("x",)
+
+
+def test_game_data_engine_shapes() -> None:
+    """What the 18xx.games engine writes: distance 0, multiplier 3, rows with a multiplier,
+    goods trains, NAME-N phase triggers, available_on naming a phase."""
+    trains = [
+        {"name": "2", "distance": 2, "price": 80, "num": 5},
+        {"name": "P", "distance": 0, "price": 200, "num": "unlimited", "available_on": "B"},
+        {"name": "3x3", "distance": 3, "price": 300, "num": 2, "multiplier": 3},
+        {
+            "name": "3",
+            "price": 200,
+            "num": 3,
+            "distance": [
+                {"nodes": ["town"], "pay": 99, "visit": 99, "multiplier": 0},
+                {"nodes": ["city", "offboard"], "pay": 3, "visit": 3},
+            ],
+            "variants": [
+                {
+                    "name": "2G",
+                    "price": 200,
+                    "category": "goods",
+                    "distance": [
+                        {"nodes": ["town"], "pay": 99, "visit": 99},
+                        {"nodes": ["city", "offboard"], "pay": 2, "visit": 2},
+                    ],
+                }
+            ],
+        },
+    ]
+    phases = [{"name": "A"}, {"name": "B", "on": "2-2"}, {"name": "C", "on": "2G"}]
+    m = trains_from_game_data(trains, phases, source="g")
+    assert not m.warnings
+    assert not m.train_type("P").runs
+    assert m.card_type("P").available_from == "B"
+    assert m.train_type("3x3").multiplier == 3
+    three = m.train_type("3")
+    assert three.allowances[0].multiplier == 0 and not three.towns_score
+    assert three.category == "passenger" and m.train_type("2G").category == "goods"
+    assert m.train_type("2G").towns_score
+    assert m.card_type("2").new_phases[0].phase == "B"
+    assert m.card_type("2").new_phases[0].train_index == 3
+    assert m.phase_started_by("3/2G") == "C"
 
 
 def test_available_on_names_a_phase() -> None:
@@ -154,5 +202,5 @@ def test_available_on_names_a_phase() -> None:
         {"name": "C2", "on": "8", "tiles": ["yellow", "green"]},
     ]
     m = trains_from_game_data(trains, phases, source="g")
-    assert m.phase("C2").releases == ("2R",)
+    assert m.card_type("2R").available_from == "C2"
     assert m.released_in_phase("2R") == "C2"

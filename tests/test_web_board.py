@@ -275,7 +275,6 @@ def test_a_game_of_a_second_source_keeps_its_name(
     from tilelay.sources.games import add_paths
 
     engine = reference("18xxgames", "engine", "lib", "engine", "game", "g_1889")
-    monkeypatch.setenv("TILELAY_CACHE", str(tmp_path / "cache"))
     add_paths([engine])
     try:
         page = client.get("/board/1889@18xx.games")

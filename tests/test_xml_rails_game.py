@@ -262,3 +262,24 @@ def test_write_is_stable_pretty_xml() -> None:
     assert (
         b'<TrainType name="D" quantity="6" majorStops="99" cost="1100" exchangeCost="800">' in out
     )
+
+
+def test_goods_trains_category_on_defaults_and_train() -> None:
+    """18VA's freight trains: ``category="goods"`` on <Defaults> and on a card's <Train> side
+    is kept per side (no warning), and writes back."""
+    body = """
+    <Defaults category="passenger"><Reach countTowns="no"/></Defaults>
+    <TrainType name="2/1G" quantity="6">
+        <Train name="2" majorStops="2" cost="100"/>
+        <Train name="1G" majorStops="1" cost="100" category="goods"/>
+    </TrainType>
+    <TrainType name="4G" majorStops="4" cost="400" quantity="2" category="goods"/>
+    """
+    manager = read_rails_game(xml(body), source="18va.xml")
+    assert not manager.warnings
+    assert manager.train_type("2").category == "passenger"
+    assert manager.train_type("1G").category == "goods"
+    assert manager.train_type("4G").category == "goods"
+    assert manager.card_type("4G").category == "goods"
+    again = read_rails_game(write_rails_trains(manager), source="again.xml")
+    assert again.card_types == manager.card_types

@@ -26,12 +26,16 @@ from tilelay.tile import BorderType, Color, Edge, FutureLabel, NodeKind, NodeRef
 from tilelay.trains import Phase
 from tilelay.upgrades import explain, legal_rotations
 
-__all__ = ["FIXED_COLORS", "Board", "BoardError", "TrackGraph"]
+__all__ = ["FIXED_COLORS", "NEUTRAL", "Board", "BoardError", "TrackGraph"]
 
 #: Hex colours that never take a tile: track may only run into them where their track faces.
 FIXED_COLORS = frozenset({Color.RED, Color.GRAY, Color.BLUE})
 
 TokenKey = tuple[str, int]
+
+#: The owner of a neutral token (18xx.games' ``token_type: neutral``): it fills a slot but
+#: belongs to no corporation, and a city holding one blocks nobody.
+NEUTRAL = "(neutral)"
 
 
 class BoardError(TilelayError, ValueError):
@@ -56,8 +60,9 @@ class TrackGraph:
     For each end ``e``: ``end_node[e]`` is the node id it touches or -1, ``end_side[e]`` the
     hex side id it touches or -1, and ``links[e]`` the ends of paths in the neighbouring hex
     that continue the track across that side (gauge compatible, lanes matching, no impassable
-    border). ``node_ends[n]`` lists the ends touching node ``n``. ``terminal[p]`` marks paths
-    a train may enter only to stop at their node.
+    border). ``node_ends[n]`` lists the ends touching node ``n``. ``end_lane[e]`` numbers the
+    track an end at a side uses: one per side, or per lane of a side with lanes (-1
+    elsewhere). ``terminal[p]`` marks paths a train may enter only to stop at their node.
 
     Walking: from node ``n`` take an end ``e`` in ``node_ends[n]``; the track leads to
     ``o = e ^ 1``; if ``end_node[o] >= 0`` the walk reaches that node, otherwise it continues
@@ -78,6 +83,7 @@ class TrackGraph:
     node_id: dict[TokenKey, int]
     path_id: dict[TokenKey, int]
     side_id: dict[TokenKey, int]
+    end_lane: tuple[int, ...] = ()
 
     def neighbours(self, node: int) -> set[int]:
         """The nodes reachable from ``node`` along track without passing another stop."""
@@ -136,7 +142,7 @@ class Board:
     placed.
     """
 
-    __slots__ = ("_graph", "_laid", "_tokens", "game")
+    __slots__ = ("_graph", "_laid", "_memo", "_tokens", "game")
 
     def __init__(
         self,
@@ -148,6 +154,7 @@ class Board:
         self._laid: dict[str, Tile] = dict(laid or {})
         self._tokens: dict[TokenKey, tuple[str, ...]] = dict(tokens or {})
         self._graph: TrackGraph | None = None
+        self._memo: dict[str, object] = {}
 
     def __repr__(self) -> str:
         return f"Board({self.game.name}, laid={len(self._laid)}, tokens={self.token_count()})"
@@ -194,7 +201,9 @@ class Board:
 
         Tokens on the replaced tile move to the city of the new tile that keeps their track
         (a city whose exits include the old city's exits — the same index when it qualifies,
-        else the first free one; the only city when there is one). Raises
+        else the first free one; the only city when there is one); so do the cities' groups
+        (a new city without groups of its own takes its old city's), and the old tile's
+        sticky icons. Raises
         :class:`NotFoundError` off the map and :class:`BoardError` when the tokens cannot be
         kept. No game rule is checked here (see the upgrade rules for that).
         """
@@ -203,6 +212,8 @@ class Board:
         old = self.tile_at(coord)
         new = tile.rotated(rotation)
         new = replace(new, location_name=hex_tile.location_name)
+        new = _carry_groups(coord, old, new)
+        new = _carry_icons(old, new)
         laid = dict(self._laid)
         laid[coord] = new
         tokens = dict(self._tokens)
@@ -210,13 +221,21 @@ class Board:
         return Board(self.game, laid, moved)
 
     def place_token(
-        self, coord: str, city_index: int, corporation: str, *, slot: int | None = None
+        self,
+        coord: str,
+        city_index: int,
+        corporation: str,
+        *,
+        slot: int | None = None,
+        extra_slot: bool = False,
     ) -> Board:
         """A new board with ``corporation``'s token in city ``city_index`` at ``coord``.
 
         ``city_index`` counts the tile's cities (not all its nodes), as 18xx.games does.
         Raises :class:`BoardError` when the city does not exist, is full, or already holds
-        the corporation; ``slot`` (if given) must be a slot of the city.
+        the corporation; ``slot`` (if given) must be a slot of the city. ``extra_slot`` lets a
+        token into a full city (18xx.games' ``cheater`` and ``extra_slot`` abilities).
+        :data:`NEUTRAL` tokens may share a city with any number of others.
         """
         tile = self.tile_at(coord)
         cities = _city_nodes(tile)
@@ -226,9 +245,9 @@ class Board:
             )
         node = tile.nodes[cities[city_index]]
         here = self._tokens.get((coord, city_index), ())
-        if corporation in here:
+        if corporation in here and corporation != NEUTRAL:
             raise BoardError(f"{coord}: {corporation} already has a token in city {city_index}")
-        if len(here) >= node.slots:
+        if len(here) >= node.slots and not extra_slot:
             raise BoardError(
                 f"{coord}: city {city_index} of tile {tile.name} is full "
                 f"({node.slots} slot(s): {', '.join(here)})"
@@ -237,6 +256,32 @@ class Board:
             raise BoardError(f"{coord}: city {city_index} has no slot {slot}")
         tokens = dict(self._tokens)
         tokens[(coord, city_index)] = (*here, corporation)
+        return Board(self.game, self._laid, tokens)
+
+    def remove_token(self, coord: str, city_index: int, corporation: str) -> Board:
+        """A new board without ``corporation``'s token in city ``city_index`` at ``coord``
+        (:class:`BoardError` when it has none there)."""
+        here = self._tokens.get((coord, city_index), ())
+        if corporation not in here:
+            raise BoardError(f"{coord}: {corporation} has no token in city {city_index}")
+        tokens = dict(self._tokens)
+        left = list(here)
+        left.remove(corporation)
+        if left:
+            tokens[(coord, city_index)] = tuple(left)
+        else:
+            del tokens[(coord, city_index)]
+        return Board(self.game, self._laid, tokens)
+
+    def replace_tokens(self, old: str, new: str) -> Board:
+        """A new board with every token of ``old`` turned into ``new``'s (a merger); where both
+        already lie in one city, ``old``'s token goes."""
+        tokens: dict[TokenKey, tuple[str, ...]] = {}
+        for key, here in self._tokens.items():
+            if old in here:
+                here = tuple(c for c in here if c != old) + (() if new in here else (new,))
+            if here:
+                tokens[key] = here
         return Board(self.game, self._laid, tokens)
 
     def apply(self, action: Action) -> Board:
@@ -605,6 +650,12 @@ class Board:
             self._graph = _build_graph(self)
         return self._graph
 
+    @property
+    def memo(self) -> dict[str, object]:
+        """What searches derive from this board and keep with it (the board never changes):
+        each under its own key."""
+        return self._memo
+
 
 # ---------------------------------------------------------------------- helpers
 
@@ -620,18 +671,17 @@ def _city_nodes(tile: Tile) -> list[int]:
     return [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
 
 
-def _carry_tokens(
-    coord: str, old: Tile, new: Tile, tokens: dict[TokenKey, tuple[str, ...]]
-) -> dict[TokenKey, tuple[str, ...]]:
+def _city_map(coord: str, old: Tile, new: Tile, needed: Iterable[int]) -> dict[int, int]:
+    """Which city of ``new`` each of the ``needed`` cities of ``old`` becomes: one whose exits
+    include the old city's (the same index when it qualifies, else the first free one; the
+    only city when there is one)."""
     old_cities = _city_nodes(old)
-    held = [(i, tokens.pop((coord, i))) for i in range(len(old_cities)) if (coord, i) in tokens]
-    if not held:
-        return tokens
     new_cities = _city_nodes(new)
-    if not new_cities:
-        raise BoardError(f"{coord}: tile {new.name} has no city for the tokens on {old.name}")
+    out: dict[int, int] = {}
     used: set[int] = set()
-    for old_index, corps in held:
+    for old_index in needed:
+        if not new_cities:
+            raise BoardError(f"{coord}: tile {new.name} has no city for city {old_index}")
         exits = old.node_exits(old_cities[old_index])
         choices = [j for j, n in enumerate(new_cities) if exits <= new.node_exits(n)]
         if len(new_cities) == 1:
@@ -644,7 +694,55 @@ def _carry_tokens(
                 )
             target = old_index if old_index in free else free[0]
         used.add(target)
-        key = (coord, target)
+        out[old_index] = target
+    return out
+
+
+def _carry_groups(coord: str, old: Tile, new: Tile) -> Tile:
+    """``new`` with the groups of ``old``'s cities on the cities they become (18xx.games
+    keeps a city's groups through upgrades: Chicago's four cities stay one group)."""
+    old_cities = _city_nodes(old)
+    grouped = [i for i, n in enumerate(old_cities) if old.nodes[n].groups]
+    if not grouped:
+        return new
+    try:
+        mapping = _city_map(coord, old, new, grouped)
+    except BoardError:
+        return new
+    nodes = list(new.nodes)
+    new_cities = _city_nodes(new)
+    for old_index, target in mapping.items():
+        n = new_cities[target]
+        if not nodes[n].groups:
+            nodes[n] = replace(nodes[n], groups=old.nodes[old_cities[old_index]].groups)
+    return replace(new, nodes=tuple(nodes))
+
+
+def _carry_icons(old: Tile, new: Tile) -> Tile:
+    """``new`` with ``old``'s sticky icons that it lacks (18xx.games keeps them on the hex:
+    1846's port and Lake Shore Line marks)."""
+    have = [i.image for i in new.icons]
+    kept = []
+    for icon in old.icons:
+        if not icon.sticky:
+            continue
+        if icon.image in have:
+            have.remove(icon.image)
+            continue
+        kept.append(icon)
+    return replace(new, icons=(*new.icons, *kept)) if kept else new
+
+
+def _carry_tokens(
+    coord: str, old: Tile, new: Tile, tokens: dict[TokenKey, tuple[str, ...]]
+) -> dict[TokenKey, tuple[str, ...]]:
+    old_cities = _city_nodes(old)
+    held = [(i, tokens.pop((coord, i))) for i in range(len(old_cities)) if (coord, i) in tokens]
+    if not held:
+        return tokens
+    mapping = _city_map(coord, old, new, [i for i, _ in held])
+    for old_index, corps in held:
+        key = (coord, mapping[old_index])
         tokens[key] = (*tokens.get(key, ()), *corps)
     return tokens
 
@@ -729,6 +827,17 @@ def _build_graph(board: Board) -> TrackGraph:
     for e, n in enumerate(end_node):
         if n >= 0:
             node_ends[n].append(e)
+    # one track per lane of a side: lane indices seen from the hex the side is numbered from
+    lane_ids: dict[tuple[int, int], int] = {}
+    end_lane: list[int] = [-1] * len(end_node)
+    for e, sid in enumerate(end_side):
+        if sid < 0:
+            continue
+        p = path_objs[e >> 1]
+        width, index = p.a_lane if e & 1 == 0 else p.b_lane
+        if width > 1 and sides[sid][0] != paths[e >> 1][0]:
+            index = width - 1 - index
+        end_lane[e] = lane_ids.setdefault((sid, index if width > 1 else 0), len(lane_ids))
     return TrackGraph(
         nodes=tuple(nodes),
         node_kinds=tuple(node_kinds),
@@ -742,4 +851,5 @@ def _build_graph(board: Board) -> TrackGraph:
         node_id=node_id,
         path_id=path_id,
         side_id=side_id,
+        end_lane=tuple(end_lane),
     )

@@ -48,8 +48,11 @@ def tile_codes() -> dict[str, tuple[Color, str]]:
 
 def natural_key(name: str) -> tuple[int, int, str]:
     """Sort key putting tile numbers in numeric order, then other names."""
-    m = re.match(r"(\d+)(.*)", name)
-    return (0, int(m.group(1)), m.group(2)) if m else (1, 0, name)
+    m = re.match(r"([0-9]+)(.*)", name, re.DOTALL)
+    if m is None:
+        return (1, 0, name)
+    digits = m.group(1)
+    return (0, int(digits) if len(digits) <= 18 else 10**18, m.group(2))
 
 
 def tile_names() -> list[str]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from tilelay import dsl
 from tilelay.errors import TilelayError, TileSyntaxError
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
+from tilelay.limits import read_json
 from tilelay.tile import NODE_END, NodeKind, Tile
 from tilelay.tile_json import tile_from_dict, tile_to_dict
 from tilelay.xml import rails, tiledefs
@@ -110,25 +111,27 @@ def read(
         if fmt == "rails":
             return rails.tiles_from_root(root, source=source)
         return tiledefs.tiles_from_root(root, source=source, layout=layout)
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if fmt == "json":
+    if fmt not in FORMATS:
+        raise TileSyntaxError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if isinstance(data, bytes):
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as err:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as err:
             raise TileSyntaxError(
-                f"malformed JSON: {err.msg}", source=source, line=err.lineno
+                f"not UTF-8 text: byte {err.start + 1} is {data[err.start]:#04x}",
+                source=source,
+                line=data[: err.start].count(b"\n") + 1,
             ) from None
+    else:
+        text = data
+    if fmt == "json":
+        value = read_json(text, source=source, error=TileSyntaxError)
         items = value if isinstance(value, list) else [value]
         return [tile_from_dict(item, source=source) for item in items]
     if fmt == "dsl":
         stripped = text.lstrip()
         if stripped.startswith("{"):
-            try:
-                mapping = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise TileSyntaxError(
-                    f"malformed JSON: {err.msg}", source=source, line=err.lineno
-                ) from None
+            mapping = read_json(text, source=source, error=TileSyntaxError)
             if not isinstance(mapping, dict):
                 raise TileSyntaxError(
                     "expected a JSON object of name -> tile string", source=source

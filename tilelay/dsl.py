@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
+from tilelay import limits
 from tilelay.errors import TileModelError, TileSyntaxError
 from tilelay.hexgeo import Loc, parse_loc
 from tilelay.tile import (
@@ -58,6 +59,7 @@ from tilelay.tile import (
     Tile,
     TownStyle,
     Track,
+    check_limits,
     default_route,
 )
 
@@ -73,6 +75,10 @@ __all__ = [
 ]
 
 _DIGITS = frozenset("0123456789")
+#: Characters no tile string may hold: control characters other than tab and line breaks,
+#: lone surrogates and the non-characters U+FFFE and U+FFFF.
+_BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+_AMOUNT = f"a whole number from -{limits.MAX_AMOUNT:,} to {limits.MAX_AMOUNT:,}"
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _FORMAT_DIRECTIVE = re.compile(r"%(?:%|[-+ 0#]*[0-9]{0,2}([dis]))")
 _TRACKS = ("broad", "narrow", "dual", "thin", "future")
@@ -161,17 +167,14 @@ class _Parser:
         sub: _Sub,
         part: str,
         *,
-        low: int | None = None,
-        high: int | None = None,
-        what: str = "an integer",
+        low: int = -limits.MAX_AMOUNT,
+        high: int = limits.MAX_AMOUNT,
+        what: str = _AMOUNT,
     ) -> int:
         v = self.value(sub, part)
-        body = v[1:] if v[:1] == "-" else v
-        if not body or not _DIGITS.issuperset(body):
-            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {v!r}")
-        n = int(v)
-        if (low is not None and n < low) or (high is not None and n > high):
-            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {v!r}")
+        n = limits.whole(v, low, high) if v == v.strip() else None
+        if n is None:
+            raise self.error(sub.col, f"{part}: {sub.key} must be {what}, got {limits.shown(v)}")
         return n
 
     def value(self, sub: _Sub, part: str) -> str:
@@ -188,15 +191,22 @@ class _Parser:
 
     def loc(self, sub: _Sub, part: str) -> Loc:
         try:
-            return parse_loc(self.value(sub, part))
+            loc = parse_loc(self.value(sub, part))
         except ValueError as err:
             raise self.error(sub.col, f"{part}: {err}") from None
+        if loc.kind == "location":  # the writer could not write it back
+            raise self.error(
+                sub.col,
+                f"{part}: {loc} is a seed-000 location, not a loc of the tile language: expected "
+                "center, an edge 0-5 or a corner 0.5-5.5",
+            )
+        return loc
 
     def node_loc(self, sub: _Sub, part: str) -> Loc:
         """A node's loc: as :meth:`loc`, and a number beyond 5.5 (or written ``4.0``) taken
         modulo 6 as the engine places nodes (``compute_loc``)."""
         v = self.value(sub, part)
-        if _NUMBER.fullmatch(v):
+        if len(v) <= 12 and _NUMBER.fullmatch(v):
             turns = float(v) % 6
             if turns == int(turns):
                 return Loc("edge", turns)
@@ -207,17 +217,28 @@ class _Parser:
     def revenue(self, sub: _Sub, part: str) -> Revenue:
         v = self.value(sub, part)
         if "_" not in v:
-            return Revenue(self.integer(sub, part, what="an integer or phase_value list"))
+            return Revenue(self.integer(sub, part, what=f"{_AMOUNT} or a phase_value list"))
         phases: list[tuple[str, int]] = []
         col = sub.col + len(sub.key) + 1
-        for item in v.split("|"):
+        items = v.split("|")
+        if len(items) > limits.MAX_ITEMS:
+            raise self.error(
+                col, f"{part}: {len(items)} phase revenues: at most {limits.MAX_ITEMS}"
+            )
+        for item in items:
             phase, _, amount = item.rpartition("_")
-            body = amount[1:] if amount[:1] == "-" else amount
-            if not phase or not body or not _DIGITS.issuperset(body):
+            value = (
+                limits.whole(amount, -limits.MAX_AMOUNT, limits.MAX_AMOUNT)
+                if amount == amount.strip()
+                else None
+            )
+            if not phase or value is None:
                 raise self.error(
-                    col, f"{part}: bad phase revenue {item!r}: expected phase_value, e.g. yellow_40"
+                    col,
+                    f"{part}: bad phase revenue {limits.shown(item)}: expected phase_value, "
+                    f"e.g. yellow_40, the value {_AMOUNT}",
                 )
-            phases.append((phase, int(amount)))
+            phases.append((phase, value))
             col += len(item) + 1
         return Revenue(0, tuple(phases))
 
@@ -229,31 +250,43 @@ class _Parser:
         if v[:1] == "_":
             body = v[1:]
             if not body or not _DIGITS.issuperset(body):
-                raise self.error(sub.col, f"path: bad node reference {v!r}: expected _N")
-            idx = int(body)
-            if idx >= len(self.nodes):
+                raise self.error(
+                    sub.col, f"path: bad node reference {limits.shown(v)}: expected _N"
+                )
+            idx = limits.whole(body, 0, len(self.nodes) - 1) if self.nodes else None
+            if idx is None:
                 defined = len(self.nodes)
                 raise self.error(
                     sub.col,
-                    f"path: bad node reference {v!r}: only {defined} node(s) "
+                    f"path: bad node reference {limits.shown(v)}: only {defined} node(s) "
                     f"(city, town, offboard, junction) defined before this path",
                 )
             return NodeRef(idx)
         if len(v) == 1 and v in "0123456":
             return Edge(int(v) % 6)  # the engine turns edge 6 into edge 0
         if v and _DIGITS.issuperset(v.lstrip("-")) and v.lstrip("-"):
-            raise self.error(sub.col, f"path: edge {v} out of range: expected 0-5")
-        raise self.error(sub.col, f"path: bad endpoint {v!r}: expected an edge 0-5 or _N")
+            raise self.error(sub.col, f"path: edge {v[:12]} out of range: expected 0-5")
+        raise self.error(
+            sub.col, f"path: bad endpoint {limits.shown(v)}: expected an edge 0-5 or _N"
+        )
 
     def lane(self, sub: _Sub) -> Lane:
         v = self.value(sub, "path")
         w, dot, i = v.partition(".")
         if not dot or not w or not i or not _DIGITS.issuperset(w) or not _DIGITS.issuperset(i):
-            raise self.error(sub.col, f"path: {sub.key} must be width.index, got {v!r}")
-        width, index = int(w), int(i)
-        if width < 1 or index >= width:
+            raise self.error(sub.col, f"path: {sub.key} must be width.index, got {limits.shown(v)}")
+        width = limits.whole(w, 1, limits.MAX_LANES)
+        if width is None:
             raise self.error(
-                sub.col, f"path: lane mismatch in {sub.key}:{v}: index must be below width"
+                sub.col,
+                f"path: {sub.key}: lane width {limits.shown(w)} is out of range: expected 1 to "
+                f"{limits.MAX_LANES}",
+            )
+        index = limits.whole(i, 0, width - 1)
+        if index is None:
+            raise self.error(
+                sub.col,
+                f"path: lane mismatch in {sub.key}:{limits.shown(v)}: index must be below width",
             )
         return (width, index)
 
@@ -278,8 +311,18 @@ class _Parser:
             key = sub.key
             if key == "revenue":
                 revenue = self.revenue(sub, part)
+                if kind is not NodeKind.OFFBOARD and min(revenue.values()) < 0:
+                    raise self.error(
+                        sub.col, f"{part}: revenue must not be negative (only an offboard's may)"
+                    )
             elif key == "slots":
-                slots = self.integer(sub, part, low=0, what="a whole number")
+                slots = self.integer(
+                    sub,
+                    part,
+                    low=0,
+                    high=limits.MAX_SLOTS,
+                    what=f"a whole number from 0 to {limits.MAX_SLOTS}",
+                )
             elif key == "style":
                 try:
                     style = TownStyle(self.value(sub, part))
@@ -294,7 +337,9 @@ class _Parser:
             elif key == "loc":
                 loc = self.node_loc(sub, part)
             elif key == "visit_cost":
-                visit_cost = self.integer(sub, part, low=0, what="a whole number")
+                visit_cost = self.integer(
+                    sub, part, low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
             elif key == "route":
                 v = self.value(sub, part)
                 try:
@@ -318,7 +363,13 @@ class _Parser:
             elif key == "color":
                 pass_color = self.value(sub, part)
             elif key == "size":
-                pass_size = self.integer(sub, part, low=1, what="a whole number of at least 1")
+                pass_size = self.integer(
+                    sub,
+                    part,
+                    low=1,
+                    high=limits.MAX_SIZE,
+                    what=f"a whole number of at least 1 (at most {limits.MAX_SIZE})",
+                )
         if kind is not NodeKind.JUNCTION and revenue is None:
             revenue = Revenue(0)
         node = Node(
@@ -411,7 +462,13 @@ class _Parser:
                 raise self.error(
                     lanes.col, "path: lane mismatch: give either lanes or a_lane/b_lane, not both"
                 )
-            n = self.integer(lanes, "path", low=1, high=8, what="a whole number from 1 to 8")
+            n = self.integer(
+                lanes,
+                "path",
+                low=1,
+                high=limits.MAX_LANES,
+                what=f"a whole number from 1 to {limits.MAX_LANES}",
+            )
             for p in expand_lanes(a, b, n, terminal=terminal, ignore=ignore, track=track):
                 self.paths.append(p)
                 self.path_cols.append(col)
@@ -428,7 +485,9 @@ class _Parser:
         size: int | None = None
         for sub in subs:
             if sub.key == "cost":
-                cost = self.integer(sub, "upgrade", low=0, what="a whole number")
+                cost = self.integer(
+                    sub, "upgrade", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
             elif sub.key == "terrain":
                 terrains = tuple(t for t in self.value(sub, "upgrade").split("|"))
                 for t in terrains:
@@ -437,7 +496,13 @@ class _Parser:
             elif sub.key == "loc":
                 loc = self.loc(sub, "upgrade")
             elif sub.key == "size":
-                size = self.integer(sub, "upgrade", low=1, what="a whole number of at least 1")
+                size = self.integer(
+                    sub,
+                    "upgrade",
+                    low=1,
+                    high=limits.MAX_SIZE,
+                    what=f"a whole number of at least 1 (at most {limits.MAX_SIZE})",
+                )
             elif sub.key not in IGNORED_SUB_PARTS["upgrade"]:
                 raise self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc", "size"))
         if cost is None:
@@ -455,7 +520,9 @@ class _Parser:
             elif sub.key == "type":
                 btype = self.border_type(sub, "border")
             elif sub.key == "cost":
-                cost = self.integer(sub, "border", low=0, what="a whole number")
+                cost = self.integer(
+                    sub, "border", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
+                )
             elif sub.key == "color":
                 color = self.value(sub, "border")
             else:
@@ -626,7 +693,14 @@ class _Parser:
             return
         handler = _HANDLERS.get(kind)
         if handler is None:
-            raise self.error(col, f"unknown part {kind!r}: expected one of {', '.join(MAIN_PARTS)}")
+            raise self.error(
+                col,
+                f"unknown part {limits.shown(kind)}: expected one of {', '.join(MAIN_PARTS)}",
+            )
+        if kind in _NODE_KINDS and len(self.nodes) >= limits.MAX_NODES:
+            raise self.error(col, f"{kind}: more than {limits.MAX_NODES} nodes on one tile")
+        if kind == "path" and len(self.paths) >= limits.MAX_PATHS:
+            raise self.error(col, f"path: more than {limits.MAX_PATHS} paths on one tile")
         subs: list[_Sub] = []
         if rest.strip():
             scol = col + len(part) - len(rest)
@@ -646,23 +720,25 @@ class _Parser:
     def finish(self, name: str, color: Color, stripe: Color | None) -> Tile:
         self.check_lanes()
         try:
-            return Tile(
-                name=name,
-                color=color,
-                nodes=tuple(self.nodes),
-                paths=tuple(self.paths),
-                labels=tuple(self.labels),
-                upgrades=tuple(self.upgrades),
-                borders=tuple(self.borders),
-                icons=tuple(self.icons),
-                frame=self.frame,
-                stripe=self.stripe if self.stripe is not None else stripe,
-                stubs=tuple(self.stubs),
-                partitions=tuple(self.partitions),
-                future_label=self.future_label,
+            return check_limits(
+                Tile(
+                    name=name,
+                    color=color,
+                    nodes=tuple(self.nodes),
+                    paths=tuple(self.paths),
+                    labels=tuple(self.labels),
+                    upgrades=tuple(self.upgrades),
+                    borders=tuple(self.borders),
+                    icons=tuple(self.icons),
+                    frame=self.frame,
+                    stripe=self.stripe if self.stripe is not None else stripe,
+                    stubs=tuple(self.stubs),
+                    partitions=tuple(self.partitions),
+                    future_label=self.future_label,
+                )
             )
-        except TileModelError as err:  # pragma: no cover - the parser checks references first
-            raise self.error(1, err.message) from None
+        except TileModelError as err:  # past a limit (references are checked before)
+            raise TileSyntaxError(err.message, source=self.source) from None
 
     def check_lanes(self) -> None:
         """All paths at an edge give the same lane width (lanes may go unused there: the
@@ -804,6 +880,18 @@ def parse(
             tile_color, stripe = Color.parse(color)
         except ValueError as err:
             raise TileSyntaxError(str(err), source=source) from None
+    if len(code) > limits.MAX_CODE:
+        raise TileSyntaxError(
+            f"the tile string is {len(code):,} characters long: at most {limits.MAX_CODE:,}",
+            source=source,
+        )
+    bad = _BAD_CHARS.search(code)
+    if bad is not None:
+        raise TileSyntaxError(
+            f"character U+{ord(bad.group()):04X} is not allowed in a tile string",
+            source=source,
+            column=bad.start() + 1,
+        )
     p = _Parser(code, source)
     p.run()
     return p.finish(name, tile_color, stripe)

@@ -24,6 +24,7 @@ import cairosvg.surface
 
 from tilelay import svg
 from tilelay.errors import TilelayError
+from tilelay.files import write_bytes
 from tilelay.games import Game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
@@ -77,14 +78,7 @@ def output_format(path: str | Path) -> str:
 
 
 def _write(path: str | Path, data: bytes) -> None:
-    target = Path(path)
-    if not target.parent.is_dir():
-        raise TilelayError(
-            f"cannot write {str(path)!r}: the folder {str(target.parent)!r} does not exist"
-        )
-    if target.is_dir():
-        raise TilelayError(f"cannot write {str(path)!r}: it is a folder")
-    target.write_bytes(data)
+    write_bytes(path, data)
 
 
 def _convert(kind: str, drawing: str, scale: float) -> bytes:

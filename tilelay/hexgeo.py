@@ -133,8 +133,8 @@ def parse_loc(text: str) -> Loc:
     if t == "center":
         return CENTER
     if t[:1] == "L":
-        if not t[1:].isascii() or not t[1:].isdigit():
-            raise ValueError(f"bad location {text!r}: expected L followed by 0-50 or 99")
+        if not t[1:].isascii() or not t[1:].isdigit() or len(t) > 4:
+            raise ValueError(f"bad location {text[:12]!r}: expected L followed by 0-50 or 99")
         n = int(t[1:])
         if not is_location(n):
             raise ValueError(f"location {n} out of range: expected 0-45, 50 or 99")
@@ -143,7 +143,7 @@ def parse_loc(text: str) -> Loc:
         return Loc("edge", float(t))
     if len(t) == 3 and t[0] in "012345" and t[1:] == ".5":
         return Loc("corner", float(t))
-    raise ValueError(f"bad loc {text!r}: expected center, an edge 0-5 or a corner 0.5-5.5")
+    raise ValueError(f"bad loc {text[:12]!r}: expected center, an edge 0-5 or a corner 0.5-5.5")
 
 
 def loc_point(loc: Loc, layout: Layout = Layout.FLAT, *, radius: float | None = None) -> Point:

@@ -5,11 +5,21 @@ A record is the JSON of a game on 18xx.games: ``title`` names the game and ``act
 every move. The moves that shape the map are applied: ``lay_tile`` (``hex``, ``tile`` as
 ``"57-1"`` = tile 57, copy #1, ``rotation``) becomes a :class:`~tilelay.actions.TileLay` and
 ``place_token`` (``city`` as ``"57-1-0"`` = city #0 of that tile; a preprinted hex's tile is
-named by its coordinate, ``"F20-0-0"``) a :class:`~tilelay.actions.TokenPlacement`. Home
-tokens are not actions: the game places them when a corporation first acts, and so does
+named by its coordinate, ``"F20-0-0"``; the number after the copy is the city's place
+among the tile's parts, as the engine counts them) a :class:`~tilelay.actions.TokenPlacement`.
+Home tokens are not actions: the game places them when a corporation first acts, and so does
 :func:`replay` (when the home city is unambiguous). Trains (``buy_train``,
 ``discard_train``, rusting) and phases are followed for the router; ``run_routes`` actions
 carry the routes the players ran (:func:`recorded_routes`).
+
+Private companies are followed too: who owns each (``buy_company``), what is assigned where
+(``assign``), and what their abilities do — a token or tile a company places belongs to the
+corporation owning it (a ``tokener`` in the record says whose). The record's optional rules
+(``settings.optional_rules``) are kept. What one game does beyond the engine's base rules
+(minors' first trains, mergers, events such as 18TN's Civil War) is its
+:class:`~tilelay.rules.GameRules`' ``setup``, ``before_action``, ``after_action`` and
+``event``; each :class:`ReplayStep` carries the :class:`~tilelay.rules.RunFacts` the game's
+route rules ask about.
 
 Undo and redo follow the record format: an ``undo`` without ``action_id`` takes back the latest
 action still in force (messages are never taken back); ``undo`` with ``action_id: N`` takes back
@@ -26,16 +36,19 @@ Bad records give a :class:`RecordError` naming the record and the action id.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
-from tilelay.board import Board, BoardError
+from tilelay.board import NEUTRAL, Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
+from tilelay.files import read_bytes
 from tilelay.games import UNLIMITED, Game, load_game
+from tilelay.limits import MAX_TRAINS, read_json, shown
+from tilelay.rules import RunFacts, rules_for
+from tilelay.tile import NodeKind, Tile
 from tilelay.trains import Phase
 
 __all__ = [
@@ -60,6 +73,13 @@ __all__ = [
 
 #: The most actions a record may hold (the longest public games have a few thousand).
 MAX_ACTIONS = 200_000
+#: What one step of a replay copies stays bounded, so a replay takes time linear in the
+#: record's length: what replay took on trust (notes), the ids assigned to one hex or
+#: corporation, and how many companies have owners and how many hexes and corporations have
+#: something assigned (games make companies as they go: 18India's certificates).
+_MAX_NOTES = 100
+_MAX_ASSIGNED = 64
+_MAX_OWNED = 1_000
 #: The largest record read (bytes).
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 
@@ -78,19 +98,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
             f"the record is too large ({len(data)} bytes): at most {MAX_RECORD_BYTES}",
             source=source,
         )
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        parsed = json.loads(text)
-    except UnicodeDecodeError:
-        raise RecordError("the record is not UTF-8 text", source=source) from None
-    except json.JSONDecodeError as err:
-        raise RecordError(
-            f"malformed JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
-        ) from None
-    except RecursionError:
-        raise RecordError("malformed JSON: nested too deeply", source=source) from None
-    except ValueError as err:  # e.g. an integer of more digits than Python converts
-        raise RecordError(f"malformed JSON: {err}", source=source) from None
+    parsed = read_json(data, source=source, error=RecordError)
     if not isinstance(parsed, dict) or not isinstance(parsed.get("actions"), list):
         raise RecordError(
             "not a game record: expected a JSON object with a list 'actions'", source=source
@@ -109,18 +117,7 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a recorded game from a JSON file; :class:`RecordError` when it is not one."""
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise RecordError("cannot read record: it is a folder", source=str(p))
-        size = p.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"the record is too large ({size} bytes): at most {MAX_RECORD_BYTES}",
-                source=str(p),
-            )
-        data = p.read_bytes()
-    except OSError as err:
-        raise RecordError(f"cannot read record: {err.strerror}", source=str(p)) from None
+    data = read_bytes(p, limit=MAX_RECORD_BYTES, what="record", error=RecordError)
     return read_record(data, source=str(p))
 
 
@@ -198,37 +195,72 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
     """``"57-1"`` -> ``("57", 1)``; raises :class:`ValueError` without a copy number."""
     name, sep, copy = tile_id.rpartition("-")
     if not sep or not name or not copy.isascii() or not copy.isdigit() or len(copy) > 6:
-        raise ValueError(f"bad tile id {tile_id!r}: expected NAME-COPY, e.g. 57-1")
+        raise ValueError(f"bad tile id {shown(tile_id)}: expected NAME-COPY, e.g. 57-1")
     return name, int(copy)
 
 
 @dataclass(frozen=True, slots=True)
 class RecordedRoute:
     """A route a player ran, as the record has it: the train id (``"3-0"``), the hexes it
-    passes in order (from ``hexes``, or joined from ``connections``) and the revenue when the
-    record gives it."""
+    passes in order (joined from ``connections``, else the record's ``hexes``), and the
+    revenue when the record gives it. ``precise`` says the hexes are the track's exact
+    sequence (joined from ``connections``); old records have only the hexes the player
+    clicked, which may repeat or skip hexes the route passes. ``stop_hexes`` are the hexes
+    of the stops when the record says them (newer records' ``hexes`` beside
+    ``connections``); ``chains`` the record's ``connections``: the hexes from stop to stop,
+    each chain in either direction."""
 
     train: str
     hexes: tuple[str, ...]
     revenue: int | None = None
+    precise: bool = False
+    stop_hexes: tuple[str, ...] = ()
+    chains: tuple[tuple[str, ...], ...] = ()
 
 
-def _hex_chain(route: Mapping[str, Any]) -> list[str]:
-    conns = [[str(h) for h in c] for c in route.get("connections") or [] if isinstance(c, list)]
+def _coord(text: object) -> str:
+    # a connection names a hex, or "HEX a.b" for a path between two nodes of one hex
+    return str(text).split(" ", 1)[0]
+
+
+def _dedupe(hexes: list[str]) -> list[str]:
+    out: list[str] = []
+    for h in hexes:
+        if not out or out[-1] != h:
+            out.append(h)
+    return out
+
+
+def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
+    given = route.get("connections")
+    conns = (
+        [[_coord(h) for h in c] for c in given if isinstance(c, list)]
+        if isinstance(given, list)
+        else []
+    )
     conns = [c for c in conns if c]
     if not conns:
         hexes = route.get("hexes") or []
-        return [str(h) for h in hexes] if isinstance(hexes, list) else []
-    seq = conns[0]
-    if len(conns) > 1 and seq[0] in (conns[1][0], conns[1][-1]):
-        seq = seq[::-1]
+        return ([str(h) for h in hexes] if isinstance(hexes, list) else []), False
+    seq = list(conns[0])
+    if len(conns) > 1:
+        joins = (conns[1][0], conns[1][-1])
+        if seq[0] in joins and seq[-1] not in joins:
+            seq.reverse()
     for c in conns[1:]:
-        seq = seq + (c[1:] if c[0] == seq[-1] else c[::-1][1:])
+        if c[0] == seq[-1]:
+            seq += c[1:]
+        elif c[-1] == seq[-1]:
+            seq += c[::-1][1:]
+        elif c[0] == seq[0] and len(seq) == len(conns[0]):
+            seq = seq[::-1] + c[1:]
+        else:
+            seq += c  # connections that do not join: kept in order
     out: list[str] = []
     for h in seq:
         if not out or out[-1] != h:
             out.append(h)
-    return out
+    return out, True
 
 
 def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
@@ -241,11 +273,22 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
         if not isinstance(r, dict):
             continue
         revenue = r.get("revenue")
+        hexes, precise = _hex_chain(r)
+        stops = r.get("hexes") if precise else None
+        given = r.get("connections")
+        chains = tuple(
+            tuple(_dedupe([_coord(h) for h in c]))
+            for c in (given if isinstance(given, list) else ())
+            if isinstance(c, list) and c
+        )
         out.append(
             RecordedRoute(
                 str(r.get("train", "")),
-                tuple(_hex_chain(r)),
+                tuple(hexes),
                 revenue if isinstance(revenue, int) and not isinstance(revenue, bool) else None,
+                precise,
+                tuple(str(h) for h in stops) if isinstance(stops, list) else (),
+                chains,
             )
         )
     return tuple(out)
@@ -309,17 +352,30 @@ class ReplayResult:
 class ReplayStep:
     """The game after one action in force: the ``board``, the current ``phase``, and each
     corporation's trains as ``{corporation: {train id: train type name}}`` (ids as the record
-    names them, ``"3-0"``; the type is the card side bought, e.g. a variant).
+    names them, ``"3-0"``; the type is the card side bought, e.g. a variant). ``facts`` are
+    what a game's route rules may ask besides (company owners, assignments, the record's
+    optional rules); ``notes`` what replay had to take on trust so far (e.g. a train a
+    corporation ran that replay did not see it get); ``operated`` the train ids that have run
+    in this operating round (a corporation's payout ends its run; the round is over when a
+    corporation runs again).
 
-    Phases change when the first train of a type is bought (the game's PHASES ``on``); trains
-    rust as the train data says, leave with ``discard_train`` and with ``exchange`` (traded in),
-    and move between corporations when one buys a train from another (the same id).
+    Trains made obsolete (``obsolete_on``) run once more and go with their holder's next
+    payout.
+
+    Phases change as 18xx.games changes them: buying a train whose name (or id) the next
+    phase's ``on`` names starts it. Trains rust when a train their ``rusts_on`` names is
+    bought, leave with ``discard_train``, ``sell_train``, ``scrap_train`` and with
+    ``exchange`` (traded in), and move between corporations when one buys a train from
+    another (the same id).
     """
 
     action: Mapping[str, Any]
     board: Board
     phase: Phase
     trains: Mapping[str, Mapping[str, str]]
+    facts: RunFacts = field(default_factory=RunFacts)
+    notes: tuple[str, ...] = ()
+    operated: frozenset[str] = frozenset()
 
     @property
     def action_id(self) -> int | None:
@@ -330,18 +386,121 @@ class ReplayStep:
     def train_names(self, corporation: str) -> list[str]:
         """The train type names ``corporation`` holds, in id order."""
         held = self.trains.get(corporation, {})
-        return [held[k] for k in sorted(held)]
+        return [held[k] for k in sorted(held, key=_train_order)]
+
+    def runnable_names(self, corporation: str) -> list[str]:
+        """The train type names ``corporation`` may run now: those it holds, less those that
+        ran for another corporation in this operating round (18xx.games' ``operated``)."""
+        held = self.trains.get(corporation, {})
+        return [held[k] for k in sorted(held, key=_train_order) if k not in self.operated]
+
+
+def _train_order(train_id: str) -> tuple[str, int, str]:
+    name = train_id.rpartition("-")[0]
+    number = _train_index(train_id)
+    return (name, number, train_id) if number is not None else (train_id, -1, train_id)
+
+
+def _train_index(train_id: str) -> int | None:
+    """The copy number of a train id ``NAME-INDEX`` (``"3-0"``: 0); None without one."""
+    index = train_id.rpartition("-")[2]
+    return int(index) if index.isascii() and index.isdigit() and len(index) <= 6 else None
+
+
+def _action_id(action: Mapping[str, Any]) -> int:
+    """The action's id when it is a whole number (not ``true`` or ``false``), else 0."""
+    value = action.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _int_field(action: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{key} must be a whole number, not {value!r}")
+        raise ValueError(f"{key} must be a whole number, not {shown(value)}")
     return value
 
 
+class _Depot:
+    """The trains' rules as 18xx.games applies them: each train name's type (``sym``, the
+    first name of its card), what rusts it (``rusts_on``: train types) and what makes it
+    obsolete (``obsolete_on``), and the phases with the trains that start them (``on``: types
+    or train ids)."""
+
+    def __init__(self, game: Game) -> None:
+        manager = game.trains
+        self.sym: dict[str, str] = {}
+        self.rusts_on: dict[str, frozenset[str]] = {}
+        self.obsolete_on: dict[str, frozenset[str]] = {}
+        self.events: dict[str, list[tuple[str, int]]] = {}  # type -> (event, train index)
+        self.on: list[frozenset[str]] = []
+        if game.train_data:
+            for entry in game.train_data:
+                base = str(entry.get("name"))
+                for event in entry.get("events") or []:
+                    if isinstance(event, Mapping) and event.get("type"):
+                        when = event.get("when", 1)
+                        index = when - 1 if isinstance(when, int) else 0
+                        self.events.setdefault(base, []).append((str(event["type"]), index))
+                base_rust = _names(entry.get("rusts_on"))
+                base_obsolete = _names(entry.get("obsolete_on"))
+                self.sym[base] = base
+                self.rusts_on[base] = base_rust
+                self.obsolete_on[base] = base_obsolete
+                for variant in entry.get("variants") or []:
+                    if isinstance(variant, Mapping):
+                        vname = str(variant.get("name"))
+                        self.sym[vname] = base
+                        own = variant.get("rusts_on")
+                        self.rusts_on[vname] = base_rust if own is None else _names(own)
+                        old = variant.get("obsolete_on")
+                        self.obsolete_on[vname] = base_obsolete if old is None else _names(old)
+            for entry in game.phase_data:
+                self.on.append(_names(entry.get("on")))
+        else:
+            for card in manager.card_types:
+                first = card.sides[0].name
+                rusted_by = manager.rusted_by(card.name)
+                for side in card.sides:
+                    self.sym[side.name] = first
+                    self.rusts_on[side.name] = frozenset(
+                        () if rusted_by is None else (manager.card_type(rusted_by).sides[0].name,)
+                    )
+            for stage in manager.phases:
+                trigger = manager.trigger_of(stage.name)
+                if trigger is None:
+                    self.on.append(frozenset())
+                else:
+                    card = manager.card_type(trigger[0])
+                    first = card.sides[0].name
+                    self.on.append(
+                        frozenset({first if trigger[1] == 1 else f"{first}-{trigger[1] - 1}"})
+                    )
+        self.phases = manager.phases
+
+
+def _city_index(tile: Tile, part: int) -> int:
+    """The city index (among the tile's cities) of the engine's part index ``part``: a city
+    that keeps its place among the tile string's parts (``("part", "N")`` in its extra),
+    else the city at that index."""
+    cities = [n for n in tile.nodes if n.kind is NodeKind.CITY]
+    for i, node in enumerate(cities):
+        if ("part", str(part)) in node.extra:
+            return i
+    return part
+
+
+def _names(value: object) -> frozenset[str]:
+    if value is None or value == "":
+        return frozenset()
+    if isinstance(value, list | tuple):
+        return frozenset(str(v) for v in value if v not in (None, ""))
+    return frozenset({str(value)})
+
+
 class _Replayer:
-    """Replay state: the board, the bookkeeping of :class:`ReplayResult`, phase and trains."""
+    """Replay state: the board, the bookkeeping of :class:`ReplayResult`, phase, trains,
+    companies and assignments; the game's rules (:class:`~tilelay.rules.GameRules`) are asked
+    before and after each action."""
 
     def __init__(self, record: Mapping[str, Any], game: Game | None, home_tokens: bool) -> None:
         if game is None:
@@ -350,8 +509,14 @@ class _Replayer:
                 raise RecordError("the record names no game (its 'title')")
             game = load_game(title)
         self.game = game
+        self.rules = rules_for(game)
         self.home_tokens = home_tokens
-        self.source = f"record {record.get('id', '?')} ({game.name})"
+        record_id = record.get("id")
+        self.source = (
+            f"record {shown(record_id)} ({game.name})"
+            if record_id is not None
+            else f"the record ({game.name})"
+        )
         self.board = Board(game)
         self.lays: list[ReplayedLay] = []
         self.placements: list[ReplayedToken] = []
@@ -364,13 +529,38 @@ class _Replayer:
         self.started: set[str] = set()
         self.skipped: list[str] = []
         self.corp_syms = {c.sym for c in game.corporations}
+        self.company_syms = {c.sym for c in game.companies}
+        self.depot = _Depot(game)
         phases = game.trains.phases
+        self.phase_index = 0
         self.phase: Phase = phases[0] if phases else Phase("1")
         self.trains: dict[str, dict[str, str]] = {}
-        self.bought_types: set[str] = set()
+        self.issued: dict[str, int] = {}  # train type -> next index
+        self.obsolete: set[str] = set()  # train ids made obsolete: they run once more
+        self.operated: dict[str, str] = {}  # train id -> who ran it in this operating round
+        self.ran_this_round: set[str] = set()  # corporations that ran in it
+        self.operator: str | None = None
+        self.companies: dict[str, str] = {}
+        self.assignments: dict[str, tuple[str, ...]] = {}
+        settings = record.get("settings")
+        optional = settings.get("optional_rules") if isinstance(settings, Mapping) else None
+        self.optional_rules = frozenset(
+            str(o) for o in (optional if isinstance(optional, list) else [])
+        )
+        self.extra: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.rules.setup(self)
+
+    # ------------------------------------------------------------------ helpers
 
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
-        return RecordError(f"action {action.get('id')!r}: {message}", source=self.source)
+        return RecordError(f"action {shown(action.get('id'))}: {message}", source=self.source)
+
+    def note(self, action: Mapping[str, Any], message: str) -> None:
+        if len(self.notes) < _MAX_NOTES:
+            self.notes.append(f"action {shown(action.get('id'))}: {message}")
+        elif len(self.notes) == _MAX_NOTES:
+            self.notes.append("and more taken on trust after these")
 
     def result(self) -> ReplayResult:
         return ReplayResult(
@@ -383,46 +573,172 @@ class _Replayer:
             tuple(self.skipped),
         )
 
+    def facts(self) -> RunFacts:
+        return RunFacts(
+            dict(self.companies),
+            dict(self.assignments),
+            self.optional_rules,
+            dict(self.extra),
+            {k: tuple(v.values()) for k, v in self.trains.items()},
+        )
+
     def step(self, action: Mapping[str, Any]) -> ReplayStep:
         return ReplayStep(
-            action, self.board, self.phase, {k: dict(v) for k, v in self.trains.items()}
+            action,
+            self.board,
+            self.phase,
+            {k: dict(v) for k, v in self.trains.items()},
+            self.facts(),
+            tuple(self.notes),
+            frozenset(self.operated),
         )
+
+    def owner_of(self, entity: str, entity_type: object = None) -> str:
+        """The corporation acting for ``entity``: a company's owner (``entity_type``
+        ``company``, or a company's symbol when the record does not say), else the entity."""
+        if entity_type == "company" or (
+            entity_type is None and entity in self.company_syms and entity not in self.corp_syms
+        ):
+            return self.companies.get(entity, entity)
+        return entity
+
+    def actor(self, action: Mapping[str, Any]) -> str:
+        """The corporation (or player) an action is done for."""
+        return self.owner_of(str(action.get("entity")), action.get("entity_type"))
+
+    # ------------------------------------------------------------------ trains
+
+    def train_sym(self, train_id: str) -> str:
+        name = train_id.rpartition("-")[0] or train_id
+        return self.depot.sym.get(name, name)
+
+    def give_train(self, owner: str, name: str) -> str:
+        """Give ``owner`` the next train of type ``name`` (as 18xx.games numbers them)."""
+        sym = self.depot.sym.get(name, name)
+        index = self.issued.get(sym, 0)
+        train_id = f"{sym}-{index}"
+        self.issued[sym] = index + 1
+        self.trains.setdefault(owner, {})[train_id] = name
+        return train_id
+
+    def hold(self, action: Mapping[str, Any], owner: str, train_id: str, name: str) -> None:
+        """``owner`` gets train ``train_id``: a corporation of the game, holding at most
+        :data:`~tilelay.limits.MAX_TRAINS` trains (what a step copies stays small, so replay
+        stays linear in the record's length)."""
+        if owner not in self.corp_syms:
+            raise self.fail(action, f"{shown(owner)} is not a corporation of {self.game.name}")
+        held = self.trains.setdefault(owner, {})
+        if train_id not in held and len(held) >= MAX_TRAINS:
+            raise self.fail(
+                action, f"{owner} would hold {len(held) + 1} trains: at most {MAX_TRAINS}"
+            )
+        held[train_id] = name
+
+    def take_train(self, train_id: str) -> str | None:
+        """Remove a train from whoever holds it; its name (None: nobody held it)."""
+        for held in self.trains.values():
+            if train_id in held:
+                return held.pop(train_id)
+        return None
+
+    def bought(self, train_id: str, sym: str) -> None:
+        """What buying a train of type ``sym`` does: phases start, older trains rust."""
+        depot = self.depot
+        while self.phase_index + 1 < len(depot.on) and (
+            train_id in depot.on[self.phase_index + 1] or sym in depot.on[self.phase_index + 1]
+        ):
+            self.phase_index += 1
+        if depot.phases and self.phase_index < len(depot.phases):
+            self.phase = depot.phases[self.phase_index]
+        for held in self.trains.values():
+            for tid in [t for t, n in held.items() if sym in depot.rusts_on.get(n, ())]:
+                del held[tid]
+            for tid, n in held.items():
+                if sym in depot.obsolete_on.get(n, ()):
+                    self.obsolete.add(tid)
+
+    def operate(self, action: Mapping[str, Any]) -> None:
+        """A corporation runs or pays out: a new operating round when it already did in this
+        one; after its payout its trains have run (a train sold on runs no more this round)
+        and its obsolete trains are gone."""
+        corp = self.actor(action)
+        if corp != self.operator:
+            if corp in self.ran_this_round:
+                self.ran_this_round.clear()
+                self.operated.clear()
+            self.operator = corp
+        if action.get("type") == "run_routes":
+            # what it ran itself ran in an earlier round
+            for tid in [t for t, who in self.operated.items() if who == corp]:
+                del self.operated[tid]
+        self.ran_this_round.add(corp)
+        if action.get("type") == "dividend":
+            self.paid_out(corp)
+
+    def paid_out(self, corp: str) -> None:
+        """After a corporation's run: its trains have run; its obsolete trains go."""
+        held = self.trains.get(corp, {})
+        self.operated.update(dict.fromkeys(held, corp))
+        for tid in [t for t in held if t in self.obsolete]:
+            del held[tid]
+            self.obsolete.discard(tid)
+
+    def after_run(self, action: Mapping[str, Any]) -> None:
+        """What follows a run, once its position has been seen: the trains have run (the
+        payout, which the record leaves out where there is no choice, e.g. for minors) and
+        the game's rules."""
+        self.paid_out(self.actor(action))
+        self.rules.after_action(self, action)
 
     def buy_train(self, action: Mapping[str, Any]) -> None:
         manager = self.game.trains
         train_id = str(action.get("train"))
-        buyer = str(action.get("entity"))
-        name = str(action.get("variant") or train_id.rpartition("-")[0] or train_id)
+        buyer = self.actor(action)
+        sym = self.train_sym(train_id)
+        name = str(action.get("variant") or sym)
         try:
-            card = manager.card_type_of(name)
+            manager.train_type(name)
         except TilelayError as err:
             raise self.fail(action, str(err)) from None
-        for held in self.trains.values():
-            held.pop(train_id, None)
+        previous = self.take_train(train_id)
+        if previous is not None and not action.get("variant"):
+            name = previous
         exchange = action.get("exchange")
         if exchange:
-            self.trains.get(buyer, {}).pop(str(exchange), None)
-        if card.name not in self.bought_types:
-            self.bought_types.add(card.name)
-            rusted = set(card.rusts)
-            started = manager.phase_started_by(card.name)
-            if started is not None:
-                self.phase = manager.phase(started)
-                rusted |= set(self.phase.rusts)
-            if rusted:
-                for held in self.trains.values():
-                    for tid in [
-                        t for t, n in held.items() if manager.card_type_of(n).name in rusted
-                    ]:
-                        del held[tid]
-        self.trains.setdefault(buyer, {})[train_id] = name
+            self.take_train(str(exchange))
+        index = _train_index(train_id)
+        if index is not None:
+            self.issued[sym] = max(self.issued.get(sym, 0), index + 1)
+        self.hold(action, buyer, train_id, name)
+        self.bought(train_id, sym)
+        if previous is None and index is not None:
+            for event, when in self.depot.events.get(sym, ()):
+                if when == index:
+                    self.event(event, action)
+
+    def event(self, kind: str, action: Mapping[str, Any]) -> None:
+        """A train's event: the game's rules, then the engine's own ``close_companies``
+        (private companies close: no owner any more, unless one of their ``close``
+        abilities says never)."""
+        self.rules.event(self, kind, action)
+        if kind == "close_companies":
+            for company in self.game.companies:
+                keep = any(a.get("on_phase") == "never" for a in company.abilities_of("close"))
+                if not keep:
+                    self.companies.pop(company.sym, None)
+
+    # ------------------------------------------------------------------ the map
 
     def home(self, action: Mapping[str, Any], entity: str) -> None:
         self.started.add(entity)
+        if not self.rules.home_tokens(self, entity):
+            return
         city = self.game.home_city(entity)
         home = self.game.corporation(entity).home
         if home is None or city is None:
             self.skipped.append(entity)
+            return
+        if entity in self.board.tokens.get((home, city), ()):
             return
         token = TokenPlacement(home, entity, city)
         try:
@@ -447,7 +763,7 @@ class _Replayer:
         self.board = new_board
         self.lays.append(
             ReplayedLay(
-                _int_field(action, "id", 0) if isinstance(action.get("id"), int) else 0,
+                _action_id(action),
                 lay,
                 copy,
                 old.name,
@@ -472,44 +788,168 @@ class _Replayer:
         self.on_board[name] = self.on_board.get(name, 0) + 1
         self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
 
-    def place_token(self, action: Mapping[str, Any], entity: str) -> None:
-        city_ref = str(action.get("city"))
+    def city_of(self, action: Mapping[str, Any], city_ref: str) -> tuple[str, int]:
+        """The ``(coord, city index)`` of a record's city reference ``TILE-COPY-CITY``."""
         tile_id, _, index = city_ref.rpartition("-")
         if not (index.isascii() and index.isdigit() and len(index) <= 2):
-            raise self.fail(action, f"bad city {city_ref!r}: expected TILE-COPY-CITY")
+            raise self.fail(action, f"bad city {shown(city_ref)}: expected TILE-COPY-CITY")
         coord = self.where.get(tile_id)
         if coord is None:
             hex_name = tile_id.rpartition("-")[0]
             if hex_name in self.game.hexes and hex_name not in self.at:
                 coord = hex_name
         if coord is None:
-            raise self.fail(action, f"city {city_ref!r}: tile {tile_id} is not on the board")
+            raise self.fail(
+                action, f"city {shown(city_ref)}: tile {tile_id[:40]} is not on the board"
+            )
+        return coord, _city_index(self.board.tile_at(coord), int(index))
+
+    def place_token(self, action: Mapping[str, Any], entity: str) -> None:
+        coord, index = self.city_of(action, str(action.get("city")))
+        tokener = action.get("tokener")
+        owner = str(tokener) if isinstance(tokener, str) and tokener else self.actor(action)
+        if action.get("token_type") == "neutral":
+            owner = NEUTRAL
+        # a company's token ability may put a token beyond the city's slots (cheater,
+        # extra_slot); the engine checked it, so a full city takes it
+        extra = entity != owner or owner == NEUTRAL
+        here = self.board.tokens.get((coord, index), ())
+        if not extra and NEUTRAL in here and owner != NEUTRAL:
+            node = self.board.tile_at(coord).cities
+            if index < len(node) and len(here) >= node[index].slots:
+                # a full city: the token takes a neutral token's place (1882's homes)
+                self.board = self.board.remove_token(coord, index, NEUTRAL)
+        if owner != NEUTRAL:
+            for (c, i), corps in self.board.tokens.items():
+                if c == coord and i != index and owner in corps:
+                    # one token per hex: the engine accepted this one, so the other is gone
+                    self.board = self.board.remove_token(coord, i, owner)
+                    self.note(
+                        action,
+                        f"{owner}'s token in {coord} city {i} goes: it places one in city {index}",
+                    )
         try:
-            token = TokenPlacement(coord, entity, int(index))
-            self.board = self.board.place_token(coord, token.city, entity)
+            token = TokenPlacement(coord, owner, index)
+            self.board = self.board.place_token(coord, token.city, owner, extra_slot=extra)
         except TilelayError as err:
             raise self.fail(action, err.message) from None
-        action_id = action.get("id")
-        self.placements.append(ReplayedToken(action_id if isinstance(action_id, int) else 0, token))
+        self.placements.append(ReplayedToken(_action_id(action), token))
+
+    def remove_token(self, action: Mapping[str, Any], entity: str) -> None:
+        coord, index = self.city_of(action, str(action.get("city")))
+        here = self.board.tokens.get((coord, index), ())
+        owner = self.actor(action)
+        slot = action.get("slot")
+        if isinstance(slot, int) and 0 <= slot < len(here):
+            victim = here[slot]
+        else:
+            victim = owner if owner in here else (here[-1] if here else owner)
+        try:
+            self.board = self.board.remove_token(coord, index, victim)
+        except TilelayError as err:
+            raise self.fail(action, err.message) from None
+
+    # ------------------------------------------------------------------ actions
 
     def apply(self, action: Mapping[str, Any]) -> None:
         entity = action.get("entity")
+        kind = action.get("type")
+        self.rules.before_action(self, action)
         if (
             self.home_tokens
             and isinstance(entity, str)
             and entity in self.corp_syms
             and entity not in self.started
+            and action.get("entity_type", "corporation") in ("corporation", "minor")
         ):
             self.home(action, entity)
-        kind = action.get("type")
         if kind == "lay_tile":
             self.lay_tile(action)
         elif kind == "place_token":
             self.place_token(action, str(entity))
+        elif kind == "remove_token":
+            self.remove_token(action, str(entity))
         elif kind == "buy_train":
             self.buy_train(action)
-        elif kind == "discard_train":
-            self.trains.get(str(entity), {}).pop(str(action.get("train")), None)
+        elif kind in ("discard_train", "sell_train", "scrap_train"):
+            self.take_train(str(action.get("train")))
+        elif kind in ("buy_company", "corporate_buy_company", "acquire_company"):
+            company = action.get("company")
+            if isinstance(company, str):
+                if company not in self.companies and len(self.companies) >= _MAX_OWNED:
+                    raise self.fail(action, f"more than {_MAX_OWNED} companies owned at once")
+                buyer = self.actor(action)
+                self.companies[company] = buyer
+                self.sold(company, buyer)
+        elif kind == "assign":
+            target = action.get("target")
+            if isinstance(target, str) and isinstance(entity, str):
+                if target not in self.assignments and len(self.assignments) >= _MAX_OWNED:
+                    raise self.fail(
+                        action,
+                        f"more than {_MAX_OWNED} hexes and corporations with something assigned",
+                    )
+                here = self.assignments.get(target, ())
+                if entity not in here and len(here) < _MAX_ASSIGNED:
+                    self.assignments[target] = (*here, entity)
+        elif kind == "run_routes":
+            self.operate(action)
+            self.ran(action)
+        elif kind == "dividend":
+            self.operate(action)
+        if kind != "run_routes":
+            self.rules.after_action(self, action)
+
+    def merge_into(self, sources: Sequence[str], target: str) -> None:
+        """Corporations merge into ``target``: their tokens become its tokens (one where a
+        city would hold two), their trains and companies its own."""
+        board = self.board
+        for source in sources:
+            if source == target:
+                continue
+            for (coord, city), corps in board.tokens.items():
+                if source not in corps:
+                    continue
+                board = board.remove_token(coord, city, source)
+                if target not in corps:
+                    board = board.place_token(coord, city, target, extra_slot=True)
+            trains = self.trains.pop(source, {})
+            self.trains.setdefault(target, {}).update(trains)
+            for company, owner in list(self.companies.items()):
+                if owner == source:
+                    self.companies[company] = target
+        self.board = board
+
+    def sold(self, company: str, buyer: str) -> None:
+        """A company bought by a corporation: its ``assign_corporation`` ability ``when:
+        sold`` assigns it to the buyer (1856's port)."""
+        if buyer not in self.corp_syms:
+            return
+        for comp in self.game.companies:
+            if comp.sym != company:
+                continue
+            for ability in comp.abilities_of("assign_corporation"):
+                if ability.get("when") == "sold":
+                    self.assignments[buyer] = (*self.assignments.get(buyer, ()), company)
+
+    def ran(self, action: Mapping[str, Any]) -> None:
+        """A corporation runs trains: a train it ran that replay did not see it get is taken
+        on trust (and noted)."""
+        corp = self.actor(action)
+        if corp not in self.corp_syms:
+            raise self.fail(action, f"{shown(corp)} is not a corporation of {self.game.name}")
+        held = self.trains.setdefault(corp, {})
+        for route in recorded_routes(action):
+            train_id = route.train
+            if train_id and train_id not in held:
+                previous = self.take_train(train_id)
+                name = previous or self.train_sym(train_id)
+                try:
+                    self.game.trains.train_type(name)
+                except TilelayError:
+                    continue
+                self.hold(action, corp, train_id, name)
+                self.note(action, f"{corp} runs {train_id}, which replay did not see it get")
 
 
 def replay(
@@ -524,6 +964,8 @@ def replay(
     replayer = _Replayer(record, game, home_tokens)
     for action in actions_in_force(record.get("actions", [])):
         replayer.apply(action)
+        if action.get("type") == "run_routes":
+            replayer.after_run(action)
     return replayer.result()
 
 
@@ -535,9 +977,11 @@ def replay_steps(
     on_error: Callable[[RecordError], None] | None = None,
 ) -> Iterator[ReplayStep]:
     """Replay a record action by action (those in force), yielding a :class:`ReplayStep`
-    after each: the board, the phase and the corporations' trains. Errors as :func:`replay`;
-    with ``on_error``, an action that cannot be replayed is given to it instead and the
-    replay goes on without it (what the action did before failing stays done).
+        after each: the board, the phase, the corporations' trains and the facts the game's route
+    rules may ask (a ``run_routes`` changes none of these: its step is the position the routes
+    were run in). Errors as :func:`replay`; with ``on_error``, an action that cannot be
+    replayed is given to it instead and the replay goes on without it (what the action did
+    before failing stays done).
     """
     replayer = _Replayer(record, game, home_tokens)
     for action in actions_in_force(record.get("actions", [])):
@@ -548,6 +992,9 @@ def replay_steps(
                 raise
             on_error(err)
         yield replayer.step(action)
+        if action.get("type") == "run_routes":
+            # what a run does to the game (a token used up) follows the position it ran in
+            replayer.after_run(action)
 
 
 def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:

@@ -36,6 +36,7 @@ from tilelay.actions import Action, ActionError, TileLay, TokenPlacement, parse_
 from tilelay.board import Board, BoardError
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
+from tilelay.limits import read_json
 from tilelay.trains import Phase
 
 __all__ = [
@@ -444,9 +445,9 @@ class BoardState:
     def loads(cls, text: str | bytes) -> BoardState:
         """Read a state from JSON text."""
         try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as err:
-            raise StateError(f"a board state must be JSON: {err}") from None
+            data = read_json(text)
+        except TilelayError as err:  # not JSON, or numbers or nesting past the limits
+            raise StateError(f"a board state must be JSON: {err.message}") from None
         return cls.from_json(data)
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from tilelay import limits
 from tilelay.errors import TileModelError
 from tilelay.hexgeo import Loc, rotate_edge
 
@@ -751,6 +752,126 @@ class Tile:
     def same_topology_up_to_rotation(self, other: Tile) -> bool:
         """Whether some rotation of this tile has the same track topology as ``other``."""
         return bool(self.rotations_matching(other))
+
+
+def _amount_problem(value: int | None, what: str, low: int) -> str | None:
+    if value is None or low <= value <= limits.MAX_AMOUNT:
+        return None
+    return f"{what} {value} is out of range: expected {low} to {limits.MAX_AMOUNT:,}"
+
+
+def _texts(tile: Tile) -> list[tuple[str, str | None]]:
+    out: list[tuple[str, str | None]] = [("name", tile.name), ("location name", tile.location_name)]
+    for i, n in enumerate(tile.nodes):
+        out += [(f"node _{i} name", n.name), (f"node _{i} revenue layout", n.revenue_layout)]
+        out += [(f"node _{i} group", g) for g in n.groups]
+        if n.revenue is not None:
+            out += [(f"node _{i} revenue phase", p) for p, _ in n.revenue.phases]
+        out += [(f"node _{i} {k}", v) for k, v in n.extra]
+        out += [(f"node _{i} symbol", n.symbol), (f"node _{i} pass colour", n.pass_color)]
+        out += [(f"node _{i} revenue format", n.revenue_format)]
+    out += [("label", lab.text) for lab in tile.labels]
+    out += [("terrain", t) for u in tile.upgrades for t in u.terrains]
+    out += [(f"icon {k}", v) for i in tile.icons for k, v in (("image", i.image), ("name", i.name))]
+    if tile.frame is not None:
+        out += [("frame colour", tile.frame.color), ("frame colour", tile.frame.color2)]
+    out += [("border colour", b.color) for b in tile.borders]
+    if tile.future_label is not None:
+        out.append(("future label", tile.future_label.text))
+    out += [(k, v) for k, v in tile.extra]
+    return out
+
+
+def limit_problem(tile: Tile) -> str | None:
+    """What of ``tile`` is past the limits of :mod:`tilelay.limits` (counts, slots, lanes,
+    amounts, texts), in words; ``None`` when nothing is.
+
+    Every reader of tiles checks this, so a tile string, JSON or XML cannot ask for a city of
+    a million slots or a tile of a million paths.
+    """
+    counts = (
+        ("nodes", len(tile.nodes), limits.MAX_NODES),
+        ("paths", len(tile.paths), limits.MAX_PATHS),
+        ("labels", len(tile.labels), limits.MAX_ITEMS),
+        ("terrain upgrades", len(tile.upgrades), limits.MAX_ITEMS),
+        ("borders", len(tile.borders), limits.MAX_ITEMS),
+        ("icons", len(tile.icons), limits.MAX_ITEMS),
+        ("stubs", len(tile.stubs), limits.MAX_ITEMS),
+        ("partitions", len(tile.partitions), limits.MAX_ITEMS),
+    )
+    for what, count, most in counts:
+        if count > most:
+            return f"{count} {what}: at most {most} on one tile"
+    for i, n in enumerate(tile.nodes):
+        if not 0 <= n.slots <= limits.MAX_SLOTS:
+            return f"node _{i} has {n.slots} token slots: expected 0 to {limits.MAX_SLOTS}"
+        for what, value, low, high in (
+            ("visit cost", n.visit_cost, 0, limits.MAX_AMOUNT),
+            ("revenue rows", n.revenue_rows, 1, 9),
+            ("pass size", n.pass_size, 1, limits.MAX_SIZE),
+        ):
+            if not low <= value <= high:
+                return f"node _{i}: {what} {value} is out of range: expected {low} to {high:,}"
+        if len(n.groups) > limits.MAX_ITEMS:
+            return f"node _{i} has {len(n.groups)} groups: at most {limits.MAX_ITEMS}"
+        if n.revenue is not None:
+            if len(n.revenue.phases) > limits.MAX_ITEMS:
+                return (
+                    f"node _{i} has {len(n.revenue.phases)} phase revenues: "
+                    f"at most {limits.MAX_ITEMS}"
+                )
+            # only an offboard's revenue may be negative (1880's offboards are worth -10)
+            low = -limits.MAX_AMOUNT if n.kind is NodeKind.OFFBOARD else 0
+            for v in n.revenue.values():
+                problem = _amount_problem(v, f"node _{i}: {n.kind.value} revenue", low)
+                if problem:
+                    return problem
+    for i, p in enumerate(tile.paths):
+        if not 0 <= p.terminal <= 2:
+            return f"path {i}: terminal {p.terminal} is out of range: expected 0, 1 or 2"
+        for lane in (p.a_lane, p.b_lane):
+            if not 1 <= lane[0] <= limits.MAX_LANES or not 0 <= lane[1] < lane[0]:
+                return (
+                    f"path {i}: lane {lane[0]}.{lane[1]} is out of range: expected a width "
+                    f"1 to {limits.MAX_LANES} and an index below it"
+                )
+    for u in tile.upgrades:
+        problem = _amount_problem(u.cost, "terrain cost", 0)
+        if problem:
+            return problem
+        if u.size is not None and not 1 <= u.size <= limits.MAX_SIZE:
+            return f"terrain size {u.size} is out of range: expected 1 to {limits.MAX_SIZE:,}"
+        if len(u.terrains) > limits.MAX_ITEMS:
+            return f"{len(u.terrains)} terrains on one upgrade: at most {limits.MAX_ITEMS}"
+    for b in tile.borders:
+        if not 0 <= b.edge <= 5:
+            return f"border edge {b.edge} is out of range: expected 0-5"
+        problem = _amount_problem(b.cost, "border cost", 0)
+        if problem:
+            return problem
+    for line in tile.partitions:
+        if line.a_sign not in (-1, 0, 1) or line.b_sign not in (-1, 0, 1):
+            return "a partition's end signs must be -1, 0 or 1"
+        if line.length is not None and not 0 < line.length <= 1:
+            return f"partition length {line.length} is out of range: expected above 0, up to 1"
+    if len(tile.extra) > limits.MAX_ITEMS:
+        return f"{len(tile.extra)} source attributes: at most {limits.MAX_ITEMS}"
+    for what, text in _texts(tile):
+        if text is not None:
+            problem = limits.text_problem(text)
+            if problem:
+                return f"{what} {limits.shown(text)} {problem}"
+    return None
+
+
+def check_limits(tile: Tile) -> Tile:
+    """``tile`` when it is within the limits (:func:`limit_problem`); else raise
+    :class:`~tilelay.errors.TileModelError` saying what is past which limit."""
+    problem = limit_problem(tile)
+    if problem is not None:
+        label = f"tile {limits.shown(tile.name)}: " if tile.name else ""
+        raise TileModelError(label + problem)
+    return tile
 
 
 def _topology_signature(tile: Tile) -> tuple[object, ...]:

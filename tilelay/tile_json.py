@@ -12,6 +12,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TypeVar
 
+from tilelay import limits
 from tilelay import tile as model
 from tilelay.errors import TileModelError
 from tilelay.hexgeo import Loc, parse_loc
@@ -197,16 +198,26 @@ class _Reader:
             return []
         if not isinstance(v, list):
             raise self.fail(where, f"expected a list, got {type(v).__name__}")
+        if len(v) > limits.MAX_PATHS:
+            raise self.fail(where, f"{len(v)} items: at most {limits.MAX_PATHS}")
         return v
 
-    def int_(self, v: object, where: str) -> int:
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self.fail(where, f"expected a whole number, got {v!r}")
+    def int_(
+        self,
+        v: object,
+        where: str,
+        low: int = -limits.MAX_AMOUNT,
+        high: int = limits.MAX_AMOUNT,
+    ) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise self.fail(
+                where, f"expected a whole number from {low:,} to {high:,}, got {limits.shown(v)}"
+            )
         return v
 
     def str_(self, v: object, where: str) -> str:
         if not isinstance(v, str):
-            raise self.fail(where, f"expected a string, got {v!r}")
+            raise self.fail(where, f"expected a string, got {limits.shown(v)}")
         return v
 
     def opt_str(self, v: object, where: str) -> str | None:
@@ -216,15 +227,15 @@ class _Reader:
         return None if v is None else self.int_(v, where)
 
     def number(self, v: object, where: str) -> float:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise self.fail(where, f"expected a number, got {v!r}")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not -1e9 < v < 1e9:
+            raise self.fail(where, f"expected a number, got {limits.shown(v)}")
         return float(v)
 
     def bool_(self, v: object, where: str) -> bool:
         if v is None:
             return False
         if not isinstance(v, bool):
-            raise self.fail(where, f"expected true or false, got {v!r}")
+            raise self.fail(where, f"expected true or false, got {limits.shown(v)}")
         return v
 
     def loc(self, v: object, where: str) -> Loc | None:
@@ -240,15 +251,18 @@ class _Reader:
             return cls(self.str_(v, where))
         except ValueError:
             allowed = ", ".join(str(m.value) for m in cls)
-            raise self.fail(where, f"expected one of {allowed}, got {v!r}") from None
+            raise self.fail(where, f"expected one of {allowed}, got {limits.shown(v)}") from None
 
     def end(self, v: object, where: str) -> model.End:
         s = self.str_(v, where)
-        if s.startswith("_") and s[1:].isascii() and s[1:].isdigit():
-            return model.NodeRef(int(s[1:]))
+        index = limits.whole(s[1:], 0, limits.MAX_NODES - 1) if s.startswith("_") else None
+        if index is not None and s[1:].isdigit():
+            return model.NodeRef(index)
         if len(s) == 1 and s in "012345":
             return model.Edge(int(s))
-        raise self.fail(where, f"expected an edge 0-5 or _N, got {s!r}")
+        raise self.fail(
+            where, f"expected an edge 0-5 or _N (N below {limits.MAX_NODES}), got {limits.shown(s)}"
+        )
 
     def lane(self, v: object, where: str) -> model.Lane:
         if v is None:
@@ -256,8 +270,9 @@ class _Reader:
         items = self.lst(v, where)
         if len(items) != 2:
             raise self.fail(where, "expected [width, index]")
-        w, i = self.int_(items[0], where), self.int_(items[1], where)
-        if w < 1 or not 0 <= i < w:
+        w = self.int_(items[0], where, 1, limits.MAX_LANES)
+        i = self.int_(items[1], where, 0, limits.MAX_LANES)
+        if not 0 <= i < w:
             raise self.fail(where, f"lane index {i} must be below width {w}")
         return (w, i)
 
@@ -335,7 +350,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             model.Node(
                 kind,
                 revenue,
-                r.int_(n.get("slots", 0), f"{w}.slots"),
+                r.int_(n.get("slots", 0), f"{w}.slots", 0, limits.MAX_SLOTS),
                 style,
                 tuple(r.str_(g, f"{w}.groups") for g in r.lst(n.get("groups"), f"{w}.groups")),
                 r.bool_(n.get("hide"), f"{w}.hide"),
@@ -344,12 +359,12 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 r.loc(n.get("revenue_loc"), f"{w}.revenue_loc"),
                 r.opt_str(n.get("revenue_layout"), f"{w}.revenue_layout"),
                 _extra_pairs(r, n.get("extra"), f"{w}.extra"),
-                visit_cost=r.int_(n.get("visit_cost", 1), f"{w}.visit_cost"),
+                visit_cost=r.int_(n.get("visit_cost", 1), f"{w}.visit_cost", 0),
                 route=None
                 if n.get("route") is None
                 else r.enum(model.StopRoute, n["route"], f"{w}.route"),
                 revenue_format=r.opt_str(n.get("revenue_format"), f"{w}.revenue_format"),
-                revenue_rows=r.int_(n.get("revenue_rows", 1), f"{w}.revenue_rows"),
+                revenue_rows=r.int_(n.get("revenue_rows", 1), f"{w}.revenue_rows", 1, 9),
                 boom=r.bool_(n.get("boom"), f"{w}.boom"),
                 to_city=r.bool_(n.get("to_city"), f"{w}.to_city"),
                 outline=r.bool_(n.get("outline"), f"{w}.outline"),
@@ -357,7 +372,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 symbol=r.opt_str(n.get("symbol"), f"{w}.symbol"),
                 mountain_pass=r.bool_(n.get("mountain_pass"), f"{w}.mountain_pass"),
                 pass_color=r.opt_str(n.get("pass_color"), f"{w}.pass_color"),
-                pass_size=r.int_(n.get("pass_size", 1), f"{w}.pass_size"),
+                pass_size=r.int_(n.get("pass_size", 1), f"{w}.pass_size", 1, limits.MAX_SIZE),
             )
         )
     paths: list[model.Path] = []
@@ -368,7 +383,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             model.Path(
                 r.end(p.get("a"), f"{w}.a"),
                 r.end(p.get("b"), f"{w}.b"),
-                r.int_(p.get("terminal", 0), f"{w}.terminal"),
+                r.int_(p.get("terminal", 0), f"{w}.terminal", 0, 2),
                 r.bool_(p.get("ignore"), f"{w}.ignore"),
                 r.lane(p.get("a_lane"), f"{w}.a_lane"),
                 r.lane(p.get("b_lane"), f"{w}.b_lane"),
@@ -389,26 +404,26 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         u = r.obj(uv, w)
         upgrades.append(
             model.TerrainUpgrade(
-                r.int_(u.get("cost"), f"{w}.cost"),
+                r.int_(u.get("cost"), f"{w}.cost", 0),
                 tuple(
                     r.str_(t, f"{w}.terrains") for t in r.lst(u.get("terrains"), f"{w}.terrains")
                 ),
                 r.loc(u.get("loc"), f"{w}.loc"),
-                r.opt_int(u.get("size"), f"{w}.size"),
+                None
+                if u.get("size") is None
+                else r.int_(u["size"], f"{w}.size", 1, limits.MAX_SIZE),
             )
         )
     borders = []
     for i, bv in enumerate(r.lst(d.get("borders"), "tile.borders")):
         w = f"tile.borders[{i}]"
         b = r.obj(bv, w)
-        edge = r.int_(b.get("edge"), f"{w}.edge")
-        if not 0 <= edge <= 5:
-            raise r.fail(f"{w}.edge", f"expected an edge 0-5, got {edge}")
+        edge = r.int_(b.get("edge"), f"{w}.edge", 0, 5)
         borders.append(
             model.Border(
                 edge,
                 None if b.get("type") is None else r.enum(model.BorderType, b["type"], f"{w}.type"),
-                None if b.get("cost") is None else r.int_(b["cost"], f"{w}.cost"),
+                None if b.get("cost") is None else r.int_(b["cost"], f"{w}.cost", 0),
                 r.opt_str(b.get("color"), f"{w}.color"),
             )
         )
@@ -421,14 +436,11 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         pt = r.obj(pv, w)
         signs = []
         for key in ("a_sign", "b_sign"):
-            sign = r.int_(pt.get(key, 0), f"{w}.{key}")
-            if sign not in (-1, 0, 1):
-                raise r.fail(f"{w}.{key}", f"expected -1, 0 or 1, got {sign}")
-            signs.append(sign)
+            signs.append(r.int_(pt.get(key, 0), f"{w}.{key}", -1, 1))
         partitions.append(
             model.Partition(
-                r.int_(pt.get("a"), f"{w}.a"),
-                r.int_(pt.get("b"), f"{w}.b"),
+                r.int_(pt.get("a"), f"{w}.a", 0, 5),
+                r.int_(pt.get("b"), f"{w}.b", 0, 5),
                 None
                 if pt.get("type") is None
                 else r.enum(model.BorderType, pt["type"], f"{w}.type"),
@@ -470,11 +482,9 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             r.str_(f.get("color"), "tile.frame.color"),
             r.opt_str(f.get("color2"), "tile.frame.color2"),
         )
-    rotation = r.int_(d.get("rotation", 0), "tile.rotation")
-    if not 0 <= rotation <= 5:
-        raise r.fail("tile.rotation", f"expected 0-5, got {rotation}")
+    rotation = r.int_(d.get("rotation", 0), "tile.rotation", 0, 5)
     try:
-        return model.Tile(
+        tile = model.Tile(
             name=r.str_(d.get("name", ""), "tile.name"),
             color=color,
             nodes=tuple(nodes),
@@ -492,5 +502,6 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             partitions=tuple(partitions),
             future_label=future_label,
         )
+        return model.check_limits(tile)
     except TileModelError as err:
         raise TileModelError(err.message, source=source) from None

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tilelay import limits
 from tilelay.errors import GameDataError, ReadWarning
 from tilelay.trains import (
     UNLIMITED,
@@ -24,13 +25,19 @@ from tilelay.trains import (
     Phase,
     Reach,
     Score,
+    StopAllowance,
     TownCounting,
     TrainCardType,
     TrainManager,
     TrainType,
 )
 
-__all__ = ["manager_to_dict", "trains_from_game_data"]
+__all__ = [
+    "engine_distance",
+    "manager_to_dict",
+    "manager_to_game_data",
+    "trains_from_game_data",
+]
 
 # --- 18xx.games game data --------------------------------------------------------------------
 
@@ -47,10 +54,34 @@ _TRAIN_KEYS = frozenset(
         "events",
         "variants",
         "multiplier",
+        "category",
+        "salvage",
+        "track_type",
+        "no_local",
+        "reserved",
+        "requires_token",
+        "buyable",
     }
 )
-_VARIANT_KEYS = frozenset({"name", "distance", "price", "rusts_on", "discount", "multiplier"})
-_PHASE_KEYS = frozenset({"name", "on", "train_limit", "tiles", "operating_rounds", "status"})
+_VARIANT_KEYS = frozenset(
+    {
+        "requires_token",
+        "name",
+        "distance",
+        "price",
+        "rusts_on",
+        "discount",
+        "multiplier",
+        "obsolete_on",
+        "available_on",
+        "salvage",
+        "track_type",
+        "no_local",
+    }
+)
+_PHASE_KEYS = frozenset(
+    {"name", "on", "train_limit", "tiles", "operating_rounds", "status", "corporation_sizes"}
+)
 _MAJOR_NODES = frozenset({"city", "offboard"})
 _MINOR_NODES = frozenset({"town", "halt"})
 
@@ -71,13 +102,21 @@ class _GameData:
                 self.warnings.append(ReadWarning(f"{where}: unknown key {key!r}", self.source))
 
     def integer(self, where: str, value: object, what: str, *, minimum: int = 0) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            raise self.fail(where, f"{what} must be an integer >= {minimum}, not {value!r}")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not minimum <= value <= limits.MAX_AMOUNT
+        ):
+            raise self.fail(
+                where,
+                f"{what} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(value)}",
+            )
         return value
 
     def text(self, where: str, value: object, what: str) -> str:
         if not isinstance(value, str | int) or isinstance(value, bool) or value == "":
-            raise self.fail(where, f"{what} must be a name, not {value!r}")
+            raise self.fail(where, f"{what} must be a name, not {limits.shown(value)}")
         return str(value)
 
     def names(self, where: str, value: object, what: str) -> tuple[str, ...]:
@@ -85,17 +124,18 @@ class _GameData:
             return tuple(self.text(where, v, what) for v in value)
         return (self.text(where, value, what),)
 
-    def side(self, where: str, entry: Mapping[str, Any]) -> TrainType:
+    def side(self, where: str, entry: Mapping[str, Any], category: str) -> TrainType:
         name = self.text(where, entry.get("name"), "name")
         if "price" not in entry:
             raise self.fail(where, "train has no price")
         price = self.integer(where, entry["price"], "price")
-        major, minor, visits, reach, towns_score = self.distance(where, entry.get("distance"))
+        major, minor, visits, reach, towns_score, rows = self.distance(where, entry.get("distance"))
         multiplier = entry.get("multiplier", 1)
-        if multiplier not in (1, 2):
-            raise self.fail(where, f"multiplier must be 1 or 2, not {multiplier!r}")
+        if multiplier is None:
+            multiplier = 1
+        multiplier = self.integer(where, multiplier, "multiplier")
         discounts: list[tuple[str, int]] = []
-        raw = entry.get("discount", {})
+        raw = entry.get("discount") or {}
         if not isinstance(raw, Mapping):
             raise self.fail(where, f"discount must be a table of train: amount, not {raw!r}")
         for other, amount in raw.items():
@@ -105,28 +145,56 @@ class _GameData:
             exchange = price - discounts[0][1]
         score = Score(CityScore.DOUBLE if multiplier == 2 else CityScore.SINGLE, towns_score)
         return TrainType(
-            name, price, major, minor, exchange, reach, score, visits, tuple(discounts)
+            name,
+            price,
+            major,
+            minor,
+            exchange,
+            reach,
+            score,
+            visits,
+            tuple(discounts),
+            allowances=rows,
+            multiplier=multiplier,
+            category=category,
+            track=str(entry.get("track_type") or "broad"),
+            requires_token=entry.get("requires_token") is not False,
         )
 
-    def distance(self, where: str, distance: object) -> tuple[int, int, int | None, Reach, bool]:
-        """Major stops, minor stops, visit limit, reach and whether towns score."""
+    def distance(
+        self, where: str, distance: object
+    ) -> tuple[int, int, int | None, Reach, bool, tuple[StopAllowance, ...]]:
+        """Major stops, minor stops, visit limit, reach, whether towns score, and the rows."""
         if isinstance(distance, int) and not isinstance(distance, bool):
-            return self.integer(where, distance, "distance", minimum=1), 0, None, Reach(), True
+            stops = self.integer(where, distance, "distance")
+            # distance 0: a train that does not run (a Pullman, an add-on like 18KA's +1)
+            return stops if stops else -1, 0, None, Reach(), True, ()
         if not isinstance(distance, list) or not distance:
             raise self.fail(where, f"distance must be a number or a list, not {distance!r}")
         major = minor = visits = 0
         town_kind: str | None = None
+        towns_score = False
+        rows: list[StopAllowance] = []
         for part in distance:
             if not isinstance(part, Mapping):
                 raise self.fail(where, f"distance entry must be a table, not {part!r}")
-            self.warn_unknown(where + " distance", part, frozenset({"nodes", "pay", "visit"}))
-            nodes = set(self.names(where, part.get("nodes"), "distance nodes"))
+            self.warn_unknown(
+                where + " distance", part, frozenset({"nodes", "pay", "visit", "multiplier"})
+            )
+            kinds = self.names(where, part.get("nodes"), "distance nodes")
+            nodes = set(kinds)
             unknown = nodes - _MAJOR_NODES - _MINOR_NODES
             if unknown:
                 raise self.fail(where, f"unknown distance node kind {sorted(unknown)[0]!r}")
             pay = self.integer(where, part.get("pay"), "distance pay")
             visit = self.integer(where, part.get("visit", pay), "distance visit")
+            row_multiplier = part.get("multiplier")
+            if row_multiplier is not None:
+                row_multiplier = self.integer(where, row_multiplier, "distance multiplier")
+            rows.append(StopAllowance(tuple(kinds), pay, visit, row_multiplier))
             visits += visit
+            if nodes & _MINOR_NODES and pay and row_multiplier != 0:
+                towns_score = True
             if nodes & _MAJOR_NODES:
                 major += pay
                 if nodes & _MINOR_NODES:
@@ -134,16 +202,14 @@ class _GameData:
             elif pay:
                 minor += pay
                 town_kind = "minor"
-            # towns visited but paid nothing ({nodes: [town], pay: 0, visit: 99}, 18Scan's
-            # 5E): they neither count against the length nor score
-        if major == 0:
-            raise self.fail(where, "distance has no city or offboard stops")
+        if major == 0 and minor == 0:
+            raise self.fail(where, "distance has no stops that pay")
         counting = {"major": TownCounting.MAJOR, "minor": TownCounting.YES}.get(
             town_kind or "", TownCounting.NO
         )
-        pays = major + minor
+        pays = sum(r.pay for r in rows)
         max_visits = visits if visits != pays else None
-        return major, minor, max_visits, Reach(count_towns=counting), town_kind is not None
+        return major, minor, max_visits, Reach(count_towns=counting), towns_score, tuple(rows)
 
 
 def trains_from_game_data(
@@ -157,14 +223,18 @@ def trains_from_game_data(
 
     A train's ``distance`` is a number n (n major stops; towns count as major stops) or a list
     of ``{nodes, pay, visit}``: city/offboard nodes give major stops, town/halt nodes minor
-    ones; a ``visit`` larger than ``pay`` is kept as ``max_visits``. ``num: "unlimited"`` is
+    ones; a ``visit`` larger than ``pay`` is kept as ``max_visits``, and the rows themselves
+    as the side's ``allowances``; ``distance`` 0 is a train that does not run (a Pullman);
+    ``multiplier`` (any whole number) is kept as the side's. ``num: "unlimited"`` is
     -1; a train without ``num`` takes its number from ``quantities`` (18xx.games computes some
     in code, e.g. 1830's 6-trains) or is an error. ``variants`` become the second side of a
-    dual card named ``"side1/side2"``. ``rusts_on`` names the train whose first purchase rusts
-    this one: put on the phase that train starts if there is one, else on that train's card
-    type. ``available_on`` names the phase that releases this one (as the engine reads it), or,
-    if no phase has that name, a train as ``rusts_on`` does. ``discount`` is kept per side, and
-    gives ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
+    dual card named ``"side1/side2"``. ``rusts_on`` (a name or a list) / ``available_on`` name
+    the train whose first purchase rusts / releases this one: put on the phase that train
+    starts if there is one, else on that train's card type; an ``available_on`` naming a
+    phase is kept as the card's ``available_from``. A phase's ``on`` names trains (or a
+    variant, or ``NAME-N``: train number N of a type, from 0); an empty ``on`` starts nothing.
+    A name that is no train is a warning (the engine ignores it too). ``discount`` is kept per
+    side, and gives ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in
     :attr:`TrainManager.warnings`; malformed values raise :class:`GameDataError`.
     """
     data = _GameData(source)
@@ -176,13 +246,22 @@ def trains_from_game_data(
         if not isinstance(entry, Mapping):
             raise data.fail(where, f"a train must be a table, not {entry!r}")
         data.warn_unknown(where, entry, _TRAIN_KEYS)
-        sides = [data.side(where, entry)]
-        for vindex, variant in enumerate(entry.get("variants", [])):
+        category = str(entry.get("category") or "passenger")
+        sides = [data.side(where, entry, category)]
+        for vindex, variant in enumerate(entry.get("variants") or []):
             vwhere = f"{where}.variants[{vindex}]"
             if not isinstance(variant, Mapping):
                 raise data.fail(vwhere, f"a variant must be a table, not {variant!r}")
-            data.warn_unknown(vwhere, variant, _VARIANT_KEYS)
-            sides.append(data.side(vwhere, {"distance": entry.get("distance"), **variant}))
+            data.warn_unknown(vwhere, variant, _VARIANT_KEYS | {"category"})
+            merged = {
+                "distance": entry.get("distance"),
+                "multiplier": None,
+                "track_type": entry.get("track_type"),
+                "requires_token": entry.get("requires_token"),
+                **variant,
+            }
+            vcategory = str(variant.get("category") or category)
+            sides.append(data.side(vwhere, merged, vcategory))
         name = "/".join(side.name for side in sides)
         if "num" in entry:
             num = entry["num"]
@@ -195,21 +274,36 @@ def trains_from_game_data(
         else:
             raise data.fail(where, f"train {name!r} has no num (pass its quantity)")
         events: list[str] = []
-        for event in entry.get("events", []):
+        for event in entry.get("events") or []:
             if not isinstance(event, Mapping) or "type" not in event:
                 raise data.fail(where, f"an event must be a table with a type, not {event!r}")
-            data.warn_unknown(where + " event", event, frozenset({"type"}))
+            data.warn_unknown(where + " event", event, frozenset({"type", "when"}))
             events.append(str(event["type"]))
         for key in ("rusts_on", "available_on", "obsolete_on"):
-            if key in entry:
-                pending.append((name, key, data.text(where, entry[key], key), where))
-        cards.append(TrainCardType(name, quantity, tuple(sides), events=tuple(events)))
+            if entry.get(key) is not None:
+                for train in data.names(where, entry[key], key):
+                    pending.append((name, key, train, where))
+        cards.append(
+            TrainCardType(name, quantity, tuple(sides), category=category, events=tuple(events))
+        )
 
-    def card_index(train: str, where: str) -> int:
+    def card_index(train: str) -> tuple[int, int] | None:
+        """The card named ``train`` (or one of its sides; ``NAME-N`` names the card's train
+        number N, counted from 0 as 18xx.games numbers trains) and the 1-based train index."""
         for i, card in enumerate(cards):
             if card.name == train or any(side.name == train for side in card.sides):
-                return i
-        raise data.fail(where, f"unknown train {train!r}")
+                return i, 1
+        base, sep, number = train.rpartition("-")
+        if sep and number.isdigit():
+            found = card_index(base)
+            if found is not None:
+                return found[0], int(number) + 1
+        return None
+
+    def unknown(where: str, key: str, train: str) -> None:
+        data.warnings.append(
+            ReadWarning(f"{where}: {key} names unknown train {train!r} (ignored)", source)
+        )
 
     phase_list: list[Phase] = []
     phase_of_train: dict[str, int] = {}
@@ -241,24 +335,33 @@ def trains_from_game_data(
                 status=status,
             )
         )
-        if "on" in entry:
-            for train in data.names(where, entry["on"], "on"):
-                i = card_index(train, where)
-                cards[i] = replace(cards[i], new_phases=(*cards[i].new_phases, NewPhase(name)))
+        on = entry.get("on")
+        if on in (None, "", []):
+            continue  # the first phase, or a phase nothing starts
+        for train in data.names(where, on, "on"):
+            found = card_index(train)
+            if found is None:
+                unknown(where, "on", train)
+                continue
+            i, number = found
+            new = NewPhase(name, number)
+            cards[i] = replace(cards[i], new_phases=(*cards[i].new_phases, new))
+            if number == 1:
                 phase_of_train.setdefault(cards[i].name, len(phase_list) - 1)
 
-    phase_index = {phase.name: i for i, phase in enumerate(phase_list)}
+    phase_names = {p.name for p in phase_list}
     for card_name, key, train, where in pending:
-        if key == "available_on" and train in phase_index:
-            # the engine makes a train available when the phase of that name starts
-            # (Phase#available?), e.g. 1880's 2R in phase C2, which no train starts
-            p = phase_index[train]
-            phase = phase_list[p]
-            phase_list[p] = replace(phase, releases=(*phase.releases, card_name))
+        found = card_index(train)
+        if key == "available_on" and train in phase_names and found is None:
+            i = next(j for j, c in enumerate(cards) if c.name == card_name)
+            cards[i] = replace(cards[i], available_from=train)
             continue
-        trigger = cards[card_index(train, where)].name
+        if found is None:
+            unknown(where, key, train)
+            continue
+        trigger = cards[found[0]].name
         if key == "obsolete_on":
-            i = card_index(card_name, where)
+            i = next(j for j, c in enumerate(cards) if c.name == card_name)
             cards[i] = replace(cards[i], obsolete_on=trigger)
             continue
         rusts = key == "rusts_on"
@@ -270,7 +373,7 @@ def trains_from_game_data(
             else:
                 phase_list[p] = replace(phase, releases=(*phase.releases, card_name))
         else:
-            i = card_index(trigger, where)
+            i = found[0]
             card = cards[i]
             if rusts:
                 cards[i] = replace(card, rusts=(*card.rusts, card_name))
@@ -298,6 +401,17 @@ def _side_dict(side: TrainType) -> dict[str, Any]:
         "cities_score_double": side.cities_score_double,
         "max_visits": side.max_visits,
         "discounts": dict(side.discounts),
+        "multiplier": side.multiplier,
+        "category": side.category,
+        "distance": [
+            {
+                "nodes": list(row.kinds),
+                "pay": row.pay,
+                "visit": row.visit,
+                **({} if row.multiplier is None else {"multiplier": row.multiplier}),
+            }
+            for row in side.allowances
+        ],
     }
 
 
@@ -351,3 +465,110 @@ def manager_to_dict(manager: TrainManager) -> dict[str, Any]:
         },
         "warnings": [str(w) for w in manager.warnings],
     }
+
+
+# --- the model as 18xx.games data ----------------------------------------------------------------
+
+
+def engine_distance(side: TrainType) -> int | list[dict[str, Any]]:
+    """A train's length as 18xx.games writes it: a number when towns count as cities and
+    everything scores once, else ``{nodes, pay, visit}`` rows (999: unlimited).
+
+    >>> engine_distance(TrainType("4", 300, 4))
+    4
+    >>> engine_distance(TrainType("2+2", 100, 2, minor_stops=2))[1]
+    {'nodes': ['town'], 'pay': 2, 'visit': 2}
+    """
+    if side.allowances:
+        return [
+            {
+                "nodes": list(row.kinds),
+                "pay": row.pay,
+                "visit": row.visit,
+                **({} if row.multiplier is None else {"multiplier": row.multiplier}),
+            }
+            for row in side.allowances
+        ]
+    major = 999 if side.max_major_stops is None else side.max_major_stops
+    if not side.runs:
+        return 0
+    kind = side.town_stop_kind
+    if kind == "major" and side.towns_score:
+        return major
+    visit = major if side.max_visits is None else side.max_visits
+    rows: list[dict[str, Any]] = [
+        {
+            "nodes": ["city", "offboard"]
+            if kind == "minor" or kind is None
+            else ["city", "offboard", "town"],
+            "pay": major,
+            "visit": visit,
+        }
+    ]
+    if kind == "minor":
+        minor = 999 if side.max_minor_stops is None else side.max_minor_stops
+        rows.append({"nodes": ["town"], "pay": minor, "visit": minor})
+    elif kind is None:
+        rows.append({"nodes": ["town"], "pay": 999 if side.towns_score else 0, "visit": 999})
+    return rows
+
+
+def _side_data(side: TrainType) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": side.name,
+        "distance": engine_distance(side),
+        "price": side.cost,
+    }
+    if side.multiplier != 1:
+        out["multiplier"] = side.multiplier
+    elif side.cities_score_double:
+        out["multiplier"] = 2
+    if side.category != "passenger":
+        out["category"] = side.category
+    if side.discounts:
+        out["discount"] = dict(side.discounts)
+    return out
+
+
+def manager_to_game_data(
+    manager: TrainManager,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The trains and phases of ``manager`` in the 18xx.games shape that
+    :func:`trains_from_game_data` reads (for games read from Rails or GE18XX, whose trains
+    come as a model): each card type with its first side, the others as variants, its count,
+    the train whose purchase rusts it; each phase with the train that starts it."""
+    first = {card.name: card.sides[0].name for card in manager.card_types}
+    trains: list[dict[str, Any]] = []
+    for card in manager.card_types:
+        entry = _side_data(card.sides[0])
+        entry["num"] = "unlimited" if card.unlimited else card.quantity
+        rusted_by = manager.rusted_by(card.name)
+        if rusted_by is not None:
+            entry["rusts_on"] = first.get(rusted_by, rusted_by)
+        if card.obsolete_on is not None:
+            entry["obsolete_on"] = first.get(card.obsolete_on, card.obsolete_on)
+        if card.available_from is not None:
+            entry["available_on"] = card.available_from
+        if card.category != "passenger":
+            entry["category"] = card.category
+        if len(card.sides) > 1:
+            entry["variants"] = [_side_data(side) for side in card.sides[1:]]
+        trains.append(entry)
+    phases: list[dict[str, Any]] = []
+    for phase in manager.phases:
+        p: dict[str, Any] = {"name": phase.name}
+        trigger = manager.trigger_of(phase.name)
+        if trigger is not None:
+            name, index = trigger
+            shown = first.get(name, name)
+            p["on"] = shown if index == 1 else f"{shown}-{index - 1}"
+        if phase.tiles:
+            p["tiles"] = list(phase.tiles)
+        if phase.train_limit is not None:
+            p["train_limit"] = phase.train_limit
+        elif phase.train_limits:
+            p["train_limit"] = dict(phase.train_limits)
+        if phase.operating_rounds >= 1:  # Rails writes -1 where a game decides in play (1880)
+            p["operating_rounds"] = phase.operating_rounds
+        phases.append(p)
+    return trains, phases

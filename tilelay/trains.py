@@ -8,6 +8,9 @@ The model follows Rails' train configuration (seed 003):
 * a :class:`Phase` has its tile colours, number of operating rounds, train limit and the train
   cards it rusts and releases when it starts; a card type names the phases its purchase starts
   (:class:`NewPhase`);
+* a train that the 18xx.games engine describes by a ``distance`` list (``{nodes, pay, visit}``
+  rows: express trains, trains that visit towns without scoring them, several stop classes)
+  keeps those rows as :class:`StopAllowance` s, and its ``multiplier``;
 * a :class:`TrainManager` holds all of these, and a :class:`TrainDepot` holds the individual
   :class:`TrainCard` s (and the side chosen on each) in their portfolios: ``IPO``, ``Pool``,
   ``Scrapheap`` or a company's name.
@@ -79,6 +82,32 @@ class Score:
     towns: bool = True
 
 
+#: The stop kinds a :class:`StopAllowance` may name (18xx.games' node types).
+STOP_KINDS = ("city", "town", "offboard", "halt")
+
+
+@dataclass(frozen=True, slots=True)
+class StopAllowance:
+    """One row of an 18xx.games ``distance`` list: stops of these ``kinds`` the train may
+    ``visit`` (at most), of which it scores ``pay`` (the best ones), each times ``multiplier``
+    (``None``: the train's own multiplier). ``visit`` and ``pay`` at or above
+    :data:`UNLIMITED_STOPS` mean as many as the route has.
+
+    >>> StopAllowance(("city", "offboard"), pay=3, visit=5).express
+    True
+    """
+
+    kinds: tuple[str, ...]
+    pay: int
+    visit: int
+    multiplier: int | None = None
+
+    @property
+    def express(self) -> bool:
+        """Whether the row lets the train pass more stops than it scores."""
+        return self.visit > self.pay
+
+
 @dataclass(frozen=True, slots=True)
 class TrainType:
     """One side of a train card: the train as it runs.
@@ -88,6 +117,14 @@ class TrainType:
     express trains that may pass through more stops than they score (18xx.games ``visit``).
     ``discounts`` maps the card types that may be traded in to the price reduction
     (18xx.games ``discount``); ``exchange_cost`` is Rails' price when trading one in.
+
+    ``allowances`` are the rows of an 18xx.games ``distance`` list when the train was read
+    from one (they then say exactly which stops it may visit and score; ``major_stops`` /
+    ``minor_stops`` summarise them); ``multiplier`` multiplies every stop's revenue
+    (18xx.games ``multiplier``); ``category`` is ``passenger`` or, for Rails' and 18VA's
+    freight trains, ``goods``; ``track`` the gauge it runs on (18xx.games ``track_type``:
+    ``broad``, or ``narrow`` for 1858's metre-gauge trains); ``requires_token`` False for a
+    train that may run without the corporation's token on its route.
     """
 
     name: str
@@ -99,6 +136,11 @@ class TrainType:
     score: Score = Score()
     max_visits: int | None = None
     discounts: tuple[tuple[str, int], ...] = ()
+    allowances: tuple[StopAllowance, ...] = ()
+    multiplier: int = 1
+    category: str = "passenger"
+    track: str = "broad"
+    requires_token: bool = True
 
     @property
     def runs(self) -> bool:
@@ -168,6 +210,10 @@ class TrainType:
             bits.append("towns do not score")
         if self.cities_score_double:
             bits.append("cities score double")
+        if self.multiplier != 1:
+            bits.append(f"revenue times {self.multiplier}")
+        if self.category != "passenger":
+            bits.append(f"{self.category} train")
         return ", ".join(bits)
 
 

@@ -25,6 +25,8 @@ from tilelay.carcassonne.board import Rules
 from tilelay.carcassonne.errors import CarcassonneError
 from tilelay.carcassonne.game import Game, Move, new_game
 from tilelay.carcassonne.tileset import game_tileset
+from tilelay.errors import TilelayError
+from tilelay.limits import read_json
 
 FORMAT = "tilelay-carcassonne-game"
 VERSION = 1
@@ -94,9 +96,9 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         """A record from JSON text."""
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise CarcassonneError(f"saved game: not JSON: {err}") from None
+            data = read_json(text)
+        except TilelayError as err:  # not JSON, or numbers or nesting past the limits
+            raise CarcassonneError(f"saved game: not JSON: {err.message}") from None
         return cls.from_dict(data)
 
 

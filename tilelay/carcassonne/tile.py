@@ -96,6 +96,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from tilelay.carcassonne.errors import CarcassonneError
+from tilelay.limits import whole
 
 SIDE_NAMES: tuple[str, ...] = ("N", "E", "S", "W")
 HALF_NAMES: tuple[str, ...] = ("Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn")
@@ -240,21 +241,22 @@ def parse_feature(text: str, *, source: str | None = None, line: int | None = No
         elif kind is Kind.CITY and low == "pennant":
             pennants += 1
         elif kind is Kind.CITY and low.startswith("pennants="):
-            value = low.partition("=")[2]
-            if not value.isdigit():
+            value = whole(low.partition("=")[2], 0, 99)
+            if value is None:
                 raise CarcassonneError(
-                    f"feature {text!r}: pennants= needs a number", source=source, line=line
+                    f"feature {text!r}: pennants= needs a number 0-99", source=source, line=line
                 )
-            pennants += int(value)
+            pennants += value
         elif kind is Kind.FARM and low.startswith("touches="):
             for part in low.partition("=")[2].split(","):
-                if not part.isdigit():
+                number = whole(part, 0, 99) if part.isdigit() else None
+                if number is None:
                     raise CarcassonneError(
                         f"feature {text!r}: touches= needs feature numbers like 0,2",
                         source=source,
                         line=line,
                     )
-                touches.append(int(part))
+                touches.append(number)
         else:
             expected = {
                 Kind.CITY: "a side N, E, S, W, 'pennant' or 'pennants=K'",
@@ -454,11 +456,12 @@ def parse_seed(text: str, *, source: str | None = None) -> SeedForm:
         (rows[2][0], lines[2][0]),
         (rows[2][2], lines[2][0]),
     ):
-        if not cell.isdigit():
+        number = whole(cell, 0, 99) if cell.isdigit() else None
+        if number is None:
             raise CarcassonneError(
                 f"corner {cell!r}: expected a farm number", source=source, line=ln_no
             )
-        quads.append(int(cell))
+        quads.append(number)
     return SeedForm(
         (side_cells[0], side_cells[1], side_cells[2], side_cells[3]),
         rows[1][1],

@@ -18,7 +18,6 @@ layout, so a file written by it reads and writes back unchanged.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -26,6 +25,8 @@ from pathlib import Path
 
 from tilelay.carcassonne.errors import CarcassonneError
 from tilelay.carcassonne.tile import Feature, TileType, parse_feature
+from tilelay.files import read_text
+from tilelay.limits import MAX_COUNT, read_toml
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +81,7 @@ def _line_of(text: str, pattern: str) -> int | None:
 
 def parse_tileset(text: str, *, source: str | None = None) -> TileSet:
     """Read a tile set from TOML text; errors name the file and line."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CarcassonneError(f"not valid TOML: {err}", source=source) from None
+    data = read_toml(text, source=source, error=CarcassonneError)
     for key in ("name", "start", "tiles"):
         if key not in data:
             raise CarcassonneError(f"missing top-level key {key!r}", source=source)
@@ -96,9 +94,11 @@ def parse_tileset(text: str, *, source: str | None = None) -> TileSet:
         if not isinstance(body, dict):
             raise CarcassonneError(f"tile {name}: expected a table", source=source, line=line)
         count = body.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_COUNT:
             raise CarcassonneError(
-                f"tile {name}: count must be a whole number >= 0", source=source, line=line
+                f"tile {name}: count must be a whole number from 0 to {MAX_COUNT:,}",
+                source=source,
+                line=line,
             )
         feats = body.get("features")
         if not isinstance(feats, list) or not all(isinstance(f, str) for f in feats):
@@ -166,7 +166,8 @@ def dump_tileset(tileset: TileSet) -> str:
 def load_tileset(path: str | Path) -> TileSet:
     """Read a tile set file."""
     p = Path(path)
-    return parse_tileset(p.read_text(encoding="utf-8"), source=str(p))
+    text = read_text(p, limit=4 * 1024 * 1024, what="tile set", error=CarcassonneError)
+    return parse_tileset(text, source=str(p))
 
 
 def _packaged(name: str) -> TileSet:

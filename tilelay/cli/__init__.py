@@ -2,7 +2,9 @@
 
 Each concern registers its own sub-commands from a module of this package (``tile``, ``render``,
 ``serve``, ``convert``, ``upgrades``, ``trains``, ``carcassonne`` …). Errors that users cause are
-printed as one line on standard error with exit status 2, never as a traceback.
+printed as one line on standard error with exit status 2, never as a traceback: a
+:class:`~tilelay.errors.TilelayError`, a path that cannot be read or written, and a command
+line that does not parse (:class:`Parser` prints argparse's complaint as one line).
 """
 
 from __future__ import annotations
@@ -12,8 +14,26 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from tilelay.errors import TilelayError
+from tilelay.limits import shown, whole
+
+__all__ = ["COMMAND_MODULES", "Parser", "build_parser", "integer", "main", "one_line"]
+
+#: Characters that would break a message over lines or garble a terminal (line breaks as
+#: str.splitlines knows them, and the other control characters), and how they are shown.
+_UNPRINTABLE = {
+    c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000))
+}
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and control characters written as escapes (``\\x0a``), so
+    that a message naming a file called ``a\\nb`` is still one line."""
+    return text.translate(_UNPRINTABLE)
+
 
 #: Modules of this package that define sub-commands, each with ``register(subparsers)``.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -28,12 +48,30 @@ COMMAND_MODULES: tuple[str, ...] = (
     "carcassonne",
     "routes",
     "lays",
+    "replay",
 )
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, complaining in one line (``tilelay render tile: error: …``) with
+    exit status 2; sub-command parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{one_line(self.prog)}: error: {one_line(message)}\n")
+
+
+def integer(text: str) -> int:
+    """An argparse ``type``: a whole number in ASCII digits of at most 18 digits (each
+    command checks its own range)."""
+    value = whole(text, -(10**18), 10**18)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="tilelay",
         description="Tiles, maps, upgrades and routes for 18xx games, and Carcassonne.",
     )
@@ -73,13 +111,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         _add_game_sources(args.games)
         status: int = args.func(args)
     except TilelayError as err:
-        print(f"tilelay: error: {err}", file=sys.stderr)
-        return 2
-    except FileNotFoundError as err:
-        print(f"tilelay: error: {err.filename}: no such file", file=sys.stderr)
+        print(f"tilelay: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a path the command did not read through tilelay.files
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"tilelay: error: {one_line(where + str(err.strerror or err))}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     return status

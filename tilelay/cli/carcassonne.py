@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
@@ -29,6 +28,8 @@ from tilelay.carcassonne.record import load_game, save_game
 from tilelay.carcassonne.svg import board_svg, tile_svg
 from tilelay.carcassonne.tile import TileType, to_seed
 from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
+from tilelay.cli import integer
+from tilelay.files import check_suffix, read_text, write_text
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,8 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = parser.add_subparsers(dest="carcassonne_command", metavar="SUBCOMMAND", required=True)
 
     play = sub.add_parser("play", help="play a game and print it with the final score")
-    play.add_argument("--players", type=int, default=2, help="number of players (default 2)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the draw pile and players")
+    play.add_argument("--players", type=integer, default=2, help="number of players (default 2)")
+    play.add_argument("--seed", type=integer, default=0, help="seed of the draw pile and players")
     play.add_argument(
         "--player",
         action="append",
@@ -80,7 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     tile = sub.add_parser("tile", help="one tile: features, seed form, optional SVG")
     tile.add_argument("name", help="tile name, e.g. D")
-    tile.add_argument("--rotation", type=int, default=0, help="quarter turns clockwise (0-3)")
+    tile.add_argument("--rotation", type=integer, default=0, help="quarter turns clockwise (0-3)")
     tile.add_argument("--file", metavar="TOML", help="a tile set file (default: base game)")
     tile.add_argument("--svg", metavar="FILE", help="write the drawing to FILE ('-' for stdout)")
     tile.set_defaults(func=run_tile)
@@ -113,11 +114,18 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
     game: Game
+    if args.svg:
+        check_suffix(args.svg, (".svg",), "the board drawing")
     if args.load:
-        game = load_game(Path(args.load).read_text(encoding="utf-8"))
+        text = read_text(
+            args.load, limit=16 * 1024 * 1024, what="saved game", error=CarcassonneError
+        )
+        game = load_game(text)
         kinds = [p.name for p in game.players]
     else:
         kinds = _player_kinds(args)
+        if not 0 <= args.seed <= 2**63 - 1:
+            raise CarcassonneError(f"--seed {args.seed}: expected a number from 0 to {2**63 - 1}")
         rules = Rules(
             first_edition_small_city=args.small_city_first_edition,
             farm_scoring=FarmScoring(args.farms),
@@ -127,7 +135,7 @@ def run_play(args: argparse.Namespace) -> int:
         game = new_game(kinds, seed=args.seed, rules=rules)
     game.play()
     if args.save:
-        Path(args.save).write_text(save_game(game), encoding="utf-8")
+        write_text(args.save, save_game(game))
     if not args.quiet:
         options = "".join(
             f", {name}"
@@ -143,10 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
     parts = ", ".join(f"P{i + 1} {s}" for i, s in enumerate(scores))
     print(f"Final score: {parts} (winner: {' and '.join(winners)})")
     if args.svg:
-        Path(args.svg).write_text(
-            board_svg(game.board, title=f"Carcassonne seed {game.seed}: {parts}"),
-            encoding="utf-8",
-        )
+        write_text(args.svg, board_svg(game.board, title=f"Carcassonne seed {game.seed}: {parts}"))
     return 0
 
 
@@ -173,6 +178,8 @@ def run_tiles(args: argparse.Namespace) -> int:
 
 def run_tile(args: argparse.Namespace) -> int:
     """Show one tile."""
+    if args.svg and args.svg != "-":
+        check_suffix(args.svg, (".svg",), "the tile drawing")
     ts = _tileset(args)
     tile = ts.type(args.name)
     if not 0 <= args.rotation <= 3:
@@ -191,5 +198,5 @@ def run_tile(args: argparse.Namespace) -> int:
     except CarcassonneError as err:
         print(f"  (none: {err.message})")
     if args.svg:
-        Path(args.svg).write_text(drawing, encoding="utf-8")
+        write_text(args.svg, drawing)
     return 0

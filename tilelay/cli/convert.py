@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from tilelay.convert import FORMATS, format_of, read, write
 from tilelay.errors import TilelayError
+from tilelay.files import MAX_INPUT, check_suffix, read_bytes, write_text
 from tilelay.hexgeo import Layout
 
 
@@ -31,6 +31,15 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=_convert)
 
 
+#: The file name extensions each output format may be written to (the tile language is
+#: written as a JSON object of name -> tile string, so .json is one of its own).
+SUFFIXES: dict[str, tuple[str, ...]] = {
+    "dsl": (".dsl", ".json", ".tile", ".txt"),
+    "xml": (".xml",),
+    "json": (".json",),
+}
+
+
 def _convert(args: argparse.Namespace) -> int:
     source_fmt = args.source_fmt or (None if args.input == "-" else format_of(args.input))
     if source_fmt is None:
@@ -41,17 +50,21 @@ def _convert(args: argparse.Namespace) -> int:
     target_fmt = args.target_fmt or (format_of(args.output) if args.output else None)
     if target_fmt is None:
         raise TilelayError("give the output format with --to dsl/xml/json (or an -o file name)")
+    if args.output and args.output != "-":
+        check_suffix(args.output, SUFFIXES[target_fmt], f"{target_fmt} output")
     if args.input == "-":
-        data: bytes = sys.stdin.buffer.read()
+        data: bytes = sys.stdin.buffer.read(MAX_INPUT + 1)
+        if len(data) > MAX_INPUT:
+            raise TilelayError(f"<stdin>: more than {MAX_INPUT:,} bytes, the most read")
         source = "<stdin>"
     else:
-        data = Path(args.input).read_bytes()
+        data = read_bytes(args.input, what="input file")
         source = args.input
     layout = Layout(args.layout)
     tiles = read(data, source_fmt, source=source, layout=layout)
     result = write(tiles, target_fmt, layout=layout)
-    if args.output:
-        Path(args.output).write_text(result.text, encoding="utf-8")
+    if args.output and args.output != "-":
+        write_text(args.output, result.text)
     else:
         sys.stdout.write(result.text)
     for loss in result.losses:

@@ -20,6 +20,7 @@ from typing import Any
 from tilelay.games import Game, game_to_toml, load_game
 from tilelay.games.model import UNLIMITED
 from tilelay.games.registry import entries, registry_warnings
+from tilelay.train_data import manager_to_game_data
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -92,6 +93,11 @@ def game_json(game: Game) -> dict[str, Any]:
     them, and the rest of tilelay's game data."""
     from tilelay import dsl
 
+    trains, phases = (
+        (list(game.train_data), list(game.phase_data))
+        if game.train_data or game.phase_data
+        else manager_to_game_data(game.trains)
+    )
     data: dict[str, Any] = {
         "title": game.name,
         "display_title": game.title,
@@ -117,16 +123,8 @@ def game_json(game: Game) -> dict[str, Any]:
             {"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue}
             for c in game.companies
         ],
-        "trains": [
-            {k: v for k, v in t.items() if k in ("name", "distance", "price", "num", "variants")}
-            for t in game.train_data
-        ]
-        or [
-            {"name": side.name, "distance": side.major_stops, "price": side.cost}
-            for card in game.trains.card_types
-            for side in card.sides
-        ],
-        "phases": list(game.phase_data),
+        "trains": trains,
+        "phases": phases,
         "source": game.source,
         "format": game.format,
         "problems": [str(p) for p in game.problems],

@@ -18,6 +18,7 @@ import json
 import sys
 from typing import Any
 
+from tilelay.cli import one_line
 from tilelay.errors import TilelayError
 from tilelay.lays import record_lays
 from tilelay.replay import load_record
@@ -61,6 +62,6 @@ def cmd_lays(args: argparse.Namespace) -> int:
             if args.json:
                 out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
             else:
-                print(f"tilelay: error: {err}", file=sys.stderr)
+                print(f"tilelay: error: {one_line(str(err))}", file=sys.stderr)
         out.flush()
     return status

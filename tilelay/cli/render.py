@@ -12,8 +12,10 @@ from typing import Any
 
 from tilelay import convert, dsl, svg
 from tilelay.catalogue import suggest
+from tilelay.cli import integer
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
+from tilelay.files import read_bytes
 from tilelay.games import get_tile, load_game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
@@ -32,7 +34,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "tile file (seed-000 or Rails XML, JSON, tile strings); all its tiles unless --tile",
     )
     tile.add_argument("--tile", dest="pick", metavar="NAME", help="the tile to draw from FILE")
-    tile.add_argument("--rotation", type=int, default=0, help="turn the tile clockwise (0-5)")
+    tile.add_argument("--rotation", type=integer, default=0, help="turn the tile clockwise (0-5)")
     tile.add_argument(
         "--layout",
         choices=[x.value for x in Layout],
@@ -41,14 +43,16 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     tile.add_argument("--color", default="yellow", help="colour of a tile string (default yellow)")
     tile.add_argument("--grid", action="store_true", help="draw the triangular region grid")
-    tile.add_argument("--size", type=int, default=100, help="hex radius in pixels (default 100)")
+    tile.add_argument(
+        "--size", type=integer, default=100, help="hex radius in pixels (default 100)"
+    )
     tile.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png or .pdf")
     tile.set_defaults(func=_tile)
 
     map_ = rsub.add_parser("map", help="draw a game's map")
     map_.add_argument("game", metavar="GAME", help="a built-in game, e.g. 1889")
     map_.add_argument("--grid", action="store_true", help="draw the triangular region grid")
-    map_.add_argument("--size", type=int, default=40, help="hex radius in pixels (default 40)")
+    map_.add_argument("--size", type=integer, default=40, help="hex radius in pixels (default 40)")
     map_.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png or .pdf")
     map_.set_defaults(func=_map)
 
@@ -95,7 +99,8 @@ def tiles_from_file(path: Path, *, layout: Layout, pick: str | None = None) -> l
         raise TilelayError(
             f"{path}: cannot tell the format from the extension; expected .xml, .json, .txt or .dsl"
         )
-    tiles = convert.read(path.read_bytes(), fmt, source=str(path), layout=layout)
+    data = read_bytes(path, what="tile file")
+    tiles = convert.read(data, fmt, source=str(path), layout=layout)
     if not tiles:
         raise TilelayError(f"{path}: holds no tiles")
     if pick is None:

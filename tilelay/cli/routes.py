@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
+from tilelay.audit import rate_recorded
 from tilelay.board import Board
+from tilelay.cli import integer
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
+from tilelay.limits import check_trains
 from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
 from tilelay.routes import Route, RoutePlanner, RunResult
 from tilelay.trains import Phase
@@ -35,7 +38,7 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("target", help="a recorded game (JSON file) or a built-in game name")
-    p.add_argument("--action", type=int, help="record: the run_routes action id to replay to")
+    p.add_argument("--action", type=integer, help="record: the run_routes action id to replay to")
     p.add_argument("--corporation", help="the corporation symbol")
     p.add_argument(
         "--lay",
@@ -77,7 +80,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     for step in replay_steps(record):
         action = step.action
         if args.action is not None:
-            if action.get("id") == args.action:
+            if step.action_id == args.action:
                 chosen = step
                 break
         elif action.get("type") == "run_routes" and action.get("entity") == args.corporation:
@@ -90,8 +93,8 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
     corp = args.corporation or str(action.get("entity", ""))
     game = chosen.board.game
     game.corporation(corp)
-    trains = chosen.train_names(corp)
-    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    trains = check_trains(corp, chosen.runnable_names(corp))
+    planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     t0 = time.perf_counter()
     result = planner.best(trains)
     seconds = time.perf_counter() - t0
@@ -108,21 +111,15 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
 ) -> tuple[int, bool]:
-    """The recorded total, and whether every route's revenue was in the record."""
-    total = 0
-    complete = True
-    for route in recorded_routes(action):
-        if route.revenue is not None:
-            total += route.revenue
-            continue
-        complete = False
-        train = held.get(route.train)
-        if train is None:
-            continue
-        found = planner.find(train, route.hexes)
-        if found:
-            total += found[0].revenue
-    return total, complete
+    """The recorded total (the record's revenues where it gives them, else ours for its
+    routes, rated as :func:`tilelay.audit.rate_recorded` rates them), and whether every
+    route's revenue was in the record."""
+    rated, computed = rate_recorded(planner, recorded_routes(action), held)
+    if all(r.recorded_revenue is not None for r in rated) and rated:
+        return sum(r.recorded_revenue or 0 for r in rated), True
+    if computed is not None:
+        return computed, False
+    return sum(r.recorded_revenue or r.computed_revenue or 0 for r in rated), False
 
 
 # ------------------------------------------------------------------------------ games
@@ -137,7 +134,9 @@ def _from_game(args: argparse.Namespace) -> int:
     game.corporation(args.corporation)
     if not args.trains:
         raise TilelayError("--trains is required, e.g. --trains 2,3")
-    trains = [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    trains = check_trains(
+        args.corporation, [t.strip() for t in str(args.trains).split(",") if t.strip()]
+    )
     for t in trains:
         game.trains.train_type(t)
     board = Board(game)

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from tilelay import dsl
+from tilelay.cli import integer, one_line
 from tilelay.errors import TilelayError
 from tilelay.games import get_tile
 from tilelay.tile import Tile
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
     show = tsub.add_parser("show", help="print a catalogue tile's canonical tile string")
     show.add_argument("name", metavar="NAME", help="tile name, e.g. 57 or 18Chesapeake:X1")
-    show.add_argument("--rotation", type=int, default=0, help="turn the tile clockwise (0-5)")
+    show.add_argument("--rotation", type=integer, default=0, help="turn the tile clockwise (0-5)")
     show.add_argument("--json", action="store_true", help="print the tile model as JSON")
     show.set_defaults(func=_show)
 
@@ -53,7 +54,7 @@ def _parse(args: argparse.Namespace) -> int:
             tile = dsl.parse(text, color=args.color)
         except TilelayError as err:
             failed += 1
-            print(f"error: line {number}: {err}", flush=True)
+            print(f"error: line {number}: {one_line(str(err))}", flush=True)
             continue
         _emit(tile, args.json)
     if failed:

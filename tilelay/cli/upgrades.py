@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.errors import NotFoundError, TilelayError
+from tilelay.files import check_suffix, write_text
 from tilelay.games import Game, load_game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
@@ -97,11 +98,13 @@ def _write_out(text: str, out: str | None) -> None:
     if out is None or out == "-":
         sys.stdout.write(text)
     else:
-        Path(out).write_text(text, encoding="utf-8")
+        write_text(out, text)
 
 
 def cmd_tileset(args: argparse.Namespace) -> int:
     """Compute a tile set's upgrades; write, print or check them."""
+    if args.out is not None and args.out != "-":
+        check_suffix(args.out, (".xml",), "a tile set")
     if args.game is not None:
         if args.tiles or args.manifest:
             raise TilelayError("give either GAME or --tiles and --manifest, not both")

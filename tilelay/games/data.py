@@ -29,8 +29,9 @@ from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
 from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
 from tilelay.hexgeo import Layout
+from tilelay.limits import MAX_COUNT, shown
 from tilelay.tile import Color, Tile
-from tilelay.train_data import trains_from_game_data
+from tilelay.train_data import manager_to_game_data, trains_from_game_data
 from tilelay.trains import TrainManager
 from tilelay.upgrades import rules_for, rules_from_data
 
@@ -71,6 +72,7 @@ GAME_KEYS = frozenset(
         "location",
         "players",
         "rules_url",
+        "route_rules",
         "layout",
         "axes",
         *SECTION_KEYS,
@@ -79,11 +81,22 @@ GAME_KEYS = frozenset(
 _HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
 _TILE_KEYS = frozenset({"color", "code", "tile"})
 _CORP_KEYS = frozenset(
-    {"sym", "name", "home", "city", "tokens", "color", "text_color", "float_percent", "kind"}
+    {
+        "sym",
+        "name",
+        "home",
+        "city",
+        "tokens",
+        "color",
+        "text_color",
+        "float_percent",
+        "kind",
+        "abilities",
+    }
 )
 _OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
 _COMPANY_KEYS = frozenset(
-    {"sym", "name", "value", "revenue", "description", "blocks", "min_players"}
+    {"sym", "name", "value", "revenue", "description", "blocks", "min_players", "abilities"}
 )
 
 
@@ -130,19 +143,19 @@ class _Reader:
         if value is None and optional:
             return ""
         if not isinstance(value, str) or not value:
-            raise self.fail(f"{where}: {what} must be a non-empty string, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a non-empty string, not {shown(value)}")
         return value
 
     def integer(self, where: str, value: object, what: str) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"{where}: {what} must be an integer, not {value!r}")
+            raise self.fail(f"{where}: {what} must be an integer, not {shown(value)}")
         return value
 
     def strings(self, where: str, value: object, what: str) -> tuple[str, ...]:
         if not isinstance(value, Sequence) or isinstance(value, str):
-            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a list of strings, not {shown(value)}")
         if not all(isinstance(v, str) for v in value):
-            raise self.fail(f"{where}: {what} must be a list of strings, not {value!r}")
+            raise self.fail(f"{where}: {what} must be a list of strings, not {shown(value)}")
         return tuple(value)
 
     def unknown(self, where: str, entry: Mapping[str, Any], known: frozenset[str]) -> None:
@@ -155,7 +168,7 @@ class _Reader:
 
     def coord(self, where: str, coord: object) -> str:
         if not isinstance(coord, str):
-            raise self.fail(f"{where}: coordinate must be a string, not {coord!r}")
+            raise self.fail(f"{where}: coordinate must be a string, not {shown(coord)}")
         try:
             parse_coord(coord)
         except ValueError as err:
@@ -173,11 +186,11 @@ class _Reader:
         given = entry.get("tile")
         if given is not None:
             if not isinstance(given, Tile):
-                raise self.fail(f"{where}: tile must be a tile, not {given!r}", *needles)
+                raise self.fail(f"{where}: tile must be a tile, not {shown(given)}", *needles)
             return given.with_name(name)
         code = entry.get("code", "")
         if not isinstance(code, str):
-            raise self.fail(f"{where}: code must be a tile string, not {code!r}", *needles)
+            raise self.fail(f"{where}: code must be a tile string, not {shown(code)}", *needles)
         tile_color, stripe = self.color(where, entry.get("color", "white"), *needles)
         try:
             tile = dsl.parse(code, name=name, color=tile_color)
@@ -199,7 +212,7 @@ def _layout(r: _Reader, data: Mapping[str, Any]) -> tuple[Layout, bool]:
         layout = Layout(str(data.get("layout", "")))
     except ValueError:
         raise r.fail(
-            f"layout must be 'flat' or 'pointy', not {data.get('layout')!r}", "layout"
+            f"layout must be 'flat' or 'pointy', not {shown(data.get('layout'))}", "layout"
         ) from None
     axes = r.table(data, "axes") if data.get("axes") is not None else {}
     default_x = "letter" if layout is Layout.FLAT else "number"
@@ -274,10 +287,13 @@ def _manifest(
         where = f"manifest: tile {name}"
         if count == "unlimited":
             value = UNLIMITED
-        elif isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        elif isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= MAX_COUNT:
             value = count
         else:
-            raise r.fail(f"{where}: count must be >= 0 or 'unlimited', not {count!r}", str(name))
+            raise r.fail(
+                f"{where}: count must be 0 to {MAX_COUNT:,} or 'unlimited', not {shown(count)}",
+                str(name),
+            )
         if name not in game_tiles and name not in generic:
             close = suggest(str(name), [*generic, *game_tiles])
             hint = f" (did you mean: {', '.join(close)}?)" if close else ""
@@ -329,6 +345,7 @@ def _corporations(
                 r.text(where, entry.get("text_color"), "text_color", optional=True) or None,
                 None if fp is None else r.integer(where, fp, "float_percent"),
                 r.text(where, entry.get("kind", "corporation"), "kind"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
@@ -359,6 +376,7 @@ def _companies(
                 r.text(where, entry.get("description"), "description", optional=True) or None,
                 tuple(blocks),
                 None if mp is None else r.integer(where, mp, "min_players"),
+                _abilities(r, where, entry),
             )
         )
     return tuple(out)
@@ -396,6 +414,18 @@ def _options(
             )
         )
     return tuple(out)
+
+
+def _abilities(r: _Reader, where: str, entry: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """A company's or corporation's abilities: a list of tables, each with a ``type``."""
+    raw = entry.get("abilities")
+    if raw is None:
+        return ()
+    if not isinstance(raw, Sequence) or not all(
+        isinstance(a, Mapping) and isinstance(a.get("type"), str) for a in raw
+    ):
+        raise r.fail(f"{where}: abilities must be a list of tables with a type", "abilities")
+    return tuple(dict(a) for a in raw)
 
 
 def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
@@ -503,6 +533,7 @@ def game_from_data(
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
         options=_options(r, data, game_tiles),
+        route_rules=optional("route_rules"),
     )
 
 
@@ -517,6 +548,7 @@ def corporation_entry(
     text_color: str | None = None,
     float_percent: int | None = None,
     kind: str = "corporation",
+    abilities: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A corporation as game data (what is not given is left out, to take the defaults)."""
     entry: dict[str, Any] = {"sym": sym, "name": name}
@@ -532,6 +564,8 @@ def corporation_entry(
         entry["float_percent"] = float_percent
     if kind != "corporation":
         entry["kind"] = kind
+    if abilities:
+        entry["abilities"] = [dict(a) for a in abilities]
     return entry
 
 
@@ -579,6 +613,7 @@ def company_entry(
     description: str | None = None,
     blocks: Sequence[str] = (),
     min_players: int | None = None,
+    abilities: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """A private company as game data (what is not given is left out)."""
     entry: dict[str, Any] = {"sym": sym, "name": name, "value": value, "revenue": revenue}
@@ -588,6 +623,8 @@ def company_entry(
         entry["blocks"] = list(blocks)
     if min_players is not None:
         entry["min_players"] = min_players
+    if abilities:
+        entry["abilities"] = [dict(a) for a in abilities]
     return entry
 
 
@@ -624,6 +661,8 @@ def game_to_data(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {"title": game.name}
     if game.title != game.name:
         out["display_title"] = game.title
+    if game.route_rules is not None:
+        out["route_rules"] = game.route_rules
     for key in ("subtitle", "designer", "publisher", "location"):
         value = getattr(game, key)
         if value is not None:
@@ -664,6 +703,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
             text_color=c.text_color,
             float_percent=c.float_percent,
             kind=c.kind,
+            abilities=c.abilities,
         )
         for c in game.corporations
     ]
@@ -678,15 +718,21 @@ def game_to_data(game: Game) -> dict[str, Any]:
             description=c.description,
             blocks=c.blocks,
             min_players=c.min_players,
+            abilities=c.abilities,
         )
         for c in game.companies
     ]
     if companies:
         out["companies"] = companies
-    if game.train_data:
-        out["trains"] = [dict(t) for t in game.train_data]
-    if game.phase_data:
-        out["phases"] = [dict(p) for p in game.phase_data]
+    trains, phases = (
+        ([dict(t) for t in game.train_data], [dict(p) for p in game.phase_data])
+        if game.train_data or game.phase_data
+        else manager_to_game_data(game.trains)
+    )
+    if trains:
+        out["trains"] = trains
+    if phases:
+        out["phases"] = phases
     if game.market:
         out["market"] = {"rows": [list(row) for row in game.market]}
     rules = _rules_data(game)

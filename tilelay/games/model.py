@@ -40,7 +40,7 @@ __all__ = [
 #: Manifest count of a tile of which there is no limit.
 UNLIMITED = -1
 
-_COORD = re.compile(r"([A-Z]+|[a-z])(-?\d+)")
+_COORD = re.compile(r"([A-Z]{1,3}|[a-z])(-?[0-9]{1,4})")
 
 
 def parse_coord(coord: str) -> tuple[int, int]:
@@ -85,7 +85,8 @@ def normalise_name(name: str) -> str:
 class Corporation:
     """A company that lays track and runs trains: symbol, name, home hex (and city on a
     multi-city hex), token costs, colours. ``kind`` is ``corporation``, or ``minor`` for the
-    minor companies some games have."""
+    minor companies some games have. ``abilities`` are its special abilities as the source
+    writes them (18xx.games' ``{type, …}`` tables), for the game's rules."""
 
     sym: str
     name: str
@@ -96,11 +97,14 @@ class Corporation:
     text_color: str | None = None
     float_percent: int | None = None
     kind: str = "corporation"
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Company:
-    """A private company: value, revenue, a short description and the hexes it blocks."""
+    """A private company: value, revenue, a short description and the hexes it blocks.
+    ``abilities`` are its special abilities as the source writes them (18xx.games'
+    ``{type, …}`` tables: a token it places, a hex bonus, …), for the game's rules."""
 
     sym: str
     name: str
@@ -109,6 +113,11 @@ class Company:
     description: str | None = None
     blocks: tuple[str, ...] = ()
     min_players: int | None = None
+    abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+
+    def abilities_of(self, kind: str) -> list[dict[str, Any]]:
+        """The abilities of type ``kind``."""
+        return [a for a in self.abilities if a.get("type") == kind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +159,8 @@ class Game:
     file and line). ``upgrade_rules`` are the game's rules for laying tiles
     (:class:`~tilelay.upgrades.UpgradeRules`). ``options`` are the game's optional rules
     (:class:`GameOption`) and ``chosen_options`` those in force in this game
-    (:meth:`with_options`); the manifest is the one in force.
+    (:meth:`with_options`); the manifest is the one in force. ``route_rules`` names the rules
+    its routes follow (:func:`tilelay.rules.rules_for`; ``None``: found by the game's names).
     """
 
     name: str
@@ -179,6 +189,7 @@ class Game:
     upgrade_rules: UpgradeRules = DEFAULT_RULES
     options: tuple[GameOption, ...] = ()
     chosen_options: tuple[str, ...] = ()
+    route_rules: str | None = None
     _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
     _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
     _variants: dict[tuple[str, ...], Game] = field(default_factory=dict, repr=False)
@@ -367,12 +378,20 @@ def tile_key(name: str) -> tuple[object, ...]:
     return (0, *natural_key(name)) if name[:1].isdigit() else (1, *_mixed_key(name))
 
 
+def _number(digits: str) -> int:
+    """ASCII ``digits`` as a number, any run past 18 digits as one larger than every other."""
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
 def _mixed_key(name: str) -> list[tuple[int, int, str]]:
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", name)]
+    return [
+        (0, _number(p), "") if p[0] in "0123456789" else (1, 0, p)
+        for p in re.findall(r"[0-9]+|[^0-9]+", name)
+    ]
 
 
 def coord_key(coord: str) -> tuple[str, int, str]:
     """Sort key of coordinates: by letters, then by number (``A2`` before ``A10``)."""
     letters_part = "".join(c for c in coord if c.isalpha())
-    digits = "".join(c for c in coord if c.isdigit())
-    return (letters_part, int(digits) if digits else 0, coord)
+    digits = "".join(c for c in coord if c in "0123456789")
+    return (letters_part, _number(digits) if digits else 0, coord)

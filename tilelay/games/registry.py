@@ -97,6 +97,13 @@ class _Registry:
                     # a game's own title beats another game's display title or alias
                     # (18xx.games: '18 Los Angeles' is one game's title, another's display)
                     self.index[key] = entry
+                    self.warnings.append(
+                        ReadWarning(
+                            f"{other.name} ({other.format}) no longer answers to {key!r}: "
+                            f"it is the title of {entry.name}",
+                            other.source,
+                        )
+                    )
                     continue
                 taken.append(f"{key!r} ({other.name}, {other.format})")
                 continue

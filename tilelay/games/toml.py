@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from tilelay.errors import GameDataError
+from tilelay.files import read_text
 from tilelay.games.data import SECTION_KEYS, game_from_data, game_to_data
 from tilelay.games.model import Game
+from tilelay.limits import read_toml
 
 __all__ = ["game_to_toml", "load_game_file", "read_game_toml"]
 
@@ -27,31 +28,14 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def read_game_toml(text: str, source: str) -> Game:
     """The game a TOML text of tilelay's game format describes (strict: see
     :func:`~tilelay.games.data.game_from_data`)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err))
-        raise GameDataError(
-            f"malformed TOML: {message}",
-            source=source,
-            line=int(m.group(1)) if m else None,
-            column=int(m.group(2)) if m else None,
-        ) from None
+    data = read_toml(text, source=source, error=GameDataError)
     return game_from_data(data, source=source, text=text)
 
 
 def load_game_file(path: str | Path) -> Game:
     """Read a game definition from a TOML file of tilelay's game format."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise GameDataError("cannot read game file: it is a folder", source=str(p)) from None
-    except OSError as err:
-        raise GameDataError(f"cannot read game file: {err.strerror}", source=str(p)) from None
-    except UnicodeDecodeError as err:
-        raise GameDataError(f"not UTF-8 text: {err.reason}", source=str(p)) from None
+    text = read_text(p, limit=16 * 1024 * 1024, what="game file", error=GameDataError)
     return read_game_toml(text, str(p))
 
 

@@ -157,8 +157,26 @@ class EngineGame:
     """The :data:`DATA_METHODS` the game overrides, where: that part of its data is computed
     when a game starts (an optional rule, a map variant, a map built in code), so the
     constants may not be the whole story."""
+    started: Mapping[str, Sequence[Mapping[str, Json]]] = field(default_factory=dict)
+    """What an overridden data method gives when a game starts with every optional rule off,
+    for the methods that only build data (``{"CORPORATIONS": […]}`` for 18GA, whose
+    corporations are a method): the game as it is played, where the constant is not."""
     problems: tuple[Problem, ...] = ()
     """Constants that are not data (or not in the expected shape), with file, line and why."""
+
+    def played(self, constant: str) -> Sequence[Mapping[str, Json]]:
+        """``TRAINS``, ``PHASES``, ``CORPORATIONS``, ``MINORS`` or ``COMPANIES`` as a game
+        starts with: the data method's value (:attr:`started`) when it was read, else the
+        constant's."""
+        if constant in self.started:
+            return self.started[constant]
+        return {
+            "TRAINS": self.trains,
+            "PHASES": self.phases,
+            "CORPORATIONS": self.corporations,
+            "MINORS": self.minors,
+            "COMPANIES": self.companies,
+        }[constant]
 
     @property
     def display_title(self) -> str:
@@ -196,6 +214,16 @@ class EngineGame:
             "corporations": [_slice(c, _CORPORATION_KEYS) for c in self.corporations],
             "companies": [_slice(c, _COMPANY_KEYS) for c in self.companies],
         }
+
+
+#: The data methods read when they only build data, and the constant each stands for.
+_METHOD_CONSTANTS = {
+    "game_trains": "TRAINS",
+    "game_phases": "PHASES",
+    "game_corporations": "CORPORATIONS",
+    "game_minors": "MINORS",
+    "game_companies": "COMPANIES",
+}
 
 
 def _slice(item: Mapping[str, Json], keys: Iterable[str]) -> dict[str, Json]:
@@ -543,6 +571,18 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         defined = program.method_where(klass, method)
         if defined is not None and defined[0] != _BASE_MODULE:
             built[method] = Found(*defined)
+    # a data method that only builds data with the game's options off is read as the game
+    # starts it (18GA's corporations, 1856's trains)
+    started: dict[str, list[dict[str, Json]]] = {}
+    for method, constant in _METHOD_CONSTANTS.items():
+        if method not in built:
+            continue
+        try:
+            value = program.method_value(klass, method)
+        except (KeyError, NotDataError):
+            continue
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            started[constant] = [_json(v) for v in value]
 
     layout = raw["LAYOUT"]
     axes = _json(raw["AXES"])
@@ -571,6 +611,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         market=_json(market) if isinstance(market, list) else [],
         found=found,
         built_in_code=built,
+        started=started,
         problems=tuple(problems),
     )
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,10 @@ from tilelay.games import Game, game_from_data
 from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
+from tilelay.sources.engine_codes import parse_engine_code, part_positions
 from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
 from tilelay.sources.rails import find_rails_games, load_rails_game
+from tilelay.tile import Color
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -82,12 +85,28 @@ def _text(value: object) -> str | None:
     return None
 
 
+def _engine_tile(color: str, code: str) -> dict[str, Any]:
+    """A hex group's or game tile's entry: the engine's string, or the tile read from it when
+    its nodes need the engine's part numbers (:mod:`tilelay.sources.engine_codes`)."""
+    positions = part_positions(code)
+    if positions == list(range(len(positions))):
+        return {"color": color, "code": code}
+    try:
+        main, stripe = Color.parse(color)
+        tile = parse_engine_code(code, color=main)
+    except (TilelayError, ValueError):
+        return {"color": color, "code": code}  # said by the game data's reader
+    return {"tile": replace(tile, stripe=stripe) if stripe is not None else tile}
+
+
 def _hex_groups(hexes: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], list[str]] = {}
     for coord, spec in hexes.items():
         key = (str(spec.get("color", "white")) or "white", str(spec.get("code", "")))
         groups.setdefault(key, []).append(coord)
-    return [{"color": c, "coords": coords, "code": code} for (c, code), coords in groups.items()]
+    return [
+        {**_engine_tile(color, code), "coords": coords} for (color, code), coords in groups.items()
+    ]
 
 
 def _company_blocks(company: Mapping[str, Any]) -> list[str]:
@@ -98,6 +117,27 @@ def _company_blocks(company: Mapping[str, Any]) -> list[str]:
     return blocks
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as plain data a TOML file can hold (``None`` where it cannot)."""
+    if isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        items = [_plain(v) for v in value]
+        return [v for v in items if v is not None]
+    if isinstance(value, Mapping):
+        out = {str(k): _plain(v) for k, v in value.items()}
+        return {k: v for k, v in out.items() if v is not None}
+    return None
+
+
+def _plain_abilities(entry: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [
+        _plain(a)
+        for a in entry.get("abilities") or []
+        if isinstance(a, Mapping) and isinstance(a.get("type"), str)
+    ]
+
+
 def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning]]:
     """The game data (:mod:`tilelay.games.data`) of an engine game, and what was adapted."""
     where = game.found.get("HEXES")
@@ -105,12 +145,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     notes: list[ReadWarning] = []
     meta = game.meta
     aliases = [a for a in meta.get("GAME_ALIASES") or [] if isinstance(a, str)]
+    hex_groups = _hex_groups(game.hexes)
     data: dict[str, Any] = {
         "title": game.title,
         "display_title": game.display_title,
         "aliases": [*aliases, game.name[1:] if game.name.startswith("G") else game.name],
         "layout": game.layout or "flat",
-        "hexes": _hex_groups(game.hexes),
+        "hexes": hex_groups,
         "location_names": dict(game.location_names),
     }
     for key, meta_key in (
@@ -132,7 +173,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     own: dict[str, Any] = {}
     for name, spec in (game.tiles or {}).items():
         if isinstance(spec, Mapping):
-            own[name] = {"color": spec.get("color", "white"), "code": spec.get("code", "")}
+            own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code", "")))
             manifest[name] = spec.get("count", 1)
         else:
             manifest[name] = spec
@@ -140,7 +181,10 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     if own:
         data["tiles"] = own
     corporations: list[dict[str, Any]] = []
-    for kind, entries in (("corporation", game.corporations), ("minor", game.minors)):
+    for kind, entries in (
+        ("corporation", game.played("CORPORATIONS")),
+        ("minor", game.played("MINORS")),
+    ):
         for entry in entries:
             home = entry.get("coordinates")
             if isinstance(home, list):
@@ -156,7 +200,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             corp: dict[str, Any] = {
                 "sym": str(entry.get("sym")),
                 "name": str(entry.get("name") or entry.get("sym")),
-                "kind": kind,
+                # a minor written among the corporations says so with its type (1867)
+                "kind": "minor" if entry.get("type") == "minor" else kind,
             }
             if isinstance(home, str):
                 corp["home"] = home
@@ -170,10 +215,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                     corp[key] = entry[key]
             if isinstance(entry.get("float_percent"), int):
                 corp["float_percent"] = entry["float_percent"]
+            abilities = _plain_abilities(entry)
+            if abilities:
+                corp["abilities"] = abilities
             corporations.append(corp)
     data["corporations"] = corporations
     companies: list[dict[str, Any]] = []
-    for entry in game.companies:
+    for entry in game.played("COMPANIES"):
         value, revenue = entry.get("value"), entry.get("revenue")
         company: dict[str, Any] = {
             "sym": str(entry.get("sym")),
@@ -186,10 +234,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         blocks = _company_blocks(entry)
         if blocks:
             company["blocks"] = blocks
+        abilities = _plain_abilities(entry)
+        if abilities:
+            company["abilities"] = abilities
         companies.append(company)
     data["companies"] = companies
     trains: list[dict[str, Any]] = []
-    for entry in game.trains:
+    for entry in game.played("TRAINS"):
         train = dict(entry)
         if "num" not in train:
             train["num"] = "unlimited"
@@ -202,7 +253,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             )
         trains.append(train)
     data["trains"] = trains
-    data["phases"] = [dict(p) for p in game.phases]
+    data["phases"] = [dict(p) for p in game.played("PHASES")]
     rows = [r if isinstance(r, list) else [r] for r in game.market]
     data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
     options = _options(meta.get("OPTIONAL_RULES"))
@@ -243,7 +294,8 @@ def engine_game(
         own = data.setdefault("tiles", {})
         for name in data["manifest"]:
             if name not in known and name not in own and name in generic:
-                own[name] = dict(generic[name])
+                spec = generic[name]
+                own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code")))
     problems = [
         ReadWarning(p.message if not p.constant else f"{p.constant}: {p.message}", p.source, p.line)
         for p in game.problems

@@ -818,6 +818,44 @@ class Program:
             raise result
         return result
 
+    def method_value(
+        self, module: str, name: str, *, options: frozenset[str] = frozenset()
+    ) -> Value:
+        """What the instance method ``name`` of ``module`` returns when it only builds data:
+        its statements run with local variables, the game's optional rules ``options`` on and
+        every other option off (``@optional_rules&.include?(:x)``, ``x?`` predicates),
+        ``self.class::X`` and ``super`` (the ancestor's method, or ``Base``'s
+        ``game_trains`` → ``TRAINS``…) resolved, and filters by simple blocks
+        (``list.reject! { |t| t[:name] == x }``). Raises ``KeyError`` when no such method is
+        defined and :class:`~tilelay.errors.NotDataError` when it does more than that."""
+        found = self._method(module, name, None)
+        if found is None:
+            raise KeyError(_join(module, name))
+        owner, d = found
+        try:
+            return _MethodEvaluator(self, d.file, d.nesting, module, owner, name, options).run(
+                d.node
+            )
+        except _NotData as err:
+            message = err.message
+            if err.error is not None:
+                message = f"{message}, which is not data ({err.error})"
+            raise NotDataError(
+                message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
+            ) from None
+
+    def _method(self, module: str, name: str, after: str | None) -> tuple[str, _Def] | None:
+        """The nearest ancestor of ``module`` (after ``after``, when given) defining ``name``."""
+        seen = after is None
+        for anc in self.ancestors(module):
+            if not seen:
+                seen = anc == after
+                continue
+            d = self._modules[anc].methods.get(name)
+            if d is not None:
+                return anc, d
+        return None
+
     def evaluate(self, node: Node, file: RubyFile, nesting: tuple[str, ...] = ()) -> Value:
         """The value of expression ``node`` of ``file`` as written inside ``nesting``
         (module full names, innermost first). Raises :class:`~tilelay.errors.NotDataError`."""
@@ -1187,6 +1225,270 @@ class _Evaluator:
         ):
             return left + right if op == "+" else left - right
         raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
+
+
+class _Return(Exception):
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+
+#: The engine's ``Base`` data methods and the constant each returns.
+_BASE_DATA_METHODS = {
+    "game_trains": "TRAINS",
+    "game_phases": "PHASES",
+    "game_corporations": "CORPORATIONS",
+    "game_minors": "MINORS",
+    "game_companies": "COMPANIES",
+    "game_hexes": "HEXES",
+    "game_tiles": "TILES",
+    "game_location_names": "LOCATION_NAMES",
+    "game_market": "MARKET",
+}
+
+
+class _MethodEvaluator(_Evaluator):
+    """Runs a method that only builds data (see :meth:`Program.method_value`)."""
+
+    __slots__ = ("klass", "locals", "method", "options", "owner")
+
+    def __init__(
+        self,
+        program: Program,
+        file: RubyFile,
+        nesting: tuple[str, ...],
+        klass: str,
+        owner: str,
+        method: str,
+        options: frozenset[str],
+    ) -> None:
+        super().__init__(program, file, nesting)
+        self.klass = klass
+        self.owner = owner
+        self.method = method
+        self.options = options
+        self.locals: dict[str, Value] = {}
+
+    def run(self, method_node: Node) -> Value:
+        body = next((c for c in method_node.named_children if c.type == "body_statement"), None)
+        if body is None:
+            return None
+        try:
+            return self.statements(self._items(body))
+        except _Return as done:
+            return done.value
+
+    def statements(self, nodes: list[Node]) -> Value:
+        result: Value = None
+        for node in nodes:
+            result = self.statement(node)
+        return result
+
+    def statement(self, node: Node) -> Value:
+        t = node.type
+        if t in ("if_modifier", "unless_modifier"):
+            body = node.child_by_field_name("body")
+            cond = node.child_by_field_name("condition")
+            if body is None or cond is None:
+                raise _NotData(node, "a condition without a body")
+            if self.truth(cond) == (t == "if_modifier"):
+                return self.statement(body)
+            return None
+        if t == "return":
+            args = [c for c in node.named_children if c.type == "argument_list"]
+            items = self._items(args[0]) if args else []
+            raise _Return(self.value(items[0]) if items else None)
+        if t == "assignment":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is None or right is None or left.type not in ("identifier",):
+                raise _NotData(node, "an assignment to something other than a local variable")
+            value = self.value(right)
+            self.locals[self.file.text(left)] = value
+            return value
+        if t == "operator_assignment":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            op_node = node.child_by_field_name("operator")
+            op = self.file.text(op_node) if op_node is not None else ""
+            if left is None or right is None:
+                raise _NotData(node, "an assignment without sides")
+            if op == "||=" and left.type == "instance_variable":
+                return self.value(right)  # a memo: its value
+            if left.type != "identifier" or op not in ("+=", "-="):
+                raise _NotData(node, f"the assignment {op} is not data")
+            name = self.file.text(left)
+            old = self.locals.get(name)
+            new = self.value(right)
+            if not isinstance(old, list) or not isinstance(new, list):
+                raise _NotData(node, f"{op} on something that is not an array")
+            value = old + new if op == "+=" else [v for v in old if v not in new]
+            self.locals[name] = value
+            return value
+        if t == "call" and node.child_by_field_name("block") is not None:
+            return self.block_call(node)
+        return self.value(node)
+
+    def truth(self, node: Node) -> bool:
+        """A condition on the game's options: only option tests and their combinations."""
+        t = node.type
+        text = self.file.text(node)
+        if t == "parenthesized_statements":
+            inner = self._items(node)
+            if len(inner) == 1:
+                return self.truth(inner[0])
+        if t == "unary" and text.lstrip().startswith(("!", "not")):
+            operand = node.child_by_field_name("operand")
+            if operand is not None:
+                return not self.truth(operand)
+        if t == "binary":
+            op_node = node.child_by_field_name("operator")
+            op = self.file.text(op_node) if op_node is not None else ""
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if op in ("&&", "and") and left is not None and right is not None:
+                return self.truth(left) and self.truth(right)
+            if op in ("||", "or") and left is not None and right is not None:
+                return self.truth(left) or self.truth(right)
+        if t == "call":
+            method = node.child_by_field_name("method")
+            receiver = node.child_by_field_name("receiver")
+            name = self.file.text(method) if method is not None else ""
+            if receiver is not None and name == "include?":
+                target = self.file.text(receiver)
+                if target in ("@optional_rules", "optional_rules"):
+                    args = node.child_by_field_name("arguments")
+                    items = self._items(args) if args is not None else []
+                    if len(items) == 1:
+                        option = self.value(items[0])
+                        return isinstance(option, str) and str(option) in self.options
+        if t in ("identifier", "call") and text.endswith("?") and "(" not in text:
+            return False  # an option predicate (cotton_port?): off
+        raise _NotData(node, f"the condition {text[:40]} is not a test of the game's options")
+
+    def value(self, node: Node) -> Value:
+        t = node.type
+        if t == "identifier":
+            name = self.file.text(node)
+            if name in self.locals:
+                return self.locals[name]
+            if name.endswith("?"):
+                return False
+            raise _NotData(node, f"calls method {name}")
+        if t == "conditional":
+            cond = node.child_by_field_name("condition")
+            yes = node.child_by_field_name("consequence")
+            no = node.child_by_field_name("alternative")
+            if cond is None or yes is None or no is None:
+                raise _NotData(node, "an incomplete condition")
+            return self.value(yes if self.truth(cond) else no)
+        if t == "super":
+            return self.super_value(node)
+        if t == "scope_resolution":
+            scope = node.child_by_field_name("scope")
+            name_node = node.child_by_field_name("name")
+            if (
+                scope is not None
+                and name_node is not None
+                and self.file.text(scope).replace(" ", "") == "self.class"
+            ):
+                constant = self.file.text(name_node)
+                try:
+                    return self.program.value(self.klass, constant)
+                except KeyError:
+                    raise _NotData(node, f"no constant {constant}") from None
+                except NotDataError as err:
+                    raise _NotData(node, f"refers to {constant}", err) from None
+        if t == "call":
+            return self.call_value(node)
+        if t == "binary":
+            op_node = node.child_by_field_name("operator")
+            op = self.file.text(op_node) if op_node is not None else ""
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if op in ("==", "!=") and left is not None and right is not None:
+                same = self.value(left) == self.value(right)
+                return same if op == "==" else not same
+        return super().value(node)
+
+    def super_value(self, node: Node) -> Value:
+        found = self.program._method(self.klass, self.method, self.owner)
+        if found is not None and found[0] != "Engine::Game::Base":
+            owner, d = found
+            inner = _MethodEvaluator(
+                self.program, d.file, d.nesting, self.klass, owner, self.method, self.options
+            )
+            return inner.run(d.node)
+        constant = _BASE_DATA_METHODS.get(self.method)
+        if constant is None:
+            raise _NotData(node, f"super of {self.method}")
+        try:
+            return self.program.value(self.klass, constant)
+        except (KeyError, NotDataError):
+            raise _NotData(node, f"super of {self.method} ({constant} is not data)") from None
+
+    def call_value(self, node: Node) -> Value:
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        name = self.file.text(method) if method is not None else ""
+        if node.child_by_field_name("block") is not None:
+            return self.block_call(node)
+        args = node.child_by_field_name("arguments")
+        items = self._items(args) if args is not None else []
+        if receiver is None and name.endswith("?") and not items:
+            return False
+        if receiver is not None and name == "include?" and len(items) == 1:
+            target = self.file.text(receiver)
+            if target in ("@optional_rules", "optional_rules"):
+                return self.truth(node)
+            container = self.value(receiver)
+            if isinstance(container, list | dict | str):
+                return self.value(items[0]) in container
+        if receiver is not None and name in ("dup", "freeze", "clone", "compact") and not items:
+            value = self.value(receiver)
+            return (
+                [v for v in value if v is not None]
+                if name == "compact" and isinstance(value, list)
+                else value
+            )
+        return super().value(node)
+
+    def block_call(self, node: Node) -> Value:
+        """``list.reject(!) { |x| … }``, ``select(!)``, ``map(&:dup)``: on data."""
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        block = node.child_by_field_name("block")
+        name = self.file.text(method) if method is not None else ""
+        if receiver is None or block is None:
+            raise _NotData(node, f"calls {name} with a block")
+        items = self.value(receiver)
+        if not isinstance(items, list):
+            raise _NotData(node, f"{name} of something that is not an array")
+        if block.type == "block_argument":
+            if name == "map" and self.file.text(block).replace(" ", "") in ("&:dup", "&:clone"):
+                return list(items)
+            raise _NotData(node, f"calls {name} with a block")
+        params = [c for c in block.named_children if c.type == "block_parameters"]
+        body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
+        names = [self.file.text(c) for c in params[0].named_children] if params else []
+        if name not in ("reject", "reject!", "select", "select!", "filter") or len(names) != 1:
+            raise _NotData(node, f"calls {name} with a block")
+        statements = self._items(body[0]) if body else []
+        if len(statements) != 1:
+            raise _NotData(node, f"calls {name} with a block of several statements")
+        kept: list[Value] = []
+        saved = self.locals.get(names[0], self)
+        for item in items:
+            self.locals[names[0]] = item
+            hit = bool(self.value(statements[0]))
+            if hit == name.startswith(("select", "filter")):
+                kept.append(item)
+        if saved is self:
+            self.locals.pop(names[0], None)
+        else:
+            self.locals[names[0]] = saved  # type: ignore[assignment]
+        if name.endswith("!") and receiver.type == "identifier":
+            self.locals[self.file.text(receiver)] = kept
+        return kept
 
 
 _Handler: TypeAlias = Callable[[_Evaluator, Node], Value]

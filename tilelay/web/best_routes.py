@@ -27,8 +27,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tilelay.audit import rate_recorded
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
+from tilelay.limits import check_trains
 from tilelay.replay import (
     RecordError,
     ReplayStep,
@@ -132,25 +134,19 @@ def parse_record(body: bytes, game: Game) -> dict[str, Any]:
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for route in recorded_routes(action):
-        revenue, evaluated = route.revenue, False
-        if revenue is None and route.train in held:
-            try:
-                found = planner.find(held[route.train], route.hexes)
-            except TilelayError:
-                found = []
-            if found:
-                revenue, evaluated = found[0].revenue, True
-        out.append(
-            {
-                "train": route.train,
-                "hexes": list(route.hexes),
-                "revenue": revenue,
-                "evaluated": evaluated,
-            }
-        )
-    return out
+    """The routes the record says were run, rated on the position (:func:`rate_recorded`)."""
+    rated, _ = rate_recorded(planner, recorded_routes(action), held)
+    return [
+        {
+            "train": run.train,
+            "hexes": list(run.hexes),
+            "revenue": (
+                run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
+            ),
+            "evaluated": run.recorded_revenue is None and run.computed_revenue is not None,
+        }
+        for run in rated
+    ]
 
 
 def _with_train_ids(
@@ -195,7 +191,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
         action = runs[-1][0]
     chosen: ReplayStep | None = None
     for step in replay_steps(record, game):
-        if step.action.get("id") == action:
+        if step.action_id == action:
             chosen = step
             break
     if chosen is None:
@@ -209,8 +205,8 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
             " run_routes action"
         )
     held = chosen.trains.get(corp, {})
-    trains = chosen.train_names(corp)
-    planner = RoutePlanner(chosen.board, corp, chosen.phase)
+    trains = check_trains(corp, chosen.runnable_names(corp))
+    planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     result = planner.best(trains)
     recorded = (
         _recorded(planner, chosen.action, held) if chosen.action.get("type") == "run_routes" else []
@@ -271,17 +267,14 @@ async def routes_page(request: Request) -> Response:
     if request.method == "POST":
         try:
             body = await read_body(request, MAX_BODY)
-            form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
-            record_text = form.get("record", [""])[-1]
-            key = "pick" if "go" in form else "action"
-            action = _action_param(form.get(key, [""])[-1])
-            record = parse_record(record_text.encode("utf-8"), game)
-            view = await compute(analyse, game, record, action)
+            record_text, view = await compute(_posted_form, body, game)
         except TilelayError as err:
             known = web_error(err)
             error, status = known.message, known.status
             if status == 413:
                 record_text = ""
+            elif isinstance(err, _FormError):
+                record_text = err.record_text
     q = quote(game.name, safe="")
     return render(
         request,
@@ -303,11 +296,38 @@ async def routes_api(request: Request) -> Response:
     game = _game(request)
     action = _action_param(request.query_params.get("action"))
     body = await read_body(request, MAX_BODY)
-    record = parse_record(body, game)
-    view = await compute(analyse, game, record, action)
+    return JSONResponse(await compute(_api_answer, body, game, action))
+
+
+def _api_answer(body: bytes, game: Game, action: int | None) -> dict[str, Any]:
+    view = analyse(game, parse_record(body, game), action)
     data = view.as_json()
     data["panel"] = _panel(view, None)
-    return JSONResponse(data)
+    return data
+
+
+class _FormError(WebError):
+    """A posted form's error, with the record text to show again in the page."""
+
+    def __init__(self, err: WebError, record_text: str) -> None:
+        super().__init__(err.message, err.status, suggestions=err.suggestions)
+        self.record_text = record_text
+
+
+def _posted_form(body: bytes, game: Game) -> tuple[str, RoutesView]:
+    """The record text of a posted form and the view it asks for."""
+    try:
+        form = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=64)
+    except ValueError:  # more fields than max_num_fields
+        raise WebError("the form has too many fields: at most 64") from None
+    record_text = form.get("record", [""])[-1]
+    try:
+        key = "pick" if "go" in form else "action"
+        action = _action_param(form.get(key, [""])[-1])
+        record = parse_record(record_text.encode("utf-8"), game)
+        return record_text, analyse(game, record, action)
+    except TilelayError as err:
+        raise _FormError(web_error(err), record_text) from None
 
 
 def routes() -> list[BaseRoute]:

@@ -40,8 +40,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tilelay.board import Board
-from tilelay.errors import NotFoundError
+from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
+from tilelay.limits import read_json
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState, IllegalEdit, StateError, game_key
 from tilelay.store import StoreError
@@ -74,11 +75,9 @@ async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     ``limit`` bytes)."""
     body = await read_body(request, limit)
     try:
-        data = json.loads(body.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise WebError("the request body must be UTF-8 JSON") from None
-    except (ValueError, RecursionError) as err:
-        raise WebError(f"the request body must be JSON: {err}") from None
+        data = read_json(body, source="the request body")
+    except TilelayError as err:  # not UTF-8, not JSON, numbers or nesting past the limits
+        raise WebError(str(err)) from None
     if not isinstance(data, dict):
         raise WebError("the request body must be a JSON object")
     return data

@@ -12,7 +12,8 @@
 
 Games with people, the River and the Abbot are played in :mod:`tilelay.web.carcassonne_play`.
 
-Games are replayed from their seed for each request (a random game takes milliseconds). Bad
+Games are replayed from their seed for each request (a random game takes milliseconds), off
+the event loop under the request time limit (:func:`~tilelay.web.compute.offloaded`). Bad
 query parameters answer 400 with a one-line message (:mod:`tilelay.web.errors`).
 """
 
@@ -38,6 +39,7 @@ from tilelay.carcassonne.game import (
 )
 from tilelay.carcassonne.svg import PLAYER_COLOURS, board_svg, tile_svg
 from tilelay.carcassonne.tileset import base_tileset, game_tileset
+from tilelay.web.compute import offloaded
 from tilelay.web.errors import WebError
 from tilelay.web.params import parse_int
 from tilelay.web.templating import render
@@ -108,7 +110,7 @@ def _game_at(query: GameQuery) -> Game:
     return game
 
 
-async def index(request: Request) -> Response:
+def index(request: Request) -> Response:
     """The start page: a form to choose a game, and the tile set."""
     ts = base_tileset()
     tiles = [
@@ -128,7 +130,7 @@ async def index(request: Request) -> Response:
     )
 
 
-async def game_page(request: Request) -> Response:
+def game_page(request: Request) -> Response:
     """The board of a game after a given move, with scores and navigation."""
     query = parse_query(request)
     game = _game_at(query)
@@ -196,14 +198,14 @@ def _total_moves(seed: int, kinds: tuple[str, ...]) -> int:
     return len(game.turns)
 
 
-async def board_image(request: Request) -> Response:
+def board_image(request: Request) -> Response:
     """The board drawing alone, as SVG."""
     query = parse_query(request)
     game = _game_at(query)
     return Response(board_svg(game.board), media_type="image/svg+xml")
 
 
-async def tile_image(request: Request) -> Response:
+def tile_image(request: Request) -> Response:
     """One tile's drawing, as SVG."""
     name = request.path_params["name"]
     rotation = _int(request, "rotation", 0, 0, 3)
@@ -217,8 +219,8 @@ async def tile_image(request: Request) -> Response:
 def routes() -> list[Route]:
     """The Carcassonne routes, to mount in the web app."""
     return [
-        Route("/carcassonne", index, methods=["GET"]),
-        Route("/carcassonne/game", game_page, methods=["GET"]),
-        Route("/carcassonne/board.svg", board_image, methods=["GET"]),
-        Route("/carcassonne/tile/{name}.svg", tile_image, methods=["GET"]),
+        Route("/carcassonne", offloaded(index), methods=["GET"]),
+        Route("/carcassonne/game", offloaded(game_page), methods=["GET"]),
+        Route("/carcassonne/board.svg", offloaded(board_image), methods=["GET"]),
+        Route("/carcassonne/tile/{name}.svg", offloaded(tile_image), methods=["GET"]),
     ]

@@ -70,7 +70,8 @@ def web_error(exc: Exception) -> WebError:
 
 
 def _wants_json(request: Request) -> bool:
-    return request.url.path.startswith("/api/")
+    path = request.url.path
+    return path == "/api" or path.startswith("/api/")
 
 
 def error_response(request: Request, err: WebError) -> Response:

@@ -24,6 +24,8 @@ __all__ = [
 
 #: Every rotation, for ``r=all``.
 ALL_ROTATIONS: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+#: The most rotations ``r=`` may list.
+MAX_ROTATIONS = 12
 
 # Names in URLs (tiles, hexes, games): letters, digits and a little punctuation. Anything else
 # (slashes, backslashes, NUL, "..") is refused before any lookup happens.
@@ -57,8 +59,14 @@ def parse_rotations(value: str | None) -> tuple[int, ...]:
         return (0,)
     if value.strip().lower() == "all":
         return ALL_ROTATIONS
+    parts = split_plus(value)
+    if len(parts) > MAX_ROTATIONS:
+        raise WebError(
+            f"r= lists {len(parts)} rotations: at most {MAX_ROTATIONS} (there are 6; 'all' "
+            "gives every one)"
+        )
     out: list[int] = []
-    for part in split_plus(value):
+    for part in parts:
         r = _rotation(part, "r=")
         if r not in out:
             out.append(r)

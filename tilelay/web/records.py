@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tilelay.errors import TilelayError
+from tilelay.audit import rate_recorded
 from tilelay.games import Game
 from tilelay.lays import record_game
 from tilelay.replay import (
@@ -95,30 +95,20 @@ def _runs(game: Game, step: ReplayStep, planner: RoutePlanner, corp: str) -> dic
     """The routes run at a ``run_routes`` step (found on the board where the record gives
     no revenue) and the best ones."""
     held = step.trains.get(corp, {})
-    trains = step.train_names(corp)
-    best = planner.best(trains)
-    ran: list[dict[str, Any]] = []
-    drawn: list[TrainRoute] = []
-    for route in recorded_routes(step.action):
-        revenue = route.revenue
-        found: list[TrainRoute] = []
-        if route.train in held:
-            try:
-                found = planner.find(held[route.train], route.hexes)
-            except TilelayError:
-                found = []
-        if found:
-            drawn.append(found[0])
-            if revenue is None:
-                revenue = found[0].revenue
-        ran.append(
-            {
-                "train": route.train,
-                "hexes": list(route.hexes),
-                "revenue": revenue,
-                "drawn": bool(found),
-            }
-        )
+    best = planner.best(step.runnable_names(corp))
+    rated, _ = rate_recorded(planner, recorded_routes(step.action), held)
+    drawn: list[TrainRoute] = [run.route for run in rated if run.route is not None]
+    ran: list[dict[str, Any]] = [
+        {
+            "train": run.train,
+            "hexes": list(run.hexes),
+            "revenue": (
+                run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
+            ),
+            "drawn": run.route is not None,
+        }
+        for run in rated
+    ]
     run_total = sum(r["revenue"] or 0 for r in ran)
     return {
         "corporation": corp,
@@ -167,7 +157,7 @@ def analyse_record(record: Mapping[str, Any]) -> Analysis:
         )
         corp = _corp_of(game, step)
         if action.get("type") == "run_routes" and corp is not None:
-            planner = RoutePlanner(step.board, corp, step.phase)
+            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
             run = _runs(game, step, planner, corp)
             runs.append(
                 {
@@ -303,7 +293,7 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
         "run": None,
     }
     if step.action.get("type") == "run_routes" and corp is not None:
-        planner = RoutePlanner(step.board, corp, step.phase)
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
         run = _runs(game, step, planner, corp)
         drawn, best = run.pop("_drawn"), run.pop("_best")
         out["run"] = run

@@ -21,13 +21,15 @@ have none printed), ``grid`` (present: draw the region grid) and ``layout=flat|p
 orientation of generic tiles; a game's tiles use the game's layout).
 
 Names from URLs are only ever looked up among the built-in tiles and games: no request reads a
-file named by the request.
+file named by the request. Every page is built off the event loop under the request time limit
+(:func:`~tilelay.web.compute.offloaded`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -44,8 +46,9 @@ from tilelay.games import Game, find_games, game_names, load_game
 from tilelay.games.model import coord_key
 from tilelay.games.registry import entries, reference
 from tilelay.hexgeo import Layout
+from tilelay.limits import text_problem
 from tilelay.tile import Tile
-from tilelay.web.compute import compute
+from tilelay.web.compute import offloaded
 from tilelay.web.errors import WebError
 from tilelay.web.params import parse_layout, parse_rotations, safe_name, split_plus
 from tilelay.web.templating import render
@@ -96,6 +99,9 @@ class Options:
         n = q.get("n")
         if n is not None and len(n) > MAX_NAME:
             raise WebError(f"n= is too long ({len(n)} characters): at most {MAX_NAME}")
+        problem = None if n is None else text_problem(n, MAX_NAME)
+        if problem is not None:
+            raise WebError(f"n= {problem}")
         return cls(
             rotations=parse_rotations(q.get("r")),
             location_name=n.strip() if n and n.strip() else None,
@@ -256,9 +262,9 @@ def _index_rows() -> list[dict[str, Any]]:
     return rows
 
 
-async def index(request: Request) -> Response:
+def index(request: Request) -> Response:
     """The index page: every game known, the catalogue, Carcassonne, a tile form."""
-    games = await compute(_index_rows)
+    games = _index_rows()
     return render(
         request,
         "index.html",
@@ -266,28 +272,36 @@ async def index(request: Request) -> Response:
     )
 
 
-async def tiles_all(request: Request) -> Response:
-    """``/tiles/all``: every catalogue tile, grouped by colour (``r=``, ``n=`` ignored)."""
-    opts = Options.from_query(request.query_params)
+@lru_cache(maxsize=8)
+def _catalogue_groups(layout: Layout, grid: bool, query: str) -> tuple[Group, ...]:
+    """Every catalogue tile drawn small, grouped by colour (the same for every request with
+    these options, so drawn once)."""
     groups: dict[str, Group] = {}
     for tile in catalogue.tiles():
         key = tile.color.value
         group = groups.setdefault(key, Group(key.capitalize()))
         group.figures.append(
             Figure(
-                _draw(tile, opts.layout, SMALL_SIZE, opts.grid),
+                _draw(tile, layout, SMALL_SIZE, grid),
                 tile.name,
                 tile.color.value,
-                "/tiles/" + quote(tile.name, safe="") + opts.query(),
+                "/tiles/" + quote(tile.name, safe="") + query,
             )
         )
+    return tuple(groups.values())
+
+
+def tiles_all(request: Request) -> Response:
+    """``/tiles/all``: every catalogue tile, grouped by colour (``r=``, ``n=`` ignored)."""
+    opts = Options.from_query(request.query_params)
+    groups = _catalogue_groups(opts.layout, opts.grid, opts.query())
     ignored = [p for p in ("r", "n") if p in request.query_params]
     return _tiles_page(
-        request, "All catalogue tiles", list(groups.values()), opts, large=False, ignored=ignored
+        request, "All catalogue tiles", list(groups), opts, large=False, ignored=ignored
     )
 
 
-async def tiles_named(request: Request) -> Response:
+def tiles_named(request: Request) -> Response:
     """``/tiles/<names>``: catalogue tiles at large scale, ``NAME-R`` or ``r=`` rotations."""
     opts = Options.from_query(request.query_params)
     names: str = request.path_params["names"]
@@ -314,14 +328,14 @@ def _count_text(count: int) -> str:
     return "unlimited" if count < 0 else f"×{count}"
 
 
-async def game_tiles(request: Request) -> Response:
+def game_tiles(request: Request) -> Response:
     """``/tiles/<game>/<hexes_or_tiles>`` and ``/tiles/<games>/all``."""
     opts = Options.from_query(request.query_params)
     game_spec: str = request.path_params["game"]
     items: str = request.path_params["items"]
     if items == "all":
         request.state.suggest = "/tiles/{}/all"
-        groups, title = await compute(_games_all, game_spec, opts)
+        groups, title = _games_all(game_spec, opts)
         return _tiles_page(request, title, groups, opts, large=False, generic=False)
     request.state.suggest = "/tiles/{}/" + quote(items, safe="+")
     game = _game(game_spec)
@@ -398,12 +412,12 @@ def _games_all(spec: str, opts: Options) -> tuple[list[Group], str]:
     return groups, title
 
 
-async def game_map(request: Request) -> Response:
+def game_map(request: Request) -> Response:
     """``/map/<game>``: the game's whole map."""
     opts = Options.from_query(request.query_params)
     request.state.suggest = "/map/{}"
     game = _game(request.path_params["game"])
-    drawing = Markup(await compute(svg.map_svg, game, size=40, grid=opts.grid))
+    drawing = Markup(svg.map_svg(game, size=40, grid=opts.grid))
     return render(
         request,
         "map.html",
@@ -418,7 +432,7 @@ async def game_map(request: Request) -> Response:
     )
 
 
-async def tile_code(request: Request) -> Response:
+def tile_code(request: Request) -> Response:
     """``/tile?code=…``: draw a tile-language string; a plain tile name redirects."""
     opts = Options.from_query(request.query_params)
     code = request.query_params.get("code", "")
@@ -483,12 +497,12 @@ def _api_games() -> list[dict[str, Any]]:
     return out
 
 
-async def api_games(request: Request) -> Response:
+def api_games(request: Request) -> Response:
     """``/api/games``: JSON list of every game known."""
-    return JSONResponse(await compute(_api_games))
+    return JSONResponse(_api_games())
 
 
-async def api_tile(request: Request) -> Response:
+def api_tile(request: Request) -> Response:
     """``/api/tiles/<name>``: JSON with the catalogue tile's colour and tile string."""
     request.state.suggest = "/api/tiles/{}"
     name, rotation = _catalogue_spec(request.path_params["name"])
@@ -506,12 +520,12 @@ async def api_tile(request: Request) -> Response:
 def routes() -> list[BaseRoute]:
     """The routes of the tile pages (the static files and Carcassonne are added by the app)."""
     return [
-        Route("/", index, name="index"),
-        Route("/tiles/all", tiles_all, name="tiles_all"),
-        Route("/tiles/{names}", tiles_named, name="tiles_named"),
-        Route("/tiles/{game}/{items}", game_tiles, name="game_tiles"),
-        Route("/map/{game}", game_map, name="game_map"),
-        Route("/tile", tile_code, name="tile_code"),
-        Route("/api/games", api_games, name="api_games"),
-        Route("/api/tiles/{name}", api_tile, name="api_tile"),
+        Route("/", offloaded(index), name="index"),
+        Route("/tiles/all", offloaded(tiles_all), name="tiles_all"),
+        Route("/tiles/{names}", offloaded(tiles_named), name="tiles_named"),
+        Route("/tiles/{game}/{items}", offloaded(game_tiles), name="game_tiles"),
+        Route("/map/{game}", offloaded(game_map), name="game_map"),
+        Route("/tile", offloaded(tile_code), name="tile_code"),
+        Route("/api/games", offloaded(api_games), name="api_games"),
+        Route("/api/tiles/{name}", offloaded(api_tile), name="api_tile"),
     ]

@@ -20,6 +20,7 @@ from pathlib import Path
 from lxml import etree
 
 from tilelay.errors import ReadWarning, XMLFormatError
+from tilelay.limits import MAX_AMOUNT, shown, whole
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
@@ -62,12 +63,12 @@ def ge_colour(text: str | None) -> str | None:
     t = text.strip()
     rgb = GE_COLOURS.get(t)
     if rgb is None:
-        try:
-            parts = tuple(int(p) for p in t.split(","))
-        except ValueError:
-            raise ValueError(f"unknown colour {text!r}") from None
-        if len(parts) != 3 or not all(0 <= p <= 255 for p in parts):
-            raise ValueError(f"bad colour {text!r}: expected R,G,B with values 0-255")
+        values = [whole(p, 0, 255) for p in t.split(",")]
+        if len(values) == 1 and values[0] is None:
+            raise ValueError(f"unknown colour {shown(text)}")
+        parts = tuple(v for v in values if v is not None)
+        if len(parts) != 3 or len(values) != 3:
+            raise ValueError(f"bad colour {shown(text)}: expected R,G,B with values 0-255")
         rgb = (parts[0], parts[1], parts[2])
     return "#" + "".join(f"{p:02x}" for p in rgb)
 
@@ -119,14 +120,15 @@ def _int(el: etree._Element, attr: str, source: str | None) -> int | None:
     text = el.get(attr)
     if text is None or not text.strip():
         return None
-    try:
-        return int(text.strip().removesuffix("%"))
-    except ValueError:
+    value = whole(text.strip().removesuffix("%"), -MAX_AMOUNT, MAX_AMOUNT)
+    if value is None:
         raise XMLFormatError(
-            f"<{_local(el)}> {attr}={text!r} is not a whole number",
+            f"<{_local(el)}> {attr}={shown(text)} is not a whole number from {-MAX_AMOUNT:,} "
+            f"to {MAX_AMOUNT:,}",
             source=source,
             line=element_line(el),
-        ) from None
+        )
+    return value
 
 
 def read_ge_cities(data: bytes | str | Path, *, source: str | None = None) -> dict[int, str]:

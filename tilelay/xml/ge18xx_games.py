@@ -23,6 +23,7 @@ from pathlib import Path
 from lxml import etree
 
 from tilelay.errors import ReadWarning, XMLFormatError
+from tilelay.limits import MAX_AMOUNT, shown, whole
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = ["GeGameInfo", "GePhase", "GeTrain", "read_ge_games"]
@@ -80,14 +81,15 @@ def _int(el: etree._Element, attr: str, source: str | None) -> int | None:
     text = el.get(attr)
     if text is None or not text.strip():
         return None
-    try:
-        return int(text)
-    except ValueError:
+    value = whole(text, -MAX_AMOUNT, MAX_AMOUNT)
+    if value is None:
         raise XMLFormatError(
-            f"<{el.tag}> {attr}={text!r} is not a whole number",
+            f"<{el.tag}> {attr}={shown(text)} is not a whole number from {-MAX_AMOUNT:,} to "
+            f"{MAX_AMOUNT:,}",
             source=source,
             line=element_line(el),
-        ) from None
+        )
+    return value
 
 
 def _names(text: str | None) -> tuple[str, ...]:

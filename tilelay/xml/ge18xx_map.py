@@ -36,6 +36,7 @@ from lxml import etree
 
 from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.hexgeo import Layout
+from tilelay.limits import MAX_AMOUNT, shown, whole
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = ["GeCell", "GeCenter", "GeMap", "GeTerrain", "ge_ids", "read_ge_map"]
@@ -126,14 +127,15 @@ def _int(el: etree._Element, attr: str, source: str | None, default: int | None 
         if default is not None:
             return default
         raise XMLFormatError(f"<{_local(el)}> has no {attr}", source=source, line=element_line(el))
-    try:
-        return int(text)
-    except ValueError:
-        raise XMLFormatError(
-            f"<{_local(el)}> {attr}={text!r} is not a whole number",
-            source=source,
-            line=element_line(el),
-        ) from None
+    value = whole(text, -MAX_AMOUNT, MAX_AMOUNT)
+    if value is not None:
+        return value
+    raise XMLFormatError(
+        f"<{_local(el)}> {attr}={shown(text)} is not a whole number from {-MAX_AMOUNT:,} "
+        f"to {MAX_AMOUNT:,}",
+        source=source,
+        line=element_line(el),
+    )
 
 
 def read_ge_map(data: bytes | str | Path, *, source: str | None = None) -> GeMap:
@@ -198,7 +200,7 @@ def read_ge_map(data: bytes | str | Path, *, source: str | None = None) -> GeMap
                     )
                     continue
                 index = 2 * col + row % 2
-                if row >= len(row_ids) or index >= len(col_ids):
+                if not (0 <= row < len(row_ids) and 0 <= index < len(col_ids)):
                     raise XMLFormatError(
                         f"cell {col} of row {row} lies outside the rows and columns named",
                         source=source,

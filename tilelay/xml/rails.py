@@ -29,8 +29,9 @@ from pathlib import Path as FilePath
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay import tile as model
-from tilelay.errors import XMLFormatError
+from tilelay.errors import TileModelError, XMLFormatError
 from tilelay.hexgeo import Loc
 from tilelay.xml.rails_options import OptionResolver
 from tilelay.xml.safe import element_line, parse_xml
@@ -107,19 +108,13 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
                     source,
                     child,
                 )
-            try:
-                position = int(child.get("position") or "0")
-                slots = int(child.get("slots") or "0")
-                raw_value = child.get("value")
-                value = int(raw_value) if raw_value is not None else None
-            except ValueError:
-                raise _err(
-                    f"tile {tid}: station {sid!r}: position, slots and value must be whole numbers",
-                    source,
-                    child,
-                ) from None
-            if position and not (0 <= position // 100 <= 5):
-                raise _err(f"tile {tid}: station position {position} out of range", source, child)
+            position = _number(child, "position", 0, 599, tid, sid, source)
+            slots = _number(child, "slots", 0, limits.MAX_SLOTS, tid, sid, source)
+            value = (
+                None
+                if child.get("value") is None
+                else _number(child, "value", -1, limits.MAX_AMOUNT, tid, sid, source)
+            )
             kind = _STATION_KINDS[stype]
             if kind is model.NodeKind.OFFBOARD and slots > 0:
                 kind = model.NodeKind.CITY  # an off-map city that takes tokens
@@ -161,8 +156,9 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
 
     def end(text: str | None, tr: etree._Element) -> model.End:
         t = (text or "").strip()
-        if t.startswith("side") and t[4:].isdigit() and 0 <= int(t[4:]) <= 5:
-            return model.Edge(rails_side_to_edge(int(t[4:])))
+        side = limits.whole(t[4:], 0, 5) if t.startswith("side") and t[4:].isdigit() else None
+        if side is not None:
+            return model.Edge(rails_side_to_edge(side))
         if t in station_ids:
             return model.NodeRef(station_ids[t])
         raise _err(
@@ -184,21 +180,61 @@ def _tile(el: etree._Element, source: str | None) -> model.Tile:
             raise _err(f"tile {tid}: track from {tr.get('from')} to itself", source, tr)
         paths.append(model.Path(a, b, track=_GAUGES[gauge]))
     labels = (model.Label(el.get("label") or ""),) if el.get("label") else ()
-    return model.Tile(
-        name=tid.strip(),
-        color=color,
-        nodes=tuple(nodes),
-        paths=tuple(paths),
-        labels=labels,
-        extra=tuple(extra),
-    )
+    try:
+        return model.check_limits(
+            model.Tile(
+                name=tid.strip(),
+                color=color,
+                nodes=tuple(nodes),
+                paths=tuple(paths),
+                labels=labels,
+                extra=tuple(extra),
+            )
+        )
+    except TileModelError as err:
+        raise _err(err.message, source, el) from None
+
+
+def _number(
+    el: etree._Element, attr: str, low: int, high: int, tid: str, sid: str, source: str | None
+) -> int:
+    raw = el.get(attr)
+    if raw is None or not raw.strip():
+        return 0
+    value = limits.whole(raw, low, high)
+    if value is None:
+        raise _err(
+            f"tile {tid}: station {limits.shown(sid)}: {attr} must be a whole number from "
+            f"{low} to {high:,}, not {limits.shown(raw)}",
+            source,
+            el,
+        )
+    return value
 
 
 def tiles_from_root(root: etree._Element, *, source: str | None = None) -> list[model.Tile]:
-    """The tiles of a parsed Rails ``Tiles.xml`` document (``<Tiles>`` or a lone ``<Tile>``)."""
+    """The tiles of a parsed Rails ``Tiles.xml`` document (``<Tiles>`` or a lone ``<Tile>``).
+
+    Any other root element, or an element other than ``<Tile>`` in ``<Tiles>``, is an
+    :class:`~tilelay.errors.XMLFormatError`.
+    """
     if root.tag == "Tile":
         return [_tile(root, source)]
-    return [_tile(t, source) for t in root if isinstance(t.tag, str) and t.tag == "Tile"]
+    if root.tag != "Tiles":
+        raise _err(
+            f"the root element is <{limits.shown(str(root.tag))[1:-1]}>: a Rails tile file has "
+            "<Tiles> (or a lone <Tile>)",
+            source,
+            root,
+        )
+    out: list[model.Tile] = []
+    for t in root:
+        if not isinstance(t.tag, str):
+            continue
+        if t.tag != "Tile":
+            raise _err(f"unknown element <{t.tag}> in <Tiles>: expected <Tile>", source, t)
+        out.append(_tile(t, source))
+    return out
 
 
 def read_rails_tiles(
@@ -271,6 +307,13 @@ def read_rails_tileset(
     if isinstance(data, FilePath):
         source = source or str(data)
     root = parse_xml(data, source=source)
+    if root.tag != "TileManager":
+        raise _err(
+            f"the root element is <{limits.shown(str(root.tag))[1:-1]}>: a Rails tile set has "
+            "<TileManager>",
+            source,
+            root,
+        )
     if options is not None:
         return _resolved_tileset(root, source, options)
     out: dict[str, RailsTileSetEntry] = {}
@@ -282,16 +325,7 @@ def read_rails_tileset(
         tid = el.get("id")
         if tid is None:
             raise _err("<Tile> has no 'id' attribute", source, el)
-        quantity: int | None = None
-        if el.get("quantity") is not None:
-            try:
-                quantity = int(el.get("quantity") or "")
-            except ValueError:
-                raise _err(
-                    f"tile {tid}: quantity {el.get('quantity')!r} is not a whole number",
-                    source,
-                    el,
-                ) from None
+        quantity = _quantity(tid, el.get("quantity"), source, el)
         ups: list[RailsUpgrade] = []
         for child in el:
             if not isinstance(child.tag, str):
@@ -303,9 +337,7 @@ def read_rails_tileset(
                     if isinstance(g.tag, str) and g.tag == "Upgrade":
                         ups.append(_upgrade(g, cond(child)))
                     elif isinstance(g.tag, str) and g.tag == "Attributes" and quantity is None:
-                        q = g.get("quantity")
-                        if q is not None and q.strip().lstrip("-").isdigit():
-                            quantity = int(q)
+                        quantity = _quantity(tid, g.get("quantity"), source, g)
         old = out.get(tid)
         if old is not None:
             out[tid] = RailsTileSetEntry(
@@ -327,12 +359,19 @@ def read_rails_tileset(
 
 
 def _quantity(tid: str, text: str | None, source: str | None, el: etree._Element) -> int | None:
+    """``quantity``: -1 (unlimited) or 0 to :data:`~tilelay.limits.MAX_COUNT`; ``None``
+    when not given."""
     if text is None:
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise _err(f"tile {tid}: quantity {text!r} is not a whole number", source, el) from None
+    value = limits.whole(text, -1, limits.MAX_COUNT)
+    if value is None:
+        raise _err(
+            f"tile {limits.shown(tid)}: quantity {limits.shown(text)} must be -1 (unlimited) or "
+            f"a whole number from 0 to {limits.MAX_COUNT:,}",
+            source,
+            el,
+        )
+    return value
 
 
 def _resolved_tileset(

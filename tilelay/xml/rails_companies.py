@@ -26,6 +26,7 @@ from pathlib import Path
 from lxml import etree
 
 from tilelay.errors import ReadWarning, XMLFormatError
+from tilelay.limits import MAX_AMOUNT, MAX_ITEMS, shown, whole
 from tilelay.xml.rails_map import rails_coord
 from tilelay.xml.rails_options import OptionResolver
 from tilelay.xml.safe import element_line, parse_xml
@@ -88,9 +89,10 @@ def rails_colour(text: str | None) -> str | None:
         return None
     t = text.strip()
     if "," in t:
-        parts = [int(p) for p in t.split(",")]
-        if len(parts) != 3 or not all(0 <= p <= 255 for p in parts):
-            raise ValueError(f"bad colour {text!r}: expected R,G,B with values 0-255")
+        values = [whole(p, 0, 255) for p in t.split(",")]
+        parts = [v for v in values if v is not None]
+        if len(parts) != 3 or len(values) != 3:
+            raise ValueError(f"bad colour {shown(text)}: expected R,G,B with values 0-255")
         return "#" + "".join(f"{p:02x}" for p in parts)
     if len(t) == 6 and all(c in "0123456789abcdefABCDEF" for c in t):
         return "#" + t.lower()
@@ -112,10 +114,14 @@ class _Reader:
     def ints(self, text: str | None, what: str, el: etree._Element) -> tuple[int, ...]:
         if text is None or not text.strip():
             return ()
-        try:
-            return tuple(int(v) for v in text.split(",") if v.strip())
-        except ValueError:
-            raise self.fail(f"{what} {text!r} must be whole numbers", el) from None
+        values = [whole(v, -MAX_AMOUNT, MAX_AMOUNT) for v in text.split(",") if v.strip()]
+        if any(v is None for v in values) or len(values) > MAX_ITEMS:
+            raise self.fail(
+                f"{what} {shown(text)} must be at most {MAX_ITEMS} whole numbers from "
+                f"{-MAX_AMOUNT:,} to {MAX_AMOUNT:,}",
+                el,
+            )
+        return tuple(v for v in values if v is not None)
 
     def coords(self, text: str | None, what: str, el: etree._Element) -> tuple[str, ...]:
         out: list[str] = []

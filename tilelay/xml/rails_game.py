@@ -21,6 +21,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.trains import (
     IPO,
@@ -159,10 +160,13 @@ class _Reader:
         if key not in attrs:
             return None
         text, at = attrs[key]
-        try:
-            value = int(text.strip())
-        except ValueError:
-            raise self.error(f"{key} of {where} must be an integer, not {text!r}", at) from None
+        if limits.whole(text, -limits.MAX_AMOUNT, limits.MAX_AMOUNT) is None:
+            raise self.error(
+                f"{key} of {where} must be an integer from {minimum} to {limits.MAX_AMOUNT:,}, "
+                f"not {limits.shown(text)}",
+                at,
+            )
+        value = int(text.strip())
         if value < minimum:
             raise self.error(f"{key} of {where} must be at least {minimum}, not {value}", at)
         return value
@@ -233,7 +237,8 @@ class _Reader:
         minor = self.integer(attrs, "minorStops", where, line) or 0
         exchange = self.integer(attrs, "exchangeCost", where, line)
         reach, score = self.rules(rule_nodes, where)
-        return TrainType(name, cost, major, minor, exchange, reach, score)
+        category = attrs["category"][0] if "category" in attrs else "passenger"
+        return TrainType(name, cost, major, minor, exchange, reach, score, category=category)
 
     def card(
         self, node: _Node, defaults: _Node | None, refs: list[tuple[str, str, int | None]]
@@ -246,9 +251,14 @@ class _Reader:
         default_attrs: _Attrs = {}
         default_rules: list[_Node] = []
         if defaults is not None:
-            default_attrs = {k: v for k, v in defaults.attrs.items() if k in _TRAIN_ATTRS}
+            default_attrs = {
+                k: v for k, v in defaults.attrs.items() if k in _TRAIN_ATTRS or k == "category"
+            }
             default_rules = [c for c in defaults.children if c.tag in ("Reach", "Score")]
-        card_attrs = {**default_attrs, **{k: v for k, v in node.attrs.items() if k in _TRAIN_ATTRS}}
+        card_attrs = {
+            **default_attrs,
+            **{k: v for k, v in node.attrs.items() if k in _TRAIN_ATTRS or k == "category"},
+        }
         card_rules = default_rules + [c for c in node.children if c.tag in ("Reach", "Score")]
         new_phases: list[NewPhase] = []
         trains: list[_Node] = []
@@ -276,7 +286,7 @@ class _Reader:
             if not tname:
                 raise self.error(f"<Train> of {where} has no name attribute", train.line)
             twhere = f"train {tname!r} of {where}"
-            self.check(train, _TRAIN_ATTRS | {"name"}, twhere)
+            self.check(train, _TRAIN_ATTRS | {"name", "category"}, twhere)
             attrs = {**card_attrs, **{k: v for k, v in train.attrs.items() if k != "name"}}
             for child in train.children:
                 if child.tag == "Exchange" and "cost" in child.attrs:
@@ -319,6 +329,8 @@ class _Reader:
         for ref in (*released, *rusted):
             refs.append(("train", ref, node.line))
         start = node.get("startPhase")
+        if start is not None and not start.strip():
+            start = None  # startPhase="" names no phase
         if start is not None:
             refs.append(("phase", start, node.line_of("startPhase")))
         return TrainCardType(
@@ -327,7 +339,11 @@ class _Reader:
             tuple(sides),
             initial_portfolio=portfolio,
             obsoleting=bool(self.boolean(node, "obsoleting", where)),
-            category=node.get("category") or "passenger",
+            category=(
+                node.get("category")
+                or (defaults.get("category") if defaults is not None else None)
+                or "passenger"
+            ),
             class_name=node.get("class"),
             new_phases=tuple(new_phases),
             available_from=start,
@@ -355,7 +371,7 @@ class _Reader:
             if child.tag == "Defaults":
                 if defaults is not None:
                     self.warn("a second <Defaults> replaces the first", child.line)
-                self.check(child, _TRAIN_ATTRS | {"class"}, "TrainManager")
+                self.check(child, _TRAIN_ATTRS | {"class", "category"}, "TrainManager")
                 for grandchild in child.children:
                     if grandchild.tag not in ("Reach", "Score"):
                         self.warn(f"unknown tag <{grandchild.tag}> in <Defaults>", grandchild.line)
@@ -654,14 +670,18 @@ def write_rails_trains(manager: TrainManager) -> bytes:
             attrs["releasedTrain"] = ",".join(card.releases)
         if card.rusts:
             attrs["rustedTrain"] = ",".join(card.rusts)
-        if not card.dual and card.sides[0].name == card.name:
+        same_category = all(side.category == card.category for side in card.sides)
+        if not card.dual and card.sides[0].name == card.name and same_category:
             attrs |= _side_attrs(card.sides[0])
             elem = etree.SubElement(comp, "TrainType", attrs)
             _side_rules(elem, card.sides[0], reach, score)
         else:
             elem = etree.SubElement(comp, "TrainType", attrs)
             for side in card.sides:
-                train = etree.SubElement(elem, "Train", {"name": side.name} | _side_attrs(side))
+                train_attrs = {"name": side.name} | _side_attrs(side)
+                if side.category != card.category:
+                    train_attrs["category"] = side.category
+                train = etree.SubElement(elem, "Train", train_attrs)
                 _side_rules(train, side, reach, score)
         for new in card.new_phases:
             new_attrs = {"phaseName": new.phase}
@@ -674,6 +694,13 @@ def write_rails_trains(manager: TrainManager) -> bytes:
             etree.SubElement(rules, "DualTrainBecomesUndecidedInPool")
         if manager.face_value_if_different_presidents:
             etree.SubElement(rules, "FaceValueIfDifferentPresidents")
+    if manager.phases:  # a file without phases reads back without them
+        _write_phases(root, manager)
+    etree.indent(root, space="\t")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+def _write_phases(root: etree._Element, manager: TrainManager) -> None:
     phases = etree.SubElement(
         root,
         "Component",
@@ -712,5 +739,3 @@ def write_rails_trains(manager: TrainManager) -> bytes:
         for extra in phase.extras:
             _extra(elem, extra)
         previous = phase
-    etree.indent(root, space="\t")
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)

@@ -33,12 +33,13 @@ from lxml import etree
 
 from tilelay.errors import ReadWarning, XMLFormatError
 from tilelay.hexgeo import Layout
+from tilelay.limits import MAX_AMOUNT, MAX_ITEMS, shown, whole
 from tilelay.xml.rails_options import OptionResolver
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = ["RailsHex", "RailsMap", "rails_coord", "read_rails_map"]
 
-_NAME = re.compile(r"([A-Z]+)(-?\d+)")
+_NAME = re.compile(r"([A-Z]{1,3})(-?[0-9]{1,4})")
 _KNOWN = frozenset(
     {
         "name",
@@ -132,14 +133,15 @@ def _ints(
 ) -> tuple[int, ...]:
     if text is None or not text.strip():
         return ()
-    try:
-        return tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        raise XMLFormatError(
-            f"hex {name}: {what} {text!r} must be whole numbers separated by commas",
-            source=source,
-            line=element_line(el),
-        ) from None
+    values = [whole(v, -MAX_AMOUNT, MAX_AMOUNT) for v in text.split(",") if v.strip()]
+    if all(v is not None for v in values) and len(values) <= MAX_ITEMS:
+        return tuple(v for v in values if v is not None)
+    raise XMLFormatError(
+        f"hex {name}: {what} {shown(text)} must be at most {MAX_ITEMS} whole numbers "
+        f"from {-MAX_AMOUNT:,} to {MAX_AMOUNT:,} separated by commas",
+        source=source,
+        line=element_line(el),
+    )
 
 
 def read_rails_map(

@@ -46,7 +46,8 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
-from tilelay.errors import XMLFormatError
+from tilelay import limits
+from tilelay.errors import TileModelError, XMLFormatError
 from tilelay.hexgeo import Layout, Loc, edge_to_xml_side, is_location, xml_side_to_edge
 from tilelay.tile import (
     Color,
@@ -61,6 +62,7 @@ from tilelay.tile import (
     Tile,
     TownStyle,
     Track,
+    check_limits,
 )
 from tilelay.xml.safe import element_line, parse_xml
 
@@ -217,16 +219,37 @@ def _err(message: str, source: str | None, el: etree._Element | None) -> XMLForm
     return XMLFormatError(message, source=source, line=None if el is None else element_line(el))
 
 
-def _int(el: etree._Element, attr: str, source: str | None, what: str, tile: str) -> int:
+#: The highest phase number of a revenue.
+MAX_PHASE = 999
+
+
+def _int(
+    el: etree._Element,
+    attr: str,
+    source: str | None,
+    what: str,
+    tile: str,
+    low: int = -limits.MAX_AMOUNT,
+    high: int = limits.MAX_AMOUNT,
+) -> int:
     raw = el.get(attr)
     if raw is None:
         raise _err(f"tile {tile}: <{el.tag}> has no {attr!r} attribute ({what})", source, el)
-    try:
-        return int(raw.strip())
-    except ValueError:
+    value = limits.whole(raw, low, high)
+    if value is None:
         raise _err(
-            f"tile {tile}: <{el.tag}> {attr}={raw!r} is not a whole number ({what})", source, el
-        ) from None
+            f"tile {tile}: <{el.tag}> {attr}={limits.shown(raw)} is not a whole number from "
+            f"{low:,} to {high:,} ({what})",
+            source,
+            el,
+        )
+    return value
+
+
+def _phase_number(phase: str) -> int | None:
+    """The number of a phase named in seed 000's way (``"0"``, ``"3"``), else ``None``."""
+    number = limits.whole(phase, 0, MAX_PHASE)
+    return number if number is not None and str(number) == phase else None
 
 
 def _check_location(n: int, el: etree._Element, source: str | None, tile: str) -> None:
@@ -278,16 +301,14 @@ def _read_rc(el: etree._Element, source: str | None, tile: str, layout: Layout) 
     number_raw = el.get("number")
     number: int | None = None
     if number_raw is not None:
-        try:
-            number = int(number_raw)
-        except ValueError:
+        number = limits.whole(number_raw, 0, limits.MAX_SLOTS)
+        if number is None:
             raise _err(
-                f"tile {tile}: RevenueCenter number={number_raw!r} is not a whole number",
+                f"tile {tile}: RevenueCenter number={limits.shown(number_raw)} must be a whole "
+                f"number from 0 to {limits.MAX_SLOTS} (token slots)",
                 source,
                 el,
-            ) from None
-        if number < 0:
-            raise _err(f"tile {tile}: RevenueCenter number {number} is negative", source, el)
+            )
     style: TownStyle | None = None
     slots = 0
     if rtype in _CITY_TYPES:
@@ -312,7 +333,7 @@ def _read_rc(el: etree._Element, source: str | None, tile: str, layout: Layout) 
                 source,
                 rev,
             )
-        phase = _int(rev, "phase", source, "the phase it starts in", tile)
+        phase = _int(rev, "phase", source, "the phase it starts in", tile, 0, MAX_PHASE)
         value = _int(rev, "value", source, "the revenue", tile)
         rloc = _int(rev, "location", source, "where the value is drawn", tile)
         if rloc != -1:
@@ -437,8 +458,14 @@ def tile_from_element(
                 loc = _location_to_loc(n, layout)
             labels.append(Label(text, loc))
         elif child.tag == "Track":
+            if len(tracks) >= 3 * limits.MAX_PATHS:
+                raise _err(f"tile {name}: more than {3 * limits.MAX_PATHS} Tracks", source, child)
             tracks.append(child)
         elif child.tag == "RevenueCenter":
+            if len(rcs) >= limits.MAX_NODES:
+                raise _err(
+                    f"tile {name}: more than {limits.MAX_NODES} RevenueCenters", source, child
+                )
             rcs.append(_read_rc(child, source, name, layout))
         else:
             raise _err(
@@ -600,7 +627,10 @@ def tile_from_element(
             stripe=stripe,
             extra=tuple(extra),
         )
-    return tile
+    try:
+        return check_limits(tile)
+    except TileModelError as err:
+        raise _err(err.message, source, el) from None
 
 
 def read_tiledefs(
@@ -667,7 +697,7 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
         if n.kind is NodeKind.JUNCTION and n.revenue is not None and n.revenue.values() != (0,):
             out.append(f"node _{i}: revenue on a junction")
         if n.revenue is not None and n.revenue.phases:
-            bad = [p for p, _ in n.revenue.phases if not p.lstrip("-").isdigit()]
+            bad = [p for p, _ in n.revenue.phases if _phase_number(p) is None]
             if bad:
                 out.append(
                     f"node _{i}: revenue phases named {', '.join(bad)} (seed 000 numbers phases; "
@@ -743,6 +773,11 @@ def _track_location(tile: Tile, end: End, other: End, layout: Layout) -> int:
     return loc
 
 
+def _or(value: str | None, default: str) -> str:
+    """``value`` when given (even empty: ``id=""`` reads back as itself), else ``default``."""
+    return default if value is None else value
+
+
 def _attrs(pairs: Iterable[tuple[str, str | None]]) -> str:
     return "".join(f" {k}={quoteattr(v)}" for k, v in pairs if v is not None)
 
@@ -774,7 +809,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
         omit = set((_extra(n.extra, "omit") or "").split(","))
         number = _extra(n.extra, "number") or _canonical_number(n)
         rc = [
-            ("id", None if "id" in omit else (_extra(n.extra, "id") or "-1")),
+            ("id", None if "id" in omit else _or(_extra(n.extra, "id"), "-1")),
             ("location", str(location)),
             ("name", None if "name" in omit else (n.name or "")),
             ("number", None if "number" in omit else number),
@@ -783,7 +818,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
         revs: list[tuple[str, int]] = []
         if n.revenue is not None:
             if n.revenue.phases:
-                numeric = all(p.lstrip("-").isdigit() for p, _ in n.revenue.phases)
+                numeric = all(_phase_number(p) is not None for p, _ in n.revenue.phases)
                 revs = [
                     (p if numeric else str(k + 1), v) for k, (p, v) in enumerate(n.revenue.phases)
                 ]

@@ -31,7 +31,9 @@ from xml.sax.saxutils import quoteattr
 
 from lxml import etree
 
+from tilelay import limits
 from tilelay.errors import XMLFormatError
+from tilelay.files import write_text
 from tilelay.hexgeo import Layout
 from tilelay.tile import NodeKind, Tile
 from tilelay.upgrades import (
@@ -140,14 +142,19 @@ def _err(msg: str, source: str | None, el: etree._Element) -> XMLFormatError:
     return XMLFormatError(msg, source=source, line=element_line(el))
 
 
-def _int(el: etree._Element, name: str, source: str | None) -> int:
+def _int(el: etree._Element, name: str, source: str | None, low: int, high: int) -> int:
     text = el.get(name)
     if text is None:
         raise _err(f"<{el.tag}> needs attribute {name}", source, el)
-    try:
-        return int(text.strip())
-    except ValueError:
-        raise _err(f"<{el.tag}> {name}={text!r}: expected a whole number", source, el) from None
+    value = limits.whole(text, low, high)
+    if value is None:
+        raise _err(
+            f"<{el.tag}> {name}={limits.shown(text)}: expected a whole number from {low} to "
+            f"{high:,}",
+            source,
+            el,
+        )
+    return value
 
 
 def _rotations(el: etree._Element, source: str | None) -> tuple[int, ...]:
@@ -155,15 +162,22 @@ def _rotations(el: etree._Element, source: str | None) -> tuple[int, ...]:
     if not text:
         return ()
     out: list[int] = []
-    for piece in text.split(","):
-        try:
-            r = int(piece.strip())
-        except ValueError:
+    pieces = text.split(",")
+    if len(pieces) > 6:
+        raise _err(
+            f"<Upgrade> rotations={limits.shown(text)}: {len(pieces)} rotations, at most 6",
+            source,
+            el,
+        )
+    for piece in pieces:
+        r = limits.whole(piece, -99, 99)
+        if r is None:
             raise _err(
-                f"<Upgrade> rotations={text!r}: expected numbers 0-5 separated by commas",
+                f"<Upgrade> rotations={limits.shown(text)}: expected numbers 0-5 separated by "
+                "commas",
                 source,
                 el,
-            ) from None
+            )
         if not 0 <= r <= 5:
             raise _err(f"<Upgrade> rotation {r} out of range: expected 0-5", source, el)
         out.append(r)
@@ -193,9 +207,9 @@ def _read_upgrade(el: etree._Element, source: str | None) -> TileSetUpgrade:
             rot = child.get("rotation")
             cities.append(
                 CityMap(
-                    _int(child, "from", source),
-                    _int(child, "to", source),
-                    None if rot is None else _int(child, "rotation", source),
+                    _int(child, "from", source, -1, 99),
+                    _int(child, "to", source, -1, 99),
+                    None if rot is None else _int(child, "rotation", source, 0, 5),
                 )
             )
         elif tag == "BaseTileName":
@@ -226,7 +240,9 @@ def _read_tile(el: etree._Element, source: str | None) -> TileSetEntry:
     number = el.get("number")
     if number is None or not number.strip():
         raise _err("<Tile> needs attribute number", source, el)
-    quantity = _int(el, "quantity", source) if el.get("quantity") is not None else 1
+    quantity = (
+        _int(el, "quantity", source, 0, limits.MAX_COUNT) if el.get("quantity") is not None else 1
+    )
     ups: list[TileSetUpgrade] = []
     for child in el:
         tag = _tag(child)
@@ -366,7 +382,7 @@ def tileset_to_xml(manifest: TileManifest) -> str:
 
 def write_tileset(manifest: TileManifest, path: Path) -> None:
     """Write the tile set to ``path`` (UTF-8)."""
-    path.write_text(tileset_to_xml(manifest), encoding="utf-8")
+    write_text(path, tileset_to_xml(manifest))
 
 
 # --------------------------------------------------------------------- computed upgrades

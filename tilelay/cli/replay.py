@@ -1,0 +1,177 @@
+"""``tilelay replay``: audit recorded games.
+
+For every ``run_routes`` of each record: the action, the corporation, its trains, the revenue
+the record gives, the revenue tilelay computes for the recorded routes, the optimum and the
+time the search took; then the revenue missed per corporation and the records that could not
+be replayed (each naming the action and why). ``--json`` prints one JSON object per line
+instead: one per ``run_routes``, one ``{record, error}`` per record that failed.
+
+Many records run on local processes (``--processes``), or on a Dask cluster
+(``--scheduler tcp://HOST:8786``); a progress bar shows on a terminal. Records of any game
+tilelay knows: ``tilelay --games PATH replay RECORD…`` for the games of other engines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tilelay.audit import AuditedRun, RecordAudit, audit_records, summarise
+from tilelay.errors import TilelayError
+
+
+def register(sub: Any) -> None:
+    """Add the ``replay`` command."""
+    p = sub.add_parser(
+        "replay",
+        help="audit recorded games: recorded, computed and best revenue of every run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("records", nargs="+", help="recorded games (JSON files, or folders of them)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument(
+        "--processes", type=int, help="local processes (default: the CPUs; 1: this process)"
+    )
+    p.add_argument("--scheduler", help="a Dask scheduler's address: audit on that cluster")
+    p.add_argument(
+        "--no-optimum",
+        action="store_true",
+        help="only rate the recorded routes (no search for the best)",
+    )
+    p.add_argument("--quiet", action="store_true", help="only the summary")
+    p.set_defaults(func=cmd_replay)
+
+
+def _files(items: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(path.glob("*.json"))
+            if not found:
+                raise TilelayError("holds no .json records", source=str(path))
+            out.extend(found)
+        elif not path.exists():
+            raise TilelayError("no such file", source=str(path))
+        else:
+            out.append(path)
+    return out
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Run ``tilelay replay``."""
+    files = _files(args.records)
+    if args.processes is not None and args.processes < 1:
+        raise TilelayError("--processes must be at least 1")
+    emit = _json_lines if args.json else _text_lines(args.quiet)
+    progress, close = _progress(len(files), args.json, emit)
+    try:
+        audits = audit_records(
+            files,
+            processes=args.processes,
+            scheduler=args.scheduler,
+            optimum=not args.no_optimum,
+            progress=progress,
+        )
+    finally:
+        close()
+    if not args.json:
+        _print_summary(audits)
+    return 1 if any(a.error for a in audits) else 0
+
+
+def _progress(
+    total: int, quiet: bool, emit: Callable[[RecordAudit], None]
+) -> tuple[Callable[[RecordAudit], None], Callable[[], None]]:
+    """A callback per finished record (printing it, and a progress bar on a terminal)."""
+    if total < 2 or quiet or not sys.stderr.isatty():
+        return emit, lambda: None
+    from rich.progress import Progress
+
+    bar = Progress(transient=True)
+    task = bar.add_task("auditing", total=total)
+    bar.start()
+
+    def step(audit: RecordAudit) -> None:
+        bar.console.print(_captured(emit, audit), end="", markup=False, highlight=False)
+        bar.advance(task)
+
+    return step, bar.stop
+
+
+def _captured(emit: Callable[[RecordAudit], None], audit: RecordAudit) -> str:
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        emit(audit)
+    return buf.getvalue()
+
+
+def _json_lines(audit: RecordAudit) -> None:
+    for obj in audit.as_json():
+        print(json.dumps(obj, separators=(",", ":")))
+
+
+def _money(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+def _run_line(run: AuditedRun) -> str:
+    trains = ",".join(run.trains) or "none"
+    if run.error:
+        return f"  {run.id!s:>5}  {run.corporation:<6} {trains:<14} {run.error}"
+    flag = ""
+    ran = run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
+    if ran is not None and run.optimal_revenue is not None and run.optimal_revenue > ran:
+        flag = f"  missed {run.optimal_revenue - ran}"
+    return (
+        f"  {run.id!s:>5}  {run.corporation:<6} {trains:<14} "
+        f"{_money(run.recorded_revenue):>9} {_money(run.computed_revenue):>9} "
+        f"{_money(run.optimal_revenue):>8} {run.seconds * 1000:>8.1f}{flag}"
+    )
+
+
+def _text_lines(quiet: bool) -> Callable[[RecordAudit], None]:
+    def emit(audit: RecordAudit) -> None:
+        if quiet:
+            if audit.error:
+                print(f"{audit.record}: error: {audit.error}")
+            return
+        print(f"{audit.record} ({audit.game or 'unknown game'}): {len(audit.runs)} runs")
+        if audit.runs:
+            print(
+                f"  {'action':>5}  {'corp':<6} {'trains':<14} {'recorded':>9} "
+                f"{'computed':>9} {'optimum':>8} {'ms':>8}"
+            )
+        for run in audit.runs:
+            print(_run_line(run))
+            for problem in run.problems:
+                print(f"         {problem}")
+        if audit.error:
+            print(f"  error: {audit.error}")
+
+    return emit
+
+
+def _print_summary(audits: list[RecordAudit]) -> None:
+    summary = summarise(audits)
+    print(
+        f"{summary.records} records, {summary.runs} runs, {summary.failures} records failed, "
+        f"{summary.run_errors} runs failed, {summary.illegal_routes} recorded routes not legal; "
+        f"median search {summary.median_seconds * 1000:.2f} ms"
+    )
+    missed = [(k, v) for k, v in summary.missed.items() if v[1]]
+    if missed:
+        print("revenue missed per corporation:")
+        for (game, corp), (runs, total) in sorted(missed, key=lambda kv: -kv[1][1]):
+            print(f"  {game:<16} {corp:<8} {total:>7} over {runs} runs")
+    for audit in audits:
+        if audit.error:
+            print(f"failed: {audit.record}: {audit.error}")

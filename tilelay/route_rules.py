@@ -1,0 +1,347 @@
+"""Route rules: which stops a train may visit, which of them it scores, and how much.
+
+This module states, apart from any game and any search, what a train is on the board: a
+:class:`TrainSpec`, made from a :class:`~tilelay.trains.TrainType` by :func:`train_spec`. It
+covers everything seed 003 (``<Reach>``, ``<Score>``, n+m stops) and the 18xx.games engine's
+``distance`` (a number, or ``{nodes, pay, visit, multiplier}`` rows) can say:
+
+* **stop classes** — a route's stops are cities, towns and offboards (:data:`CITY`,
+  :data:`TOWN`, :data:`OFFBOARD`). A spec has **rows** (:class:`Row`), each naming the classes
+  it takes, how many stops of them the train may *visit* and how many it *pays* for. A plain
+  n-train is one row of all three classes (n, n); an n+m train a row of towns (m, m) and a
+  row of all three (n, n) (towns use the town row first); a train whose towns do not count
+  has a row of cities and offboards and an unlimited row of towns; a diesel's rows are
+  unlimited (:data:`UNLIMITED`);
+* **visiting** — a route fits when its stops can be given to rows without exceeding any
+  row's ``visit`` (:meth:`TrainSpec.fits`: Hall's condition over the classes, which is what
+  the engine's row-by-row filling gives for every train it defines);
+* **scoring** — the train scores the best set of the visited stops that can be given to rows
+  within their ``pay`` and that holds a stop with the corporation's token
+  (:meth:`TrainSpec.paid`). When every row pays for every stop it may visit, that is every
+  stop; an **express** train (``pay`` < ``visit``) scores only its best ones. Each scored stop
+  earns its revenue in the phase times the multiplier of its class (the first row naming the
+  class, else the train's ``multiplier``; Rails' ``<Score cities="double">`` is multiplier 2
+  for cities and offboards, ``towns="no"`` multiplier 0 for towns);
+* **reach in hexes** — an H-train (``<Reach base="hexes">``) has no stop limit; the route may
+  cross at most :attr:`TrainSpec.hexes` hex sides (the hexes it passes after the first);
+* **trains that do not run** (``majorStops`` -1, ``distance`` 0) get no route.
+
+A train the router cannot rate exactly is refused with :class:`UnsupportedTrain`: a goods
+train (``category="goods"``) of a game whose rules do not say what goods trains score, a
+``halt`` stop class (no tile in tilelay has halts yet), a train bound to one gauge (1858's
+narrow-gauge trains) and a train that runs without a token.
+
+>>> from tilelay.trains import TrainType
+>>> spec = train_spec(TrainType("2+2", 0, 2, 2))
+>>> spec.fits((2, 2, 0)), spec.fits((3, 1, 0)), spec.fits((1, 3, 0))
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from tilelay.errors import TilelayError
+from tilelay.trains import UNLIMITED_STOPS, CityScore, ReachBase, TownCounting, TrainType
+
+__all__ = [
+    "CITY",
+    "CLASS_NAMES",
+    "OFFBOARD",
+    "TOWN",
+    "UNLIMITED",
+    "Row",
+    "TrainSpec",
+    "UnsupportedTrain",
+    "train_spec",
+]
+
+#: Stop classes.
+CITY, TOWN, OFFBOARD = 0, 1, 2
+#: The 18xx.games node type of each stop class.
+CLASS_NAMES = ("city", "town", "offboard")
+_CLASS_OF = {"city": CITY, "town": TOWN, "offboard": OFFBOARD}
+#: A count that stands for "as many as the route has".
+UNLIMITED = 1 << 20
+
+
+class UnsupportedTrain(TilelayError, ValueError):
+    """A train the router cannot rate exactly (it is refused, never rated as another)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One stop allowance: a bit mask of stop classes (``1 << CITY`` …), the stops of them the
+    train may visit and the stops it pays for (:data:`UNLIMITED` for no limit), and the
+    multiplier of the row (``None``: the train's)."""
+
+    classes: int
+    pay: int
+    visit: int
+    multiplier: int | None = None
+
+
+def _count(value: int) -> int:
+    return UNLIMITED if value >= UNLIMITED_STOPS else max(value, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class TrainSpec:
+    """A train as the router rates it (see the module docstring). ``name`` is the train's
+    name; ``min_stops`` the stops a route needs (2); ``category`` ``passenger`` or ``goods``;
+    ``diesel`` whether stops pay their diesel revenue (a train named D, as 18xx.games does);
+    ``scores_visits`` whether every stop it visits scores whatever their number (a train
+    whose reach is a number: stops that use none of its reach score too), else the rows'
+    ``pay`` limit the stops scored."""
+
+    name: str
+    rows: tuple[Row, ...]
+    multipliers: tuple[int, int, int]
+    hexes: int | None = None
+    runs: bool = True
+    min_stops: int = 2
+    category: str = "passenger"
+    diesel: bool = False
+    scores_visits: bool = True
+    _subsets: tuple[tuple[int, int, int], ...] = field(
+        default=(), init=False, repr=False, compare=False
+    )
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "_hash",
+            hash(
+                (
+                    self.name,
+                    self.rows,
+                    self.multipliers,
+                    self.hexes,
+                    self.runs,
+                    self.min_stops,
+                    self.category,
+                    self.diesel,
+                    self.scores_visits,
+                )
+            ),
+        )
+        # Hall's condition: for each set S of classes, (mask of S, visit and pay capacity of
+        # the rows taking any class of S)
+        out: list[tuple[int, int, int]] = []
+        for mask in range(1, 8):
+            rows = [r for r in self.rows if r.classes & mask]
+            visit = min(UNLIMITED, sum(r.visit for r in rows))
+            pay = min(UNLIMITED, sum(r.pay for r in rows))
+            out.append((mask, visit, pay))
+        object.__setattr__(self, "_subsets", tuple(out))
+
+    @property
+    def express(self) -> bool:
+        """Whether some visited stops may go unpaid (a row pays for fewer than it visits)."""
+        return any(r.pay < r.visit for r in self.rows)
+
+    @property
+    def unlimited(self) -> bool:
+        """Whether the train may visit any number of stops (a diesel, an H-train)."""
+        return all(r.visit >= UNLIMITED for r in self.rows)
+
+    def max_stops(self, cls: int) -> int:
+        """The most stops of class ``cls`` the train may visit."""
+        return min(UNLIMITED, sum(r.visit for r in self.rows if r.classes >> cls & 1))
+
+    def fits(self, counts: Sequence[int]) -> bool:
+        """Whether a route visiting ``counts[c]`` stops of each class ``c`` fits the train's
+        rows (its stop count only: see :attr:`hexes` for H-trains)."""
+        if not self.runs:
+            return False
+        for mask, visit, _ in self._subsets:
+            need = 0
+            for c in (CITY, TOWN, OFFBOARD):
+                if mask >> c & 1:
+                    need += counts[c]
+            if need > visit:
+                return False
+        return True
+
+    def _pay_fits(self, counts: Sequence[int]) -> bool:
+        for mask, _, pay in self._subsets:
+            need = 0
+            for c in (CITY, TOWN, OFFBOARD):
+                if mask >> c & 1:
+                    need += counts[c]
+            if need > pay:
+                return False
+        return True
+
+    @property
+    def pays_all(self) -> bool:
+        """Whether every stop the train may visit scores (no row pays for fewer)."""
+        return not self.express
+
+    def paid(
+        self, classes: Sequence[int], values: Sequence[int], tokened: Sequence[bool]
+    ) -> tuple[int, tuple[int, ...]]:
+        """The best revenue of the stops (given by class, value and whether they hold the
+        corporation's token) and the indices of the stops it scores.
+
+        Every stop scores when they all fit the rows' ``pay``. Otherwise the scored set is
+        the best one that fits the rows' ``pay`` and holds a token (the sets that fit form a
+        transversal matroid, so taking stops best first is optimal; with one tokened stop
+        forced in when the best set holds none). ``(0, ())`` when no such set exists.
+        """
+        n = len(classes)
+        counts = [0, 0, 0]
+        for c in classes:
+            counts[c] += 1
+        if self._pay_fits(counts):
+            return sum(values), tuple(range(n))
+        order = sorted(range(n), key=lambda i: -values[i])
+        best = self._greedy(order, classes, values, ())
+        if best is not None and any(tokened[i] for i in best[1]):
+            return best
+        found: tuple[int, tuple[int, ...]] = (0, ())
+        for t in range(n):
+            if tokened[t]:
+                got = self._greedy(order, classes, values, (t,))
+                if got is not None and (not found[1] or got[0] > found[0]):
+                    found = got
+        return found
+
+    def paid_sets(
+        self, classes: Sequence[int], tokened: Sequence[bool]
+    ) -> Iterator[tuple[int, ...]]:
+        """Every set of the stops (by index) the train may score, largest first, as
+        18xx.games tries them when a game's bonus depends on the stops scored: sets of the
+        largest size that fits the rows' ``pay`` and holds a token, then smaller ones."""
+        n = len(classes)
+        total_pay = min(UNLIMITED, sum(r.pay for r in self.rows))
+        for size in range(min(total_pay, n), 0, -1):
+            for chosen in combinations(range(n), size):
+                if not any(tokened[i] for i in chosen):
+                    continue
+                counts = [0, 0, 0]
+                for i in chosen:
+                    counts[classes[i]] += 1
+                if self._pay_fits(counts):
+                    yield chosen
+
+    def _greedy(
+        self,
+        order: Sequence[int],
+        classes: Sequence[int],
+        values: Sequence[int],
+        forced: tuple[int, ...],
+    ) -> tuple[int, tuple[int, ...]] | None:
+        counts = [0, 0, 0]
+        chosen: list[int] = []
+        for i in forced:
+            counts[classes[i]] += 1
+            chosen.append(i)
+        if not self._pay_fits(counts):
+            return None
+        for i in order:
+            if i in forced:
+                continue
+            c = classes[i]
+            counts[c] += 1
+            if self._pay_fits(counts):
+                chosen.append(i)
+            else:
+                counts[c] -= 1
+        chosen.sort()
+        return sum(values[i] for i in chosen), tuple(chosen)
+
+
+def _mask(kinds: Sequence[str], where: str) -> int:
+    mask = 0
+    for kind in kinds:
+        if kind == "halt":
+            raise UnsupportedTrain(
+                f"train {where}: it counts halts, which tilelay's tiles do not have yet"
+            )
+        mask |= 1 << _CLASS_OF[kind]
+    return mask
+
+
+def train_spec(train: TrainType, *, goods: bool = False) -> TrainSpec:
+    """The :class:`TrainSpec` of a train (see the module docstring).
+
+    ``goods`` says whether the game's rules define goods trains; without them a goods train
+    is refused with :class:`UnsupportedTrain`.
+    """
+    name = train.name
+    diesel = name.upper() == "D"
+    if train.category != "passenger" and not goods:
+        raise UnsupportedTrain(
+            f"train {name} is a {train.category} train; this game's rules do not say what "
+            f"{train.category} trains score"
+        )
+    if not train.runs:
+        return TrainSpec(name, (), (0, 0, 0), runs=False, category=train.category)
+    if train.track != "broad":
+        raise UnsupportedTrain(
+            f"train {name} runs on {train.track} track only; tilelay's router runs trains on "
+            "any gauge that joins"
+        )
+    if not train.requires_token:
+        raise UnsupportedTrain(
+            f"train {name} may run without a token; tilelay's router needs one on every route"
+        )
+    if train.allowances:
+        rows = tuple(
+            Row(_mask(a.kinds, name), _count(a.pay), _count(a.visit), a.multiplier)
+            for a in train.allowances
+        )
+        per_class: list[int] = []
+        for cls in (CITY, TOWN, OFFBOARD):
+            first = next((r for r in rows if r.classes >> cls & 1), None)
+            m = train.multiplier if first is None or first.multiplier is None else first.multiplier
+            per_class.append(m)
+        # a class no row names cannot be visited: a row of it with room for nothing
+        return TrainSpec(
+            name,
+            rows,
+            (per_class[0], per_class[1], per_class[2]),
+            category=train.category,
+            diesel=diesel,
+            scores_visits=False,
+        )
+    all_classes = 0b111
+    towns_mult = 1 if train.towns_score else 0
+    if train.multiplier != 1:
+        # 18xx.games: a numeric distance with a multiplier multiplies every stop
+        city_mult = train.multiplier
+        towns_mult = train.multiplier if train.towns_score else 0
+    else:
+        city_mult = 2 if train.score.cities is CityScore.DOUBLE else 1
+    mults = (city_mult, towns_mult, city_mult)
+    if train.reach.base is ReachBase.HEXES:
+        reach = train.max_major_stops
+        return TrainSpec(
+            name,
+            (Row(all_classes, UNLIMITED, UNLIMITED),),
+            mults,
+            hexes=None if reach is None else reach,
+            category=train.category,
+            diesel=diesel,
+        )
+    major = _count(train.major_stops)
+    minor = _count(train.minor_stops)
+    counting = train.reach.count_towns
+    majors = (1 << CITY) | (1 << OFFBOARD)
+    town = 1 << TOWN
+    if counting is TownCounting.NO:
+        rows = (Row(majors, major, major), Row(town, UNLIMITED, UNLIMITED))
+    elif counting is TownCounting.MINOR:
+        rows = (Row(town, minor, minor), Row(majors, major, major))
+    elif counting is TownCounting.YES and minor:
+        rows = (Row(town, minor, minor), Row(all_classes, major, major))
+    else:
+        rows = (Row(all_classes, major, major),)
+    return TrainSpec(name, rows, mults, category=train.category, diesel=diesel)

@@ -1,0 +1,482 @@
+"""Game rules: what one game adds to the generic route rules and to replaying its records.
+
+The route search (:mod:`tilelay.routes`) and the generic route rules
+(:mod:`tilelay.route_rules`) know nothing of any one game. A game's own rules are a
+:class:`GameRules` whose hooks the search calls, as Rails' revenue calculator calls its
+revenue modifiers and 18xx.games calls a game's ``revenue_for`` / ``check_other`` /
+``routes_revenue``:
+
+========================  ==================================================================
+hook                      what it says (default: the 18xx.games base rules)
+========================  ==================================================================
+``train_spec``            how a train of the game reaches and scores (:class:`TrainSpec`)
+``stop_values``           what each stop earns a train (per node; e.g. doubled cities)
+``passable``              whether a route may pass through a node (blocked hexes, tokens)
+``route_allowed``         whether a route is legal for the game (one route at a time)
+``scored_allowed``        whether it is legal with the stops it scores
+``route_bonus``           what a route earns besides its stops (east-west, offboard pairs)
+``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
+``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
+``hex_distance``          how far an H-train's route reaches (hex sides crossed)
+========================  ==================================================================
+
+The search stays exact with run-level rules: it bounds with the routes' revenues plus
+``run_bonus_bound`` and evaluates each complete run with ``run_revenue``.
+
+Replaying a record asks the game's rules too (:meth:`GameRules.setup`,
+:meth:`GameRules.before_action`, :meth:`GameRules.after_action`): what the game gives at the
+start (e.g. 1846's minors' first trains), and what an action does that the generic replay
+does not know.
+
+The rules of a game are found by its name (:func:`rules_for`); games without rules of their
+own use :class:`GameRules` itself. Each game family's rules are a module of this package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from tilelay.board import NEUTRAL, Board
+from tilelay.errors import NotFoundError
+from tilelay.games import Game, normalise_name
+from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, train_spec
+from tilelay.tile import Node, NodeKind, Tile
+from tilelay.trains import Phase, TrainType
+
+__all__ = [
+    "GameRules",
+    "GameState",
+    "RouteContext",
+    "RouteView",
+    "RunFacts",
+    "register",
+    "rules_for",
+]
+
+_CLASS = {NodeKind.CITY: CITY, NodeKind.TOWN: TOWN, NodeKind.OFFBOARD: OFFBOARD}
+
+
+@dataclass(frozen=True, slots=True)
+class RunFacts:
+    """What a game's route rules may ask about the moment of a run besides the board: who owns
+    which private company (``companies``: company -> owner), what is assigned where
+    (``assignments``: a hex or corporation -> the ids assigned to it, as 18xx.games'
+    ``assign``), the record's optional rules, facts a game's replay keeps (``extra``; its
+    values immutable), and the trains each corporation holds (``trains``: names)."""
+
+    companies: Mapping[str, str] = field(default_factory=dict)
+    assignments: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    optional_rules: frozenset[str] = frozenset()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    trains: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def owned_by(self, owner: str) -> list[str]:
+        """The companies ``owner`` holds."""
+        return [c for c, o in self.companies.items() if o == owner]
+
+    def assigned(self, target: str, what: str) -> bool:
+        """Whether ``what`` is assigned to ``target`` (a hex or a corporation)."""
+        return what in self.assignments.get(target, ())
+
+
+#: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
+_REVENUES: dict[tuple[object, ...], int] = {}
+
+
+class _BoardNodes:
+    """What every search on one board sees of its nodes (kept with the board)."""
+
+    def __init__(self, board: Board, graph: Any) -> None:
+        self.coords: list[str] = [c for c, _ in graph.nodes]
+        tiles: dict[str, Tile] = {}
+        nodes: list[Node] = []
+        for coord, index in graph.nodes:
+            tile = tiles.get(coord)
+            if tile is None:
+                tile = tiles[coord] = board.tile_at(coord)
+            nodes.append(tile.nodes[index])
+        self.tiles = tiles
+        self.nodes = nodes
+        self.classes: list[int] = [_CLASS.get(n.kind, -1) for n in nodes]
+        self.costs: list[int] = [n.visit_cost for n in nodes]
+        held: list[tuple[str, ...]] = [()] * len(nodes)
+        token_cities: list[int] = []
+        node_id = graph.node_id
+        for (coord, city), corps in board.tokens.items():
+            tile = tiles.get(coord) or board.tile_at(coord)
+            cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+            if city < len(cities):
+                n = node_id.get((coord, cities[city]))
+                if n is not None:
+                    held[n] = corps
+                    token_cities.append(n)
+        self.tokens = held
+        self.token_cities = token_cities
+        self.values: dict[tuple[object, ...], list[int]] = {}
+
+
+class RouteContext:
+    """One search's view of the board for the game's rules: the corporation, the phase, the
+    :class:`RunFacts`, and the track graph's nodes with what the rules need of them."""
+
+    def __init__(
+        self,
+        board: Board,
+        corporation: str,
+        phase: Phase,
+        facts: RunFacts,
+        rules: GameRules,
+    ) -> None:
+        self.board = board
+        self.game = board.game
+        self.corporation = corporation
+        self.phase = phase
+        self.facts = facts
+        self.rules = rules
+        graph = board.track_graph()
+        self.graph = graph
+        memo = board.memo
+        shared = memo.get("rules.nodes")
+        if shared is None:
+            shared = memo["rules.nodes"] = _BoardNodes(board, graph)
+        assert isinstance(shared, _BoardNodes)
+        self.coords = shared.coords
+        self.tiles = shared.tiles
+        self.nodes = shared.nodes
+        self.classes = shared.classes
+        #: how much of a train's reach each stop uses (visit_cost: 0 for a port)
+        self.costs = shared.costs
+        self.tokens = shared.tokens
+        self._shared = shared
+        self._order = tuple(p.name for p in self.game.phases)
+        self._values: dict[TrainSpec, list[int]] = {}
+        #: what a game's rules work out once per search (their own keys)
+        self.memo: dict[str, Any] = {}
+        #: the most stops of a route the search found (for whole-run bounds)
+        self.longest = len(self.nodes)
+        tokened = [False] * len(self.nodes)
+        neutral = rules.neutral_owner == corporation
+        for n in shared.token_cities:
+            held = shared.tokens[n]
+            if corporation in held or (neutral and NEUTRAL in held):
+                tokened[n] = True
+        self.tokened = tokened
+
+    def values(self, spec: TrainSpec) -> list[int]:
+        """What each node earns ``spec`` when scored (the game's :meth:`GameRules.stop_values`,
+        kept per train; the base rule's, which depends on the phase and train alone, per
+        board too)."""
+        found = self._values.get(spec)
+        if found is None:
+            if type(self.rules).stop_values is GameRules.stop_values:
+                key = (self.phase.name, self.phase.tiles, spec)
+                found = self._shared.values.get(key)
+                if found is None:
+                    found = self._shared.values[key] = self.rules.stop_values(self, spec)
+            else:
+                found = self.rules.stop_values(self, spec)
+            self._values[spec] = found
+        return found
+
+    def tile(self, node: int) -> Tile:
+        """The tile holding ``node``."""
+        return self.tiles[self.coords[node]]
+
+    def base_value(self, node: int, spec: TrainSpec) -> int:
+        """The revenue of ``node`` in the phase for ``spec`` (before any multiplier)."""
+        return self.base_value_of(self.nodes[node], spec)
+
+    def base_value_of(self, node: Node, spec: TrainSpec) -> int:
+        """The revenue of a tile's ``node`` in the phase for ``spec`` (before any
+        multiplier)."""
+        revenue = node.revenue
+        if revenue is None:
+            return 0
+        if not revenue.phases:
+            return revenue.value
+        key = (revenue, self.phase.name, self.phase.tiles, spec.diesel, self._order)
+        found = _REVENUES.get(key)
+        if found is None:
+            if len(_REVENUES) > 100_000:
+                _REVENUES.clear()
+            found = _REVENUES[key] = self._phased(revenue, spec)
+        return found
+
+    def _phased(self, revenue: Any, spec: TrainSpec) -> int:
+        phase = self.phase
+        found: int = revenue.at(
+            phase.name, colors=phase.tiles, order=self._order, diesel=spec.diesel
+        )
+        return found
+
+
+class RouteView:
+    """One route of one train, as a game's hooks see it: ``stops`` (node ids, in order),
+    ``paid`` (the node ids the train scores), ``revenue`` (what those stops earn), ``bonus``
+    (what the game's :meth:`GameRules.route_bonus` adds; 0 while it is being asked), the
+    train's ``spec``, and on demand the route's ``paths`` (graph path ids, in order) and
+    ``hexes``."""
+
+    __slots__ = ("_ends", "bonus", "ctx", "paid", "revenue", "spec", "stops")
+
+    def __init__(
+        self,
+        ctx: RouteContext,
+        spec: TrainSpec,
+        stops: tuple[int, ...],
+        paid: tuple[int, ...],
+        revenue: int,
+        ends: tuple[int, ...],
+        bonus: int = 0,
+    ) -> None:
+        self.ctx = ctx
+        self.spec = spec
+        self.stops = stops
+        self.paid = paid
+        self.revenue = revenue
+        self.bonus = bonus
+        self._ends = ends
+
+    @property
+    def total(self) -> int:
+        """What the route earns: its stops' revenue and its bonus."""
+        return self.revenue + self.bonus
+
+    @property
+    def paths(self) -> tuple[int, ...]:
+        """The graph path ids of the route, in order."""
+        return tuple(e >> 1 for e in self._ends)
+
+    @property
+    def hexes(self) -> tuple[str, ...]:
+        """The hexes the route passes, in order (a hex entered twice in a row listed once)."""
+        graph = self.ctx.graph
+        out: list[str] = []
+        for e in self._ends:
+            coord = graph.paths[e >> 1][0]
+            if not out or out[-1] != coord:
+                out.append(coord)
+        return tuple(out)
+
+    @property
+    def stop_hexes(self) -> tuple[str, ...]:
+        """The hexes of the stops, in order."""
+        return tuple(self.ctx.coords[n] for n in self.stops)
+
+    def chains(self) -> list[tuple[int, ...]]:
+        """The route's paths (graph ids) from stop to stop, in order."""
+        graph = self.ctx.graph
+        classes = self.ctx.classes
+        out: list[tuple[int, ...]] = []
+        chain: list[int] = []
+        for e in self._ends:
+            chain.append(e >> 1)
+            m = graph.end_node[e ^ 1]
+            if m >= 0 and classes[m] >= 0:
+                out.append(tuple(chain))
+                chain = []
+        if chain:
+            out.append(tuple(chain))
+        return out
+
+    def crossings(self) -> int:
+        """The hex sides the route crosses (each path entered from a neighbouring hex)."""
+        end_node = self.ctx.graph.end_node
+        return sum(1 for e in self._ends if end_node[e] < 0)
+
+
+class GameState(Protocol):
+    """What a game's replay hooks may read and change of a record being replayed (the replay
+    of :mod:`tilelay.replay` provides it)."""
+
+    game: Game
+    board: Board
+    phase: Phase
+    #: corporation -> {train id: train name}
+    trains: dict[str, dict[str, str]]
+    #: company -> owner
+    companies: dict[str, str]
+    #: hex or corporation -> assigned ids
+    assignments: dict[str, tuple[str, ...]]
+    optional_rules: frozenset[str]
+    extra: dict[str, Any]
+    #: train ids that have run in this operating round, and who ran them
+    operated: dict[str, str]
+
+    def give_train(self, owner: str, name: str) -> str:
+        """Give ``owner`` the next train of type ``name`` from the depot; its id."""
+        ...
+
+    def merge_into(self, sources: Sequence[str], target: str) -> None:
+        """Corporations merge into ``target``: tokens, trains and companies."""
+        ...
+
+    def fail(self, action: Mapping[str, Any], message: str) -> Exception:
+        """The error to raise for ``action``."""
+        ...
+
+
+class GameRules:
+    """The rules of a game that routes and replay ask about; every hook's default is the
+    18xx.games base rule (see the module docstring). Subclass it per game and
+    :func:`register` it under the game's names."""
+
+    #: The game names the rules are for (as :func:`tilelay.games.normalise_name` gives them).
+    names: ClassVar[tuple[str, ...]] = ()
+    #: Whether the game defines what goods (freight) trains score.
+    goods_trains: ClassVar[bool] = False
+    #: Whether full cities and offboards stop routes passing through (18xx.games' blocking).
+    blocking: ClassVar[bool] = True
+    #: The corporation whose tokens neutral tokens are (1882's CN), if any.
+    neutral_owner: ClassVar[str | None] = None
+    #: Whether a route may stop only once in a hex (1867's "Route visits same hex twice").
+    one_stop_per_hex: ClassVar[bool] = False
+    #: Whether :meth:`route_bonus` never grows when fewer stops score (the search then bounds
+    #: an express train's choice of stops by the bonus of them all).
+    bonus_monotone: ClassVar[bool] = False
+
+    # ------------------------------------------------------------------ routes
+
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        """How ``train`` reaches and scores in this game."""
+        return train_spec(train, goods=self.goods_trains)
+
+    def stop_values(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
+        """What each node earns ``spec`` when scored: the phase's revenue times the class's
+        multiplier (junctions 0)."""
+        out: list[int] = []
+        mults = spec.multipliers
+        for n, cls in enumerate(ctx.classes):
+            out.append(0 if cls < 0 else ctx.base_value(n, spec) * mults[cls])
+        return out
+
+    def passable(self, ctx: RouteContext, node: int) -> bool:
+        """Whether a route of ``ctx.corporation`` may pass through ``node`` (a stop it may
+        still start or end at): not an offboard, nor a city whose slots other corporations
+        fill (a neutral token leaves it open)."""
+        cls = ctx.classes[node]
+        if not self.blocking:
+            return True
+        if cls == OFFBOARD:
+            return False
+        if cls != CITY:
+            return True
+        node_obj = ctx.nodes[node]
+        held = ctx.tokens[node]
+        if ctx.tokened[node] or NEUTRAL in held:
+            return True
+        return len(held) < node_obj.slots
+
+    #: Set by subclasses that override a route-level hook (saves building views otherwise).
+    route_hooks: ClassVar[bool] = False
+    #: Set by subclasses that override :meth:`run_revenue`.
+    run_hooks: ClassVar[bool] = False
+
+    def route_allowed(self, view: RouteView) -> bool:
+        """Whether the route, as it runs (``view.stops``: every stop it visits), is legal in
+        this game beyond the generic rules (18xx.games' ``check_distance``)."""
+        return True
+
+    def scored_allowed(self, view: RouteView) -> bool:
+        """Whether the route is legal with the stops it scores (``view.paid``; 18xx.games'
+        ``check_other`` and the checks of ``revenue_for``)."""
+        return True
+
+    def route_bonus(self, view: RouteView) -> int:
+        """What the route earns besides its stops."""
+        return 0
+
+    def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
+        """The revenue and node ids a route scores, when the game chooses them itself
+        (``None``: the generic choice of :meth:`TrainSpec.paid`)."""
+        return None
+
+    def hex_distance(self, view: RouteView) -> int:
+        """How far an H-train's route reaches: the hex sides it crosses."""
+        return view.crossings()
+
+    def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
+        """The revenue of a whole run whose routes earn ``total`` together."""
+        return total
+
+    def run_bonus_bound(self, ctx: RouteContext) -> int:
+        """The most :meth:`run_revenue` adds to the routes' total in this position."""
+        return 0
+
+    # ------------------------------------------------------------------ replay
+
+    def setup(self, state: GameState) -> None:
+        """What the game does before the first action (e.g. gives minors their trains)."""
+
+    def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        """What the game does just before an action is applied."""
+
+    def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        """What the game does after an action is applied."""
+
+    def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
+        """What a train's event (18xx.games' train ``events``, fired when the train is first
+        bought) does, e.g. 18TN's ``civil_war``."""
+
+    def home_tokens(self, state: GameState, entity: str) -> bool:
+        """Whether replay places ``entity``'s home token when it first acts (default: yes)."""
+        return True
+
+
+_RULES: dict[str, type[GameRules]] = {}
+
+
+def register(cls: type[GameRules]) -> type[GameRules]:
+    """Register a :class:`GameRules` subclass under its :attr:`GameRules.names` (decorator)."""
+    for name in cls.names:
+        _RULES[normalise_name(name)] = cls
+    return cls
+
+
+_FOR_GAME: dict[Game, GameRules] = {}
+
+
+def rules_for(game: Game) -> GameRules:
+    """The rules of ``game``: those its data names (``route_rules``: ``base`` for the
+    18xx.games base rules, else a game's name), else those registered under its name, title
+    or aliases, else the base rules (one instance per game: rules keep no state). Raises
+    :class:`~tilelay.errors.NotFoundError` for a ``route_rules`` no rules answer to."""
+    found = _FOR_GAME.get(game)
+    if found is not None:
+        return found
+    _load_all()
+    found = GameRules()
+    if game.route_rules is not None:
+        if normalise_name(game.route_rules) != "base":
+            make = _RULES.get(normalise_name(game.route_rules))
+            if make is None:
+                raise NotFoundError(
+                    f"game {game.name}: no route rules {game.route_rules!r}",
+                    suggestions=["base", *sorted({c.names[0] for c in _RULES.values()})],
+                )
+            found = make()
+    else:
+        for name in (game.name, game.title, *game.aliases):
+            make = _RULES.get(normalise_name(name))
+            if make is not None:
+                found = make()
+                break
+    _FOR_GAME[game] = found
+    return found
+
+
+_LOADED: list[bool] = []
+
+
+def _load_all() -> None:
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("g"):
+            importlib.import_module(f"{__name__}.{info.name}")

@@ -1,0 +1,38 @@
+"""1836Jr30: ports.
+
+A route to a port (a stop in the group ``port``) must have two other stops; the port pays its
+revenue once for each city on the route holding the corporation's token, instead of once
+(18xx.games' ``G1836Jr30::Game#revenue_for``).
+"""
+
+from __future__ import annotations
+
+from tilelay.route_rules import CITY
+from tilelay.rules import GameRules, RouteView, register
+
+__all__ = ["G1836Jr30"]
+
+
+def _port(view: RouteView) -> int | None:
+    nodes = view.ctx.nodes
+    return next((n for n in view.paid if "port" in nodes[n].groups), None)
+
+
+@register
+class G1836Jr30(GameRules):
+    """The rules of 1836Jr30 that routes ask about."""
+
+    names = ("1836Jr30", "1836Jr56")
+    route_hooks = True
+
+    def scored_allowed(self, view: RouteView) -> bool:
+        return _port(view) is None or len(view.paid) >= 3
+
+    def route_bonus(self, view: RouteView) -> int:
+        port = _port(view)
+        if port is None:
+            return 0
+        ctx = view.ctx
+        per_token = ctx.values(view.spec)[port]
+        tokened = sum(1 for n in view.paid if ctx.classes[n] == CITY and ctx.tokened[n])
+        return per_token * (tokened - 1)
