@@ -168,3 +168,35 @@ def test_highlight_and_anchors_apart() -> None:
     game.play_to(5)
     lit = board_svg(game.board, highlight=[(0, 0), (1, 0)])
     assert lit.count('class="highlight"') == 2
+
+
+def test_gardens_are_drawn_off_cities_and_roads() -> None:
+    import math
+    import re
+
+    from tilelay.carcassonne.svg import GARDEN, _city_polygon, _inside, _line_points, garden_point
+    from tilelay.carcassonne.tileset import garden_tileset
+
+    gardens = [t for t in garden_tileset().types if t.has_garden]
+    assert gardens  # the Abbot's tiles
+    for tile in gardens:
+        point = garden_point(tile)
+        cities = [_city_polygon(f.sides) for f in tile.features if f.kind is Kind.CITY]
+        assert not any(_inside(point, poly) for poly in cities), tile.name
+        lines = [p for f in tile.features if f.kind is Kind.ROAD for p in _line_points(f)]
+        assert all(math.dist(point, p) >= 12 for p in lines), tile.name  # the circle's radius
+        drawing = tile_svg(tile, 0)
+        shape = rf'<circle cx="([\d.]+)" cy="([\d.]+)" r="12" fill="{GARDEN}"'
+        circles = re.findall(shape, drawing)
+        assert [(float(x), float(y)) for x, y in circles] == [point], tile.name
+        garden = next(i for i, f in enumerate(tile.features) if f.kind is Kind.GARDEN)
+        assert anchor_of(tile, garden) == point  # an abbot on the garden stands on it
+    plain = [t for t in base_tileset().types if t.has_garden]
+    assert plain == []  # gardens only with the Abbot
+    assert f'fill="{GARDEN}"' not in tile_svg(base_tileset().type("B"), 0)
+
+
+def anchor_of(tile: TileType, feature: int) -> tuple[float, float]:
+    from tilelay.carcassonne.svg import anchors
+
+    return anchors(tile)[feature]
