@@ -142,6 +142,24 @@ def _offered_figures(pg: Any) -> set[tuple[int, bool]]:
     return {(f, a) for f, a in marks}
 
 
+def _board_marks(pg: Any) -> list[str]:
+    return [
+        str(k)
+        for k in pg.locator("#board g.follower-spot").evaluate_all(
+            "gs => gs.map(g => g.dataset.key + ' ' + g.textContent)"
+        )
+    ]
+
+
+def _hand_marks(pg: Any) -> list[str]:
+    return [
+        str(k)
+        for k in pg.locator("#hand-tile g.hand-mark").evaluate_all(
+            "gs => gs.map(g => g.dataset.key + ' ' + g.textContent)"
+        )
+    ]
+
+
 def _tentative(pg: Any) -> tuple[int, int, int]:
     g = pg.locator("#board g.tentative")
     return (
@@ -160,6 +178,14 @@ def _check_turn(pg: Any, game: Game, rng: random.Random) -> Move:
         expected.setdefault((m.x, m.y), set()).add(m.rotation)
     assert _offered_spots(pg) == expected
     assert pg.inner_text("#hand-name") == game.tile_name
+    assert pg.locator("#legend").is_visible()  # what the squares' looks mean
+    turned = int(pg.get_attribute("#hand-tile svg", "data-rotation"))
+    solid = pg.evaluate(
+        """() => Array.from(document.querySelectorAll('#board rect.spot.fits')).map(r =>
+               [Number(r.dataset.x), Number(r.dataset.y)])"""
+    )
+    # solid squares take the tile as it is turned in hand, dashed ones only turned otherwise
+    assert {(x, y) for x, y in solid} == {xy for xy, rots in expected.items() if turned in rots}
     assert int(pg.get_attribute("#pile", "data-count")) == len(game.pile)
     x, y = rng.choice(sorted(expected))
     pg.click(f"#board rect.spot[data-x='{x}'][data-y='{y}']")
@@ -176,6 +202,8 @@ def _check_turn(pg: Any, game: Game, rng: random.Random) -> Move:
             if (m.x, m.y, m.rotation) == (x, y, rotation) and m.follower is not None
         }
         assert _offered_figures(pg) == figures, (x, y, rotation)
+        # the tile in hand shows the same numbered spots, where the tile is large
+        assert _hand_marks(pg) == _board_marks(pg)
         pg.keyboard.press("r")
     assert seen == set(rotations)  # R goes through every legal rotation
     rotation = rng.choice(rotations)

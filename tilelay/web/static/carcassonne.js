@@ -276,6 +276,27 @@
     return pts;
   }
 
+  // The follower spots drawn on the tile in hand too, where the tile is large enough to show
+  // what each number stands on (on the board the marks cover the tile).
+  function handMarks(svg, rotation) {
+    const colour = view.players[g().current].colour;
+    const figures = figureActions(actionsAt(spotAt(placed.x, placed.y), rotation));
+    const points = spread(
+      figures.map((a) => view.hand.rotations[rotation].anchors[a.follower]),
+      1,
+      MARK * 2 + 3,
+    );
+    figures.forEach((action, n) => {
+      const [mx, my] = points[n];
+      const mark = el("g", { class: "hand-mark", "data-key": String(n + 1), transform: `translate(${mx} ${my})` }, svg);
+      if (action.abbot) el("rect", { x: -8, y: -8, width: 16, height: 16, rx: 2, fill: colour }, mark);
+      else el("circle", { r: 8, fill: colour }, mark);
+      const label = el("text", { "text-anchor": "middle", "dominant-baseline": "central" }, mark);
+      label.textContent = action.abbot ? "A" : String(n + 1);
+      el("title", {}, mark).textContent = `${n + 1}: ${action.label}`;
+    });
+  }
+
   function showGhost(spot) {
     const svg = $("board").querySelector("svg");
     const layer = svg && svg.querySelector("#overlay");
@@ -313,6 +334,7 @@
       const r = placed ? placed.rotation : rot;
       handBox.className = "hand-tile";
       handBox.innerHTML = `<svg xmlns="${SVG}" viewBox="0 0 100 100" data-rotation="${r}">${view.hand.rotations[r].svg}</svg>`;
+      if (placed && person) handMarks(handBox.querySelector("svg"), r);
       $("hand-name").textContent = view.hand.name;
     } else {
       handBox.className = "hand-tile empty";
@@ -339,6 +361,7 @@
         (n ? `click a spot for a follower (keys 1–${n}) or choose no follower (N).` : "confirm with No follower (N).");
     } else if (stopped) prompt.textContent = `${who} could not move. Reload the page to try again.`;
     else prompt.textContent = `${who} is thinking…`;
+    $("legend").hidden = !(person && !placed);
     const actions = person && placed ? actionsAt(spotAt(placed.x, placed.y), placed.rotation) : [];
     $("choices").hidden = !(person && placed);
     $("return-abbot").hidden = !actions.some((a) => a.return_abbot);
@@ -355,7 +378,11 @@
         `<td class="score" data-score="${p.score}">${p.score}</td></tr>`
       );
     });
-    $("scores").innerHTML = `<caption class="muted">Move ${game.moves}</caption>` + rows.join("");
+    $("scores").innerHTML =
+      `<caption class="muted">Move ${game.moves}</caption>` +
+      '<thead><tr><th scope="col">Player</th><th scope="col" class="figures">In hand</th>' +
+      '<th scope="col" class="points">Points</th></tr></thead>' +
+      `<tbody>${rows.join("")}</tbody>`;
     $("undo").disabled = !game.can_undo || busy > 0;
     const people = view.players.filter((p) => p.person).length;
     $("undo").textContent = people > 1 ? "↶ Undo the last person's move" : "↶ Undo my last move";
@@ -544,6 +571,29 @@
     if (action) commit(action);
   });
   $("cancel").addEventListener("click", cancel);
+  // a follower button and its mark on the board light up together
+  function lightFigure(key) {
+    for (const mark of document.querySelectorAll("#board g.follower-spot"))
+      mark.classList.toggle("lit", mark.dataset.key === key);
+    for (const mark of document.querySelectorAll("#hand-tile g.hand-mark"))
+      mark.classList.toggle("lit", mark.dataset.key === key);
+    for (const button of document.querySelectorAll("#figure-choices button[data-key]"))
+      button.classList.toggle("lit", button.dataset.key === key);
+  }
+  $("figure-choices").addEventListener("mouseover", (ev) => {
+    const button = ev.target.closest("button[data-key]");
+    lightFigure(button ? button.dataset.key : null);
+  });
+  $("figure-choices").addEventListener("mouseout", () => lightFigure(null));
+  $("hand-tile").addEventListener("click", (ev) => {
+    const mark = ev.target.closest && ev.target.closest("g.hand-mark");
+    if (mark && placed && personToMove()) chooseFigure(Number(mark.dataset.key));
+  });
+  $("board").addEventListener("mouseover", (ev) => {
+    const mark = ev.target.closest && ev.target.closest("g.follower-spot");
+    if (!mark && !placed) return;
+    lightFigure(mark ? mark.dataset.key : null);
+  });
   $("figure-choices").addEventListener("click", (ev) => {
     const button = ev.target.closest("button[data-key]");
     if (button) chooseFigure(Number(button.dataset.key));
