@@ -200,6 +200,21 @@ def test_the_view_of_the_board(client: TestClient) -> None:
     labels = {a["label"] for s in view["legal"] for r in s["rotations"] for a in r["actions"]}
     assert "no follower" in labels
     assert all(not label.endswith("farm") for label in labels)  # a farm says where it lies
+    assert 'class="last"' not in svg  # the start tile is no one's move
+    game = _library(client, view["game"]["id"])
+    move = game.legal_moves()[0]
+    view = client.post(f"{API}/{view['game']['id']}/move", json=_move(view, move)).json()
+    svg = view["board"]["svg"]
+    assert svg.count('class="last"') == 1
+    x, y = layout_cell(view["board"]["layout"], move.x, move.y)
+    assert f'<rect class="last" x="{x + 1}" y="{y + 1}"' in svg
+
+
+def layout_cell(layout: dict[str, Any], x: int, y: int) -> tuple[int, int]:
+    """Where square ``(x, y)`` starts in a board drawing of ``layout``."""
+    size = layout["size"]
+    margin = layout["margin"]
+    return margin + (x - layout["x0"]) * size, margin + (y - layout["y0"]) * size
 
 
 def test_every_seat_kind_is_a_player_kind() -> None:

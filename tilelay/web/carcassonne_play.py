@@ -335,7 +335,13 @@ def game_view(doc: Document, game: Game) -> dict[str, Any]:
         "players": players,
         "board": {
             "svg": board_svg(
-                board, SQUARE, pad=1, coordinates=True, highlight=highlight, title="the board"
+                board,
+                SQUARE,
+                pad=1,
+                coordinates=True,
+                highlight=highlight,
+                title="the board",
+                last=bool(game.turns),  # the start tile is no one's move
             ),
             "layout": layout.to_dict(),
         },

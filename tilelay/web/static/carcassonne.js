@@ -289,8 +289,8 @@
     figures.forEach((action, n) => {
       const [mx, my] = points[n];
       const mark = el("g", { class: "hand-mark", "data-key": String(n + 1), transform: `translate(${mx} ${my})` }, svg);
-      if (action.abbot) el("rect", { x: -8, y: -8, width: 16, height: 16, rx: 2, fill: colour }, mark);
-      else el("circle", { r: 8, fill: colour }, mark);
+      if (action.abbot) el("rect", { x: -9, y: -9, width: 18, height: 18, rx: 2, fill: colour }, mark);
+      else el("circle", { r: 9, fill: colour }, mark);
       const label = el("text", { "text-anchor": "middle", "dominant-baseline": "central" }, mark);
       label.textContent = action.abbot ? "A" : String(n + 1);
       el("title", {}, mark).textContent = `${n + 1}: ${action.label}`;
