@@ -10,19 +10,20 @@ rate (a draw counts half) and its 95 % interval, the mean score margin (bot minu
 its 95 % interval, and the bot's time per move (wall clock, as the 1 s limit counts it, and the
 CPU time of its process, which a busy machine does not inflate) and playouts per move.
 
-Measured 2026-11-23 (commit of the MCTS successive-halving search), on the 2-core machine while
-other sessions kept it busy (load 4-7, so each worker had about half a core; the 1 s cap cut
-some moves, hence 286 playouts a move rather than 300)::
+Measured 2026-11-23 on the 2-core machine while other sessions kept it busy (load 4-6, so each
+worker had about a third of a core: wall time per move is about twice the CPU time, and the
+1 s limit cut some moves short, hence 580 playouts a move rather than 600)::
 
-    $ .venv/bin/python benchmarks/bench_carcassonne_bot.py --games 400 --level medium
-    mcts:medium vs greedy, 400 games, seats swapped
-      win rate   ±95%   margin   ±95%   s/move  worst game s/move  playouts/move   wall s
-         83.8%   3.6%     22.3    2.2    0.504              0.861            286     3606
+  $ nice -n 10 .venv/bin/python benchmarks/bench_carcassonne_bot.py --games 400 --level hard
+  mcts:hard vs greedy, 400 games, seats swapped
+    win rate   ±95%   margin   ±95%   s/move  CPU s/move  worst game s/move  playouts/move   wall s
+       87.2%   3.3%     27.6    2.2    0.377       0.163              0.696            580     2701
 
-It took an hour there; on a quiet machine expect about a third of that (the same code's random
-game took 3-4x longer wall time than its CPU time during the run). Earlier searches, 60 games
-each at 150-300 playouts: UCB1 with progressive widening 48-60 %, successive halving without
-common random numbers 68 %, with them 82-88 %.
+Playouts cut off after 10 rounds (``mcts.ROUNDS``). Before that, with playouts to the game's
+end, ``--level medium`` (300 playouts, the same CPU time a move) won 83.8 % ± 3.6 (margin
+22.3 ± 2.2) of these 400 games. Searches tried on 60 games each: UCB1 with progressive widening
+48-60 %, successive halving without common random numbers 68 %, with them 82-88 %; cut off
+after 6 rounds (700 playouts) 90 %, after 10 rounds (600) 94 %.
 """
 
 from __future__ import annotations

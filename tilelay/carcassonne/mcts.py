@@ -20,7 +20,8 @@ costs a fraction of one to the game's end, so the same time buys several times t
 and the far future, which the random playout policy plays badly, no longer drowns the
 difference between moves in noise. Against the greedy player, at about the same CPU time a
 move (0.14-0.17 s): 300 playouts to the game's end won 84 % of 400 games (margin +22), 700
-cut off after 6 rounds 90 % of 60 (+24), 600 after 10 rounds 94 % of 60 (+30).
+cut off after 6 rounds 90 % of 60 (+24), 600 after 10 rounds 94 % of 60 (+30) and 87 % ± 3 of
+400 (+28; ``hard``, benchmarks/bench_carcassonne_bot.py).
 
 This is a Monte-Carlo search of depth one with a bandit at the root. With tiles drawn at random
 deeper trees (or UCB1 with progressive widening, tried first) paid less for their cost in
