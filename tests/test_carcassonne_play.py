@@ -146,3 +146,29 @@ def test_legal_actions_match_placing_then_asking() -> None:
                 placed += [(key, rot, a) for a in trial.actions(player)]
             assert predicted == placed
             game.step()
+
+
+def test_playouts_cut_off_after_their_rounds_and_score_the_end() -> None:
+    import random
+
+    from tilelay.carcassonne.mcts import ROUNDS, determinize, playout
+
+    game = new_game(2, seed=3)
+    game.play_to(10)
+    game.draw()
+    board = game.board
+    pile = determinize(board, game.remaining(), random.Random(1))
+    for depth in (1, 4, 12):
+        sim = board.clone()
+        rest = pile[:]
+        playout(sim, rest, 0, random.Random(2), depth)
+        assert len(rest) == len(pile) - depth  # exactly depth tiles drawn
+        assert len(sim.placed) <= len(board.placed) + depth
+        assert sum(sim.scores) > sum(board.scores)  # the features left open were scored
+        with pytest.raises(CarcassonneError):
+            sim.final_scoring()  # ... once, as at the game's end
+    whole = board.clone()
+    rest = pile[:]
+    playout(whole, rest, 0, random.Random(2))
+    assert rest == []  # no cut-off: to the game's end
+    assert MctsPlayer(1).rounds == ROUNDS

@@ -33,7 +33,7 @@ def test_game_page_after_move(client: TestClient) -> None:
     assert "Next: P2 (random) to move." in r.text
     assert 'href="/carcassonne/game?seed=1&amp;players=2&amp;move=16" rel="prev"' in r.text
     assert 'href="/carcassonne/game?seed=1&amp;players=2&amp;move=18" rel="next"' in r.text
-    assert r.text.count('<g transform="translate(') == 18  # start tile and 17 moves
+    assert r.text.count('<g class="tile"') == 18  # start tile and 17 moves
     assert 'id="play"' in r.text and "<script>" in r.text
 
 

@@ -545,9 +545,11 @@ def describe_event(event: ScoreEvent, names: list[str]) -> str:
     return f"{what} ({event.tiles} tiles): {event.points} to {who}"
 
 
-def transcript(game: Game) -> list[str]:
-    """The game so far as lines of text."""
-    names = [f"P{i + 1} ({p.name})" for i, p in enumerate(game.players)]
+def transcript(game: Game, names: list[str] | None = None) -> list[str]:
+    """The game so far as lines of text (players called ``names``, by default ``P1 (kind)``
+    and so on)."""
+    if names is None:
+        names = [f"P{i + 1} ({p.name})" for i, p in enumerate(game.players)]
     types = {t.name: t for t in game.tileset.types}
     lines = []
     for turn in game.turns:

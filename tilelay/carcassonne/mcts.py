@@ -10,8 +10,18 @@ still in the race is played out with both: the same tiles in the same order and 
 for the greedy-biased playout policy, so that moves are compared against the same luck. The
 budget is split over log2(width) phases; after each phase the worse half of the moves drops
 out. A playout plays every player with a fast policy (the most connected of three random
-placements; followers by a small heuristic), scores the end, and its value is the searching
-player's lead. The move with the best total lead is played.
+placements; followers by a small heuristic) for :data:`ROUNDS` rounds (a tile for each player
+in a round), then scores the end as if the game ended there (completed features were scored
+as they closed; the others and the farms score as at the game's end): its value is the
+searching player's lead. The move with the best total lead is played.
+
+Cutting playouts off after a few rounds is an evaluation at a cut-off depth: a short playout
+costs a fraction of one to the game's end, so the same time buys several times the playouts,
+and the far future, which the random playout policy plays badly, no longer drowns the
+difference between moves in noise. Against the greedy player, at about the same CPU time a
+move (0.14-0.17 s): 300 playouts to the game's end won 84 % of 400 games (margin +22), 700
+cut off after 6 rounds 90 % of 60 (+24), 600 after 10 rounds 94 % of 60 (+30) and 87 % ± 3 of
+400 (+28; ``hard``, benchmarks/bench_carcassonne_bot.py).
 
 This is a Monte-Carlo search of depth one with a bandit at the root. With tiles drawn at random
 deeper trees (or UCB1 with progressive widening, tried first) paid less for their cost in
@@ -54,12 +64,15 @@ class Budget:
     seconds: float | None
 
 
-#: The levels for people.
+#: The levels for people (the playouts of ``hard`` take about 0.17 s of a core).
 LEVELS: dict[str, Budget] = {
     "easy": Budget(40, 1.0),
-    "medium": Budget(300, 1.0),
-    "hard": Budget(1000, 1.0),
+    "medium": Budget(200, 1.0),
+    "hard": Budget(600, 1.0),
 }
+
+#: How many rounds (a tile for each player) a playout plays before its end is scored.
+ROUNDS = 10
 
 
 def _policy_action(board: Board, player: int, rng: random.Random) -> int:
@@ -95,25 +108,43 @@ def playout(
 ) -> None:
     """Play ``pile`` (drawn from the end) out on ``board`` from ``player`` on, at most
     ``depth`` tiles, then score the end as if the game ended there. Each turn looks at three
-    random placements and keeps the one with the most neighbours (compact boards complete
-    features), then maybe places a follower (:func:`_policy_action`)."""
+    random placements (squares of the frontier drawn at random until three fit the tile, or
+    every placement when few do) and keeps the one with the most neighbours (compact boards
+    complete features), then maybe places a follower (:func:`_policy_action`)."""
     players = len(board.scores)
     legal_keys = board.legal_keys
     frontier = board.frontier
-    randrange = rng.randrange
+    fits = board.compiled.fits
+    river = board.compiled.river_types
+    rand = rng.random
+    neighbours = _NEIGHBOURS
     while pile and depth > 0:
         depth -= 1
         tile = pile.pop()
-        options = legal_keys(tile)
-        if not options:
-            continue
-        count = len(options)
-        key, rot = options[randrange(count)]
-        if count > 1:
-            best = _NEIGHBOURS[frontier[key]]
-            for _ in range(2):
-                k2, r2 = options[randrange(count)]
-                n2 = _NEIGHBOURS[frontier[k2]]
+        key = rot = best = -1
+        if not river[tile]:
+            keys = list(frontier)
+            n = len(keys)
+            found = 0
+            for _ in range(_SAMPLES):
+                k = keys[int(rand() * n)]
+                code = frontier[k]
+                rots = fits[code][tile]
+                if rots:
+                    found += 1
+                    if neighbours[code] > best:
+                        key, best = k, neighbours[code]
+                        rot = rots[int(rand() * len(rots))] if len(rots) > 1 else rots[0]
+                    if found == 3:
+                        break
+        if key < 0:
+            options = legal_keys(tile)
+            if not options:
+                continue
+            count = len(options)
+            for _ in range(3 if count > 1 else 1):
+                k2, r2 = options[int(rand() * count)]
+                n2 = neighbours[frontier[k2]]
                 if n2 > best:
                     key, rot, best = k2, r2, n2
         board.place(tile, key, rot)
@@ -124,6 +155,9 @@ def playout(
         player = (player + 1) % players
     board.final_scoring()
 
+
+#: Frontier squares a playout draws to find three placements before it lists them all.
+_SAMPLES = 12
 
 #: How many sides of a spot with a frontier code have a neighbour.
 _NEIGHBOURS: tuple[int, ...] = tuple(
@@ -211,11 +245,12 @@ class MctsPlayer(Player):
         self.budget = budget
         self.name = f"mcts:{level}"
         self.rng = random.Random(seed)
-        #: Search constants: how many of the best-ordered moves race, how many tiles a playout
-        #: plays before its end is scored, and what a follower left in the supply is worth
-        #: then (in points, early in a game).
+        #: Search constants: how many of the best-ordered moves race, how many rounds a
+        #: playout plays before its end is scored (:data:`ROUNDS`; ``None``: to the game's
+        #: end), and what a follower left in the supply is worth then (in points, early in a
+        #: game).
         self.width = 10
-        self.depth = 1 << 30
+        self.rounds: int | None = ROUNDS
         self.follower_value = 0.0
         self._action = NO_FOLLOWER
         #: Playouts and seconds spent on the last move (for benchmarks).
@@ -256,7 +291,7 @@ class MctsPlayer(Player):
         rng = self.rng
         players = len(board.scores)
         nxt = (player + 1) % players
-        depth = self.depth
+        depth = self.rounds * players if self.rounds is not None else 1 << 30
         supply = self.follower_value * min(1.0, len(remaining) / 40.0)
         rounds = done = 0
         # successive halving with common random numbers: every move still in the race plays
@@ -319,4 +354,4 @@ def parse_level(kind: str) -> str:
     return level
 
 
-__all__ = ["LEVELS", "Budget", "MctsPlayer", "determinize", "parse_level", "playout"]
+__all__ = ["LEVELS", "ROUNDS", "Budget", "MctsPlayer", "determinize", "parse_level", "playout"]

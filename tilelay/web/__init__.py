@@ -10,10 +10,11 @@ come only from the package's own ``static`` folder. The modules: :mod:`~tilelay.
 (tiles, game tiles, maps, the index), :mod:`~tilelay.web.best_routes` (a record's routes),
 :mod:`~tilelay.web.board` (the board page and its API), :mod:`~tilelay.web.saved` (saved
 boards), :mod:`~tilelay.web.records` (recorded games on the board page),
-:mod:`~tilelay.web.openapi` (the API's description), :mod:`~tilelay.web.carcassonne`, with
-:mod:`~tilelay.web.params` (query parameters), :mod:`~tilelay.web.errors` (one error type
-and shape), :mod:`~tilelay.web.compute` (work off the event loop) and
-:mod:`~tilelay.web.templating`.
+:mod:`~tilelay.web.openapi` (the API's description), :mod:`~tilelay.web.carcassonne` (games
+between computer players, move by move), :mod:`~tilelay.web.carcassonne_play` (playing in the
+browser, games saved in the store), with :mod:`~tilelay.web.params` (query parameters),
+:mod:`~tilelay.web.errors` (one error type and shape), :mod:`~tilelay.web.compute` (work off
+the event loop) and :mod:`~tilelay.web.templating`.
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-from tilelay.web import best_routes, board, carcassonne, openapi, records, saved, tile_pages
+from tilelay.web import (
+    best_routes,
+    board,
+    carcassonne,
+    carcassonne_play,
+    openapi,
+    records,
+    saved,
+    tile_pages,
+)
 from tilelay.web.errors import CatchAll, exception_handlers
 
 __all__ = ["create_app"]
@@ -46,6 +56,7 @@ def create_app(*, db: str | Path | None = None) -> Starlette:
     app_routes = [
         *tile_pages.routes(),
         *carcassonne.routes(),
+        *carcassonne_play.routes(),
         *best_routes.routes(),
         *board.routes(),
         *saved.routes(),

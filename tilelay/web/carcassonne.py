@@ -7,7 +7,10 @@
   after move 17, the scores, whose turn it is, links to the first, previous, next and last
   move and a "play" button that steps through the game;
 - ``/carcassonne/board.svg?...``: just the board drawing;
-- ``/carcassonne/tile/{name}.svg?rotation=R``: one tile's drawing.
+- ``/carcassonne/tile/{name}.svg?rotation=R``: one tile's drawing (the base game's, the
+  River's and the tiles with gardens).
+
+Games with people, the River and the Abbot are played in :mod:`tilelay.web.carcassonne_play`.
 
 Games are replayed from their seed for each request (a random game takes milliseconds), off
 the event loop under the request time limit (:func:`~tilelay.web.compute.offloaded`). Bad
@@ -35,7 +38,7 @@ from tilelay.carcassonne.game import (
     transcript,
 )
 from tilelay.carcassonne.svg import PLAYER_COLOURS, board_svg, tile_svg
-from tilelay.carcassonne.tileset import base_tileset
+from tilelay.carcassonne.tileset import base_tileset, game_tileset
 from tilelay.web.compute import offloaded
 from tilelay.web.errors import WebError
 from tilelay.web.params import parse_int
@@ -179,7 +182,9 @@ def game_page(request: Request) -> Response:
             "last": last,
             "status": status,
             "players": players,
-            "board": Markup(board_svg(game.board, 48, title=f"after move {shown}")),
+            "board": Markup(
+                board_svg(game.board, 48, coordinates=True, title=f"after move {shown}")
+            ),
             "log": "\n".join(transcript(game)[-12:]),
         },
     )
@@ -205,7 +210,7 @@ def tile_image(request: Request) -> Response:
     name = request.path_params["name"]
     rotation = _int(request, "rotation", 0, 0, 3)
     try:
-        tile = base_tileset().type(name)
+        tile = game_tileset(river=True, abbot=True).type(name)
     except CarcassonneError as err:
         raise WebError(str(err), 404) from None
     return Response(tile_svg(tile, rotation), media_type="image/svg+xml")

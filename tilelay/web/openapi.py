@@ -2,9 +2,9 @@
 
 It is written here as data next to the handlers it describes (the board page's API in
 :mod:`~tilelay.web.board`, saved boards in :mod:`~tilelay.web.saved`, records in
-:mod:`~tilelay.web.records`, and the older ``/api/games``, ``/api/tiles`` and
-``/api/routes``); a test checks that every ``/api/`` route of the app is described and every
-described path is a route.
+:mod:`~tilelay.web.records`, Carcassonne games in :mod:`~tilelay.web.carcassonne_play`, and
+the older ``/api/games``, ``/api/tiles`` and ``/api/routes``); a test checks that every
+``/api/`` route of the app is described and every described path is a route.
 """
 
 from __future__ import annotations
@@ -309,13 +309,15 @@ def description() -> dict[str, Any]:
             },
         },
     }
+    paths.update(_carcassonne_paths())
     return {
         "openapi": "3.1.0",
         "info": {
             "title": "tilelay",
             "version": __version__,
             "description": "Tiles, maps, legal lays, best routes, saved boards and recorded "
-            "games of 18xx games. Every error answers {error, status, suggestions}.",
+            "games of 18xx games; Carcassonne games played in the browser. Every error "
+            "answers {error, status, suggestions}.",
         },
         "paths": paths,
         "components": {
@@ -339,6 +341,99 @@ def description() -> dict[str, Any]:
                         "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
                     },
                 }
+            },
+        },
+    }
+
+
+def _carcassonne_paths() -> dict[str, Any]:
+    """Carcassonne games played in the browser (:mod:`~tilelay.web.carcassonne_play`)."""
+    view = _ok(
+        "the game's view: game (id, version, seed, river, abbot, finished, current, pile), "
+        "players, board (svg, layout), hand (the tile in hand), legal (when a person is to "
+        "move: every square with its rotations and follower actions), last, log, sheet (at the "
+        "end: points by kind and every farm city by city)"
+    )
+    version = {"version": {**_INT, "description": "the version the change is based on"}}
+
+    def change(summary: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        props = {**version, **(extra or {})}
+        required = ["version", *(k for k in (extra or {}) if k in ("x", "y", "rotation"))]
+        return {
+            "parameters": [_ID],
+            "post": {
+                "summary": summary,
+                "requestBody": _body({"type": "object", "required": required, "properties": props}),
+                "responses": {"200": view, **_errors(400, 404, 409, 413, 503)},
+            },
+        }
+
+    return {
+        "/api/carcassonne/games": {
+            "get": {
+                "summary": "the saved Carcassonne games, the last played first",
+                "responses": {"200": _ok("games"), **_errors(503)},
+            },
+            "post": {
+                "summary": "a new game: 2 to 5 seats, each a person (human) or a computer "
+                "player (mcts:easy, mcts:medium, mcts:hard, greedy, random)",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["players"],
+                        "properties": {
+                            "players": {"type": "array", "items": _STR},
+                            "seed": {**_INT, "description": "random when left out"},
+                            "river": {"type": "boolean"},
+                            "abbot": {"type": "boolean"},
+                            "name": _STR,
+                        },
+                    }
+                ),
+                "responses": {"201": view, **_errors(400, 413, 503)},
+            },
+        },
+        "/api/carcassonne/games/import": {
+            "post": {
+                "summary": "a saved game file (format tilelay-carcassonne-game) becomes a game",
+                "parameters": [{"name": "name", "in": "query", "schema": _STR}],
+                "requestBody": _body({"type": "object"}),
+                "responses": {"201": view, **_errors(400, 413, 503)},
+            }
+        },
+        "/api/carcassonne/games/{id}": {
+            "parameters": [_ID],
+            "get": {"summary": "a game's view", "responses": {"200": view, **_errors(404)}},
+            "delete": {
+                "summary": "delete a game",
+                "responses": {"200": _ok("deleted"), **_errors(404, 503)},
+            },
+        },
+        "/api/carcassonne/games/{id}/move": change(
+            "a person's move with the tile in hand (400 naming the rule when it is illegal)",
+            {
+                "x": _INT,
+                "y": _INT,
+                "rotation": {"type": "integer", "minimum": 0, "maximum": 3},
+                "follower": {
+                    "type": ["integer", "null"],
+                    "description": "the feature (index into the turned tile's features)",
+                },
+                "abbot": {"type": "boolean"},
+                "return_abbot": {"type": "boolean"},
+            },
+        ),
+        "/api/carcassonne/games/{id}/step": change(
+            "the computer player to move moves (400 when a person is to move)"
+        ),
+        "/api/carcassonne/games/{id}/undo": change(
+            "take back the last move a person made and the computer moves after it"
+        ),
+        "/api/carcassonne/games/{id}/export": {
+            "parameters": [_ID],
+            "get": {
+                "summary": "the game as a saved game file (tilelay carcassonne play --load)",
+                "responses": {"200": _ok("the file"), **_errors(404)},
             },
         },
     }
