@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,21 @@ def reference(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"reference data absent: {path}")
     return path
+
+
+@contextmanager
+def engine_games_known() -> Iterator[None]:
+    """The 18xx.games engine's games known while inside (read from the reference engine's
+    sources through the run's cache), forgotten afterwards; skips (saying why) when the
+    reference engine is absent."""
+    from tilelay.games import registry
+    from tilelay.sources.games import add_paths
+
+    add_paths([reference("18xxgames", "engine")])
+    try:
+        yield
+    finally:
+        registry.reset()
 
 
 def offboard_revenues(game: Game, coord: str) -> dict[str, int]:

@@ -12,26 +12,17 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, engine_games_known
 from tilelay.audit import RecordAudit, audit_record
-from tilelay.games import registry
 from tilelay.replay import ReplayStep, replay_steps
 
-ENGINE = REFERENCE / "18xxgames" / "engine"
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "1817__15528.json"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def engine_games() -> Iterator[None]:
-    if not ENGINE.exists():
-        pytest.skip(f"reference engine absent: {ENGINE}")
-    from tilelay.sources.games import add_paths
-
-    try:
-        add_paths([ENGINE])
+    with engine_games_known():
         yield
-    finally:
-        registry.reset()
 
 
 def act(entity: str | int, type_: str, **fields: Any) -> dict[str, Any]:

@@ -12,28 +12,19 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, engine_games_known
 from tilelay.audit import RecordAudit, audit_record
-from tilelay.games import registry
 from tilelay.replay import ReplayStep, replay_steps
 from tilelay.route_rules import TOWN, UnsupportedTrain, train_spec
 from tilelay.trains import StopAllowance, TrainType
 
-ENGINE = REFERENCE / "18xxgames" / "engine"
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "1860__19354.json"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def engine_games() -> Iterator[None]:
-    if not ENGINE.exists():
-        pytest.skip(f"reference engine absent: {ENGINE}")
-    from tilelay.sources.games import add_paths
-
-    try:
-        add_paths([ENGINE])
+    with engine_games_known():
         yield
-    finally:
-        registry.reset()
 
 
 def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:

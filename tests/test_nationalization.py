@@ -11,24 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE
-from tilelay.games import registry
+from tests.conftest import engine_games_known
 from tilelay.replay import ReplayStep, replay_steps
-
-ENGINE = REFERENCE / "18xxgames" / "engine"
 
 
 @pytest.fixture(scope="module", autouse=True)
 def engine_games() -> Iterator[None]:
-    if not ENGINE.exists():
-        pytest.skip(f"reference engine absent: {ENGINE}")
-    from tilelay.sources.games import add_paths
-
-    try:
-        add_paths([ENGINE])
+    with engine_games_known():
         yield
-    finally:
-        registry.reset()
 
 
 def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conftest import reference
+from tests.conftest import engine_games_known, reference
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game
 from tilelay.replay import ReplayStep, load_record, replay_steps
@@ -45,14 +45,8 @@ def test_every_registered_rule_set_documents_itself() -> None:
 
 @pytest.fixture(scope="module")
 def los_angeles() -> Iterator[Game]:
-    from tilelay.games import registry
-    from tilelay.sources import games as sources
-
-    sources.add_paths([reference("18xxgames", "engine")])
-    try:
+    with engine_games_known():
         yield load_game("18 Los Angeles")
-    finally:
-        registry.reset()
 
 
 def test_18_los_angeles_follows_1846s_rules_as_it_changes_them(los_angeles: Game) -> None:
