@@ -7,7 +7,7 @@ import pytest
 
 from tilelay.carcassonne.board import Board
 from tilelay.carcassonne.errors import CarcassonneError, TurnOrderError
-from tilelay.carcassonne.game import new_game
+from tilelay.carcassonne.players import new_game
 from tilelay.errors import TilelayError
 
 

@@ -12,7 +12,8 @@ from test_carcassonne_reference import RefBoard
 
 from tilelay.carcassonne.board import ABBOT, NO_FOLLOWER, RETURN_ABBOT, Board, Rules, ScoreEvent
 from tilelay.carcassonne.errors import IllegalMoveError, TurnOrderError
-from tilelay.carcassonne.game import Game, RandomPlayer, new_game
+from tilelay.carcassonne.game import Game, RandomPlayer
+from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.tile import (
     Kind,
     _without_pennants,

@@ -11,14 +11,8 @@ from test_carcassonne_reference import RefBoard, ref_follower_options, ref_score
 
 from tilelay.carcassonne.board import Board, FarmScoring, Rules, xy_of
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import (
-    Game,
-    Player,
-    RandomPlayer,
-    make_player,
-    new_game,
-    transcript,
-)
+from tilelay.carcassonne.game import Game, Player, RandomPlayer, transcript
+from tilelay.carcassonne.players import make_player, new_game
 from tilelay.carcassonne.tileset import base_tileset
 
 

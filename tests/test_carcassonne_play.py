@@ -7,8 +7,9 @@ import json
 import pytest
 
 from tilelay.carcassonne.errors import CarcassonneError, IllegalMoveError, TurnOrderError
-from tilelay.carcassonne.game import Game, HumanPlayer, Move, RandomPlayer, make_player, new_game
+from tilelay.carcassonne.game import Game, HumanPlayer, Move, RandomPlayer
 from tilelay.carcassonne.mcts import MctsPlayer
+from tilelay.carcassonne.players import make_player, new_game
 from tilelay.carcassonne.record import GameRecord, load_game, record, save_game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tilelay.carcassonne.board import FarmScoring, Rules
-from tilelay.carcassonne.game import new_game
+from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.summary import SHEET_KINDS, breakdown, completed_by_last_tile
 from tilelay.carcassonne.tile import Kind
 

@@ -7,7 +7,7 @@ import random
 from lxml import etree
 
 from tilelay.carcassonne.board import Board
-from tilelay.carcassonne.game import new_game
+from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.svg import anchor, board_svg, tile_svg
 from tilelay.carcassonne.tile import Kind, TileType, parse_feature
 from tilelay.carcassonne.tileset import base_tileset

@@ -7,7 +7,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from tilelay.carcassonne.game import new_game
+from tilelay.carcassonne.players import new_game
 from tilelay.web import create_app
 
 

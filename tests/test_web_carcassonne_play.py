@@ -218,7 +218,7 @@ def layout_cell(layout: dict[str, Any], x: int, y: int) -> tuple[int, int]:
 
 
 def test_every_seat_kind_is_a_player_kind() -> None:
-    from tilelay.carcassonne.game import ALL_KINDS, make_player
+    from tilelay.carcassonne.players import ALL_KINDS, make_player
     from tilelay.web.carcassonne_play import SEAT_KINDS
 
     assert set(SEAT_KINDS) <= set(ALL_KINDS)

@@ -167,25 +167,6 @@ PLAYER_KINDS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
 }
 
 
-#: Every player kind :func:`make_player` knows (``mcts`` takes a level: ``mcts:hard``).
-ALL_KINDS: tuple[str, ...] = ("random", "greedy", "human", "mcts:easy", "mcts:medium", "mcts:hard")
-
-
-def make_player(kind: str, seed: int | str | None = None) -> Player:
-    """A player by kind: ``random``, ``greedy``, ``human`` (moves come from
-    :meth:`Game.make_move`) or ``mcts[:LEVEL]`` (levels ``easy``, ``medium``, ``hard``; see
-    :mod:`tilelay.carcassonne.mcts`)."""
-    if kind in PLAYER_KINDS:
-        return PLAYER_KINDS[kind](seed)
-    if kind == "human":
-        return HumanPlayer(seed)
-    if kind == "mcts" or kind.startswith("mcts:"):
-        from tilelay.carcassonne.mcts import MctsPlayer, parse_level  # imports this module
-
-        return MctsPlayer(seed, level=parse_level(kind))
-    raise CarcassonneError(f"unknown player {kind!r} (expected {', '.join(ALL_KINDS)})")
-
-
 @dataclass(frozen=True, slots=True)
 class Move:
     """A player's choice for the drawn tile: where it goes, turned ``rotation`` quarter turns
@@ -509,24 +490,6 @@ def legal_actions(board: Board, tile: int, player: int) -> list[tuple[int, int, 
     return out
 
 
-def new_game(
-    players: int | list[str],
-    seed: int = 0,
-    *,
-    rules: Rules | None = None,
-    tileset: TileSet | None = None,
-    river: bool | None = None,
-    abbot: bool | None = None,
-) -> Game:
-    """A game with computer players: a number (all random) or a list of kinds (see
-    :func:`make_player`, e.g. ``["greedy", "mcts:easy"]``)."""
-    kinds = ["random"] * players if isinstance(players, int) else list(players)
-    if not MIN_PLAYERS <= len(kinds) <= MAX_PLAYERS:
-        raise CarcassonneError(f"{len(kinds)} players: expected {MIN_PLAYERS} to {MAX_PLAYERS}")
-    agents = [make_player(kind, f"{seed}:{i}") for i, kind in enumerate(kinds)]
-    return Game(agents, seed, rules=rules, tileset=tileset, river=river, abbot=abbot)
-
-
 def describe_feature(feature: Feature) -> str:
     """A short description of a (rotated) feature, e.g. ``city N E`` or ``farm``."""
     kind = feature.kind
@@ -581,7 +544,6 @@ def transcript(game: Game, names: list[str] | None = None) -> list[str]:
 
 
 __all__ = [
-    "ALL_KINDS",
     "Game",
     "GreedyPlayer",
     "HumanPlayer",
@@ -593,8 +555,6 @@ __all__ = [
     "describe_event",
     "describe_feature",
     "legal_actions",
-    "make_player",
-    "new_game",
     "region_value",
     "transcript",
 ]

@@ -50,7 +50,7 @@ from tilelay.carcassonne.board import (
     Board,
 )
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import Game, Player, legal_actions
+from tilelay.carcassonne.game import Game, Player, legal_actions, region_value
 
 Action = tuple[int, int, int]
 
@@ -187,8 +187,6 @@ def determinize(board: Board, remaining: list[int], rng: random.Random) -> list[
 def prior_values(board: Board, tile: int, player: int, moves: list[Action]) -> list[float]:
     """The greedy one-turn value of each move: points gained over the best other player, half
     the open value of a new figure's feature, less 1.5 for a figure that stays out."""
-    from tilelay.carcassonne.game import region_value
-
     before = board.scores
     figures = board.meeples[player] + board.abbots[player]
     out: list[float] = []

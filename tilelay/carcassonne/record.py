@@ -23,7 +23,8 @@ from typing import Any
 
 from tilelay.carcassonne.board import Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import Game, Move, new_game
+from tilelay.carcassonne.game import Game, Move
+from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.tileset import game_tileset
 from tilelay.errors import TilelayError
 from tilelay.limits import read_json
@@ -35,7 +36,7 @@ VERSION = 1
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """What it takes to restore a game: the seed, the rule options, each player's kind (see
-    :func:`~tilelay.carcassonne.game.make_player`) and the moves with their tiles' names."""
+    :func:`~tilelay.carcassonne.players.make_player`) and the moves with their tiles' names."""
 
     seed: int
     rules: Rules

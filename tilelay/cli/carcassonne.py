@@ -15,15 +15,8 @@ import sys
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import (
-    ALL_KINDS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    Game,
-    make_player,
-    new_game,
-    transcript,
-)
+from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, Game, transcript
+from tilelay.carcassonne.players import ALL_KINDS, make_player, new_game
 from tilelay.carcassonne.record import load_game, save_game
 from tilelay.carcassonne.svg import board_svg, tile_svg
 from tilelay.carcassonne.tile import TileType, to_seed

@@ -29,14 +29,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import (
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PLAYER_KINDS,
-    Game,
-    new_game,
-    transcript,
-)
+from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, Game, transcript
+from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.svg import PLAYER_COLOURS, board_svg, tile_svg
 from tilelay.carcassonne.tileset import base_tileset, game_tileset
 from tilelay.web.compute import offloaded
