@@ -66,6 +66,17 @@ def test_the_cache_answers_the_second_time(tmp_path: Path, monkeypatch: pytest.M
     assert calls == [] and game.name == "1889" and len(game.hexes) == 52
 
 
+def test_one_game_and_its_checkout_are_apart_through_links(tmp_path: Path) -> None:
+    # reached through a symbolic link, one g_<name> folder and the whole checkout around it
+    # list the same (resolved) files: the cache must still tell the two sources apart
+    game_dir = reference("18xxgames", "engine", "lib", "engine", "game")
+    (tmp_path / "engine").symlink_to(game_dir, target_is_directory=True)
+    linked = tmp_path / "engine" / "g_1889"
+    assert [e.name for e in sources.discover(linked)] == ["1889"]
+    assert len(sources.discover(tmp_path / "engine")) > 100
+    assert [e.name for e in sources.discover(linked)] == ["1889"]
+
+
 def test_a_path_without_games_says_so(tmp_path: Path) -> None:
     with pytest.raises(NoGameError, match="holds no game"):
         sources.discover(tmp_path)

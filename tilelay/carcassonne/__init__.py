@@ -8,7 +8,8 @@ river), :mod:`.board` (placement, union-find regions, scoring, River and Abbot r
 :mod:`.game` (engine, moves, undo, simple players), :mod:`.mcts` (the Monte-Carlo search
 player), :mod:`.players` (players by name, games seated with them),
 :mod:`.record` (saved games as JSON), :mod:`.svg` (drawing), :mod:`.summary` (what scores
-are made of); the web pages are in :mod:`tilelay.web.carcassonne` and :mod:`tilelay.web.carcassonne_play`.
+are made of); the web pages are in :mod:`tilelay.web.carcassonne` and
+:mod:`tilelay.web.carcassonne_play`.
 """
 
 from __future__ import annotations

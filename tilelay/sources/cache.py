@@ -57,11 +57,15 @@ def _key(fmt: str, root: Path, files: list[Path]) -> str:
 
     digest = hashlib.sha256(f"{_VERSION}\0{__version__}\0{fmt}\0".encode())
     digest.update(_code_digest())
+    # both sides resolved: through a symbolic link the files a reader lists (resolved) must
+    # still be named relative to the source, or one game's folder and the whole checkout
+    # around it (the same files, named the same) would share a key
+    root = root.resolve()
     for path in files:
         try:
-            name = str(path.relative_to(root))
+            name = str(path.resolve().relative_to(root))
         except ValueError:
-            name = str(path)
+            name = str(path.resolve())
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")
