@@ -60,9 +60,9 @@ NOT_DONE: dict[str, NotDone] = {
         stops_at="action 1081",
     ),
     "18India__18India_game_end_bank": NotDone(
-        "the engine's own search fails on this record (no optimum to compare); commodities "
-        "and tokens moved by the game",
-        stops_at="action 92",
+        "the engine's own search fails on this record (no optimum to compare); commodities, "
+        "gauge changes, variable cities",
+        differing=1,
     ),
     "18LosAngeles1__19984": NotDone(
         "N and N/M trains may share track: tilelay keeps all of a corporation's routes apart, "
