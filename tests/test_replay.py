@@ -408,3 +408,23 @@ def test_a_reserved_slot_is_its_holders_until_the_phase_that_removes_it() -> Non
     later = [actions[0], *buys, {**actions[1], "id": 4}]
     with pytest.raises(RecordError, match=r"action 4: .*full"):
         list(replay_steps({"title": "1889", "actions": later}, held))
+
+
+def test_first_track_on_a_tile_of_two_cities_lifts_its_tokens_to_be_placed_again() -> None:
+    # 18xx.games' Tracker#update_token!: a lay bringing the first track to a tile of several
+    # cities lifts their tokens, and the owner chooses each one's city again (the record's
+    # next place_token there). ERIE's token in E11's first city goes to 59's second.
+    from tilelay.replay import replay_steps
+
+    def erie(type_: str, **fields: Any) -> dict[str, Any]:
+        return {"type": type_, "entity": "ERIE", "entity_type": "corporation", **fields}
+
+    actions = [
+        erie("place_token", city="E11-0-0", slot=0),
+        erie("lay_tile", hex="E11", tile="59-0", rotation=0),
+        erie("place_token", city="59-0-1", slot=0),
+    ]
+    numbered = [{"id": i + 1, **a} for i, a in enumerate(actions)]
+    steps = list(replay_steps({"title": "1830", "actions": numbered}))
+    assert [s.board.tokens_of("ERIE") for s in steps] == [[("E11", 0)], [], [("E11", 1)]]
+    assert not steps[-1].notes

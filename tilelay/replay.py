@@ -559,6 +559,8 @@ class _Replayer:
             str(o) for o in (optional if isinstance(optional, list) else [])
         )
         self.extra: dict[str, Any] = {}
+        #: coord -> the corporations whose tokens a lay lifted there, to be placed again
+        self.lifted: dict[str, list[str]] = {}
         self.notes: list[str] = []
         #: the actions in force, and the place of the one being applied
         self.actions: Sequence[Mapping[str, Any]] = ()
@@ -854,7 +856,7 @@ class _Replayer:
         coord = lay.coord
         new = new_board.tile_at(coord)
         blocked = frozenset(e for e in new.exits() if not self.board.exit_allowed(coord, e))
-        self.board = new_board
+        self.board = self.lift_tokens(coord, old, new, new_board)
         self.lays.append(
             ReplayedLay(
                 _action_id(action),
@@ -882,6 +884,26 @@ class _Replayer:
         self.on_board[name] = self.on_board.get(name, 0) + 1
         self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
 
+    def lift_tokens(self, coord: str, old: Tile, new: Tile, board: Board) -> Board:
+        """The board after a lay: when track first comes to a tile of several cities (the old
+        tile had no paths), which city each token goes to is the owner's choice (18xx.games'
+        ``Tracker#update_token!``): the tokens leave the board, and the record's next
+        ``place_token`` in the hex puts each back (see :meth:`place_token`)."""
+        if old.paths or not new.paths or len(new.cities) < 2:
+            return board
+        lifted = [
+            (city, corp)
+            for (c, city), corps in board.tokens.items()
+            if c == coord
+            for corp in corps
+            if corp != NEUTRAL
+        ]
+        for city, corp in lifted:
+            board = board.remove_token(coord, city, corp)
+        if lifted:
+            self.lifted[coord] = [corp for _, corp in lifted]
+        return board
+
     def city_of(self, action: Mapping[str, Any], city_ref: str) -> tuple[str, int]:
         """The ``(coord, city index)`` of a record's city reference ``TILE-COPY-CITY``."""
         tile_id, _, index = city_ref.rpartition("-")
@@ -904,6 +926,13 @@ class _Replayer:
         owner = str(tokener) if isinstance(tokener, str) and tokener else self.actor(action)
         if action.get("token_type") == "neutral":
             owner = NEUTRAL
+        lifted = self.lifted.get(coord)
+        if lifted:
+            # a token lifted by a lay goes back (whoever the record says places it)
+            owner = owner if owner in lifted else lifted[0]
+            lifted.remove(owner)
+            if not lifted:
+                del self.lifted[coord]
         # a company's token ability may put a token beyond the city's slots (cheater,
         # extra_slot), and a corporation's reserved slot is its own whatever took the others
         # (the engine counts reservations as taken, tilelay's board does not): the engine

@@ -1,0 +1,415 @@
+"""18India: gauge changes, variable cities, route connections and commodities (18xx.games'
+``G18India::Game#revenue_for``, ``#visited_stops``, ``#check_other`` and its
+``GaugeChangeBorder`` and ``Assign`` steps).
+
+* **Routes** begin and end at a city (not a town).
+* **Gauge changes.** A tile laid so that its track meets its neighbour's across a province
+  border turns that border, on both hexes, into a gauge change marker (from phase IV, whose
+  status says ``no_gauge_change``, the border just goes); a border with a crossing cost goes
+  once track crosses it. A corporation may remove a marker (``remove_border``). A route
+  counts one visited city of no revenue per gauge change it crosses: as the engine counts
+  them, the hex sides with any border that the route's track leaves or enters, over all its
+  paths, halved (a marker lies on both hexes, so each crossing counts twice). They use the
+  train's reach in cities: a 2-train never crosses one.
+* **Variable cities** (Karachi, Lahore, Mumbai, Kochi, Chennai, Colombo, Nepal, China,
+  Dhaka; ``+?``, the red hexes): each such city the train scores earns, besides its revenue,
+  the largest revenue among the route's visited stops off the red hexes less 20 (at least
+  0), times the train's multiplier. (The engine's test of a red tile compares its colour,
+  a symbol, with a string: true in the browser, where the records are made, which is
+  the rule; false under plain Ruby.)
+* **Connections**: a route visiting both Delhi and Kochi earns 100, Karachi and Chennai 80,
+  Lahore and Kolkata 80, Nepal and Mumbai 70.
+* **Commodities**: a route whose track passes a commodity's source hex (by its location
+  name; the jewelry's is the hex the P6 company assigned) and a hex of one of its
+  destinations earns its bonus (spices: the best of the destinations' spice values), while
+  the commodity is unclaimed or the corporation's own. Delivering it claims it for the
+  corporation (ore and tea: both sources); assigning the jewelry claims it for the
+  corporation operating then.
+
+The express variants (``4E``…) score the best four cities, their bonus included, as the
+engine tries the sets (:meth:`tilelay.routes.RoutePlanner`'s express rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from tilelay.hexgeo import neighbour_edge
+from tilelay.route_rules import CITY, TrainSpec
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
+from tilelay.tile import Border, BorderType, Color
+
+__all__ = ["G18India"]
+
+#: A border still on a hex: (coord, edge, type, cost)
+_Side = tuple[str, int, str, int]
+
+
+@register
+class G18India(GameRules):
+    """The rules of 18India that routes and replay ask about."""
+
+    names = ("18 India", "18India")
+    route_hooks = True
+    bonus_monotone = True
+
+    #: the variable cities (location names), and what their bonus is measured above
+    variable_cities: ClassVar[frozenset[str]] = frozenset(
+        {"KARACHI", "LAHORE", "MUMBAI", "KOCHI", "CHENNAI", "COLOMBO", "NEPAL", "CHINA", "DHAKA"}
+    )
+    variable_base: ClassVar[int] = 20
+    #: the pairs of location names a route earns a bonus for visiting both of
+    connections: ClassVar[tuple[tuple[str, str, int], ...]] = (
+        ("DELHI", "KOCHI", 100),
+        ("KARACHI", "CHENNAI", 80),
+        ("LAHORE", "KOLKATA", 80),
+        ("NEPAL", "MUMBAI", 70),
+    )
+    #: commodity source (location name) -> (the commodity claimed, its bonus (None: the
+    #: best spice value of the destinations visited), its destinations)
+    destinations: ClassVar[tuple[str, ...]] = (
+        "KARACHI",
+        "LAHORE",
+        "MUMBAI",
+        "KOCHI",
+        "CHENNAI",
+        "COLOMBO",
+        "NEPAL",
+        "CHINA",
+        "HALDIA",
+        "VISAKHAPATNAM",
+    )
+    commodities: ClassVar[Mapping[str, tuple[str, int | None, tuple[str, ...]]]] = {
+        "OIL": ("OIL", 30, ("MUMBAI",)),
+        "OPIUM": ("OPIUM", 100, ("LAHORE", "HALDIA")),
+        "ORE1": ("ORE", 50, ("KARACHI", "CHENNAI")),
+        "ORE2": ("ORE", 50, ("KARACHI", "CHENNAI")),
+        "GOLD": ("GOLD", 50, ("KOCHI",)),
+        "COTTON": ("COTTON", 40, ("KARACHI", "CHENNAI")),
+        "TEA1": ("TEA", 70, ("VISAKHAPATNAM",)),
+        "TEA2": ("TEA", 70, ("VISAKHAPATNAM",)),
+        "RICE": ("RICE", 30, ("CHINA", "NEPAL")),
+        "JEWELRY": ("JEWELRY", 20, destinations),
+        "SPICES": ("SPICES", None, destinations),
+    }
+    spices: ClassVar[Mapping[str, int]] = {
+        "KOCHI": 70,
+        "COLOMBO": 50,
+        "CHENNAI": 50,
+        "LAHORE": 40,
+        "MUMBAI": 40,
+        "CHINA": 40,
+        "NEPAL": 40,
+        "KARACHI": 30,
+        "HALDIA": 30,
+        "VISAKHAPATNAM": 30,
+    }
+    #: the commodities a claim takes (a commodity's name -> its sources)
+    claims: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "ORE": ("ORE1", "ORE2"),
+        "TEA": ("TEA1", "TEA2"),
+    }
+    #: the source whose hex a company's assignment names, and the company
+    jewelry: ClassVar[str] = "JEWELRY"
+    jewelry_company: ClassVar[str] = "P6"
+    #: the phase status after which province borders no longer become gauge changes
+    no_gauge_change: ClassVar[str] = "no_gauge_change"
+
+    # ------------------------------------------------------------------ routes
+
+    def route_allowed(self, view: RouteView) -> bool:
+        ctx = view.ctx
+        classes = ctx.classes
+        stops = view.stops
+        if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
+            return False
+        gauges = self.gauge_changes(view)
+        if not gauges:
+            return True
+        cities = sum(1 for n in stops if classes[n] == CITY)
+        return cities + gauges <= view.spec.capacity(1 << CITY)
+
+    def gauge_changes(self, view: RouteView) -> int:
+        """The gauge changes the route crosses, as the engine counts them: the hex sides
+        with a border that its paths reach, halved."""
+        sides = self._border_sides(view.ctx)
+        if not sides:
+            return 0
+        graph = view.ctx.graph
+        tiles = view.ctx.tiles
+        count = 0
+        for pid in view.paths:
+            coord, j = graph.paths[pid]
+            for edge in tiles[coord].paths[j].edges():
+                if (coord, edge) in sides:
+                    count += 1
+        return count // 2
+
+    def _border_sides(self, ctx: RouteContext) -> frozenset[tuple[str, int]]:
+        found = ctx.memo.get("india.sides")
+        if found is None:
+            found = ctx.memo["india.sides"] = frozenset(
+                (coord, edge) for coord, edge, _, _ in _borders(ctx.facts.extra, ctx.game)
+            )
+        assert isinstance(found, frozenset)
+        return found
+
+    def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
+        """An express train's scored cities: the engine tries every set of the most cities it
+        pays for and keeps the best with its bonus; the bonus that depends on the set is the
+        variable cities' (the same amount for each, whichever set), so the best set is the
+        best by each city's revenue plus that amount."""
+        spec = view.spec
+        if spec.pays_all:
+            return None
+        ctx = view.ctx
+        stops = view.stops
+        values = ctx.values(spec)
+        names = _names(ctx)
+        each = self.variable_each(view)
+        worth = [values[n] + (each if names[n] in self.variable_cities else 0) for n in stops]
+        classes = [ctx.classes[n] for n in stops]
+        tokened = [ctx.tokened[n] for n in stops]
+        _, chosen = spec.paid(classes, worth, tokened)
+        paid = tuple(stops[i] for i in chosen)
+        return sum(values[n] for n in paid), paid
+
+    def route_bonus(self, view: RouteView) -> int:
+        ctx = view.ctx
+        names = _names(ctx)
+        visited = [names[n] for n in view.stops]
+        return (
+            self.variable_bonus(view, visited)
+            + self.connection_bonus(visited)
+            + self.commodity_bonus(ctx, view.hexes)
+        )
+
+    def variable_bonus(self, view: RouteView, visited: Sequence[str | None]) -> int:
+        """What the variable cities the train scores earn besides their revenue."""
+        names = _names(view.ctx)
+        paid = {names[n] for n in view.paid} & self.variable_cities
+        return len(paid) * self.variable_each(view) if paid else 0
+
+    def variable_each(self, view: RouteView) -> int:
+        """What each variable city the route scores earns besides its revenue."""
+        ctx = view.ctx
+        spec = view.spec
+        red = Color.RED
+        rendered = [ctx.base_value(n, spec) for n in view.stops if ctx.tile(n).color != red]
+        best = max((r for r in rendered if r), default=self.variable_base) - self.variable_base
+        return max(best, 0) * _multiplier(spec)
+
+    def connection_bonus(self, visited: Sequence[str | None]) -> int:
+        """What the route earns for the pairs of places it visits."""
+        here = set(visited)
+        return sum(v for a, b, v in self.connections if a in here and b in here)
+
+    def delivered(
+        self, facts_extra: Mapping[str, Any], corporation: str, hexes: Sequence[str], game: Any
+    ) -> list[str]:
+        """The commodity sources whose bonus a route over ``hexes`` earns ``corporation``."""
+        names = [game.hexes[h].location_name for h in dict.fromkeys(hexes) if h in game.hexes]
+        if facts_extra.get("india.jewelry") in hexes:
+            names.append(self.jewelry)
+        here = {n for n in names if n}
+        claimed: Mapping[str, tuple[str, ...]] = dict(facts_extra.get("india.claimed", ()))
+        own = set(claimed.get(corporation, ()))
+        taken = {c for cs in claimed.values() for c in cs}
+        out: list[str] = []
+        for source in self.commodities:
+            if source not in here or (source in taken and source not in own):
+                continue
+            if here & set(self.commodities[source][2]):
+                out.append(source)
+        return out
+
+    def commodity_bonus(self, ctx: RouteContext, hexes: Sequence[str]) -> int:
+        """What the commodities the route delivers earn."""
+        extra = ctx.facts.extra
+        total = 0
+        for source in self.delivered(extra, ctx.corporation, hexes, ctx.game):
+            value = self.commodities[source][1]
+            if value is None:
+                names = {ctx.game.hexes[h].location_name for h in hexes if h in ctx.game.hexes}
+                value = max((self.spices.get(n or "", 0) for n in names), default=0)
+            total += value
+        return total
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        """The stops' values, and for each stop what a route visiting it may earn besides:
+        a variable city its bonus at the board's largest revenue, a destination every
+        available commodity it takes, the first place of each connection its bonus."""
+        values = list(ctx.values(spec))
+        names = _names(ctx)
+        top = max((ctx.base_value(n, spec) for n in range(len(values))), default=0)
+        variable = max(top - self.variable_base, 0) * _multiplier(spec)
+        extra = ctx.facts.extra
+        claimed: Mapping[str, tuple[str, ...]] = dict(extra.get("india.claimed", ()))
+        own = set(claimed.get(ctx.corporation, ()))
+        taken = {c for cs in claimed.values() for c in cs}
+        open_ = [s for s in self.commodities if s not in taken or s in own]
+        for n, name in enumerate(names):
+            if name is None or ctx.classes[n] < 0:
+                continue
+            add = variable if name in self.variable_cities else 0
+            add += sum(v for a, _, v in self.connections if a == name)
+            for source in open_:
+                _, value, where = self.commodities[source]
+                if name in where:
+                    add += self.spices.get(name, 0) if value is None else value
+            values[n] += add
+        return values, 0
+
+    # ------------------------------------------------------------------ replay
+
+    def setup(self, state: GameState) -> None:
+        state.extra["india.borders"] = frozenset(_initial_borders(state.game))
+        state.extra["india.claimed"] = ()
+        state.extra["india.jewelry"] = None
+
+    def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        follow_rounds(state, action)
+
+    def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        kind = action.get("type")
+        if kind == "lay_tile":
+            self.cross_borders(state, str(action.get("hex")))
+        elif kind == "remove_border":
+            coord, edge = action.get("hex"), action.get("edge")
+            if isinstance(coord, str) and isinstance(edge, int) and coord in state.game.hexes:
+                state.extra["india.borders"] = _without(
+                    state.extra["india.borders"], state.game, coord, edge
+                )
+        elif kind == "assign" and action.get("entity") == self.jewelry_company:
+            target = action.get("target")
+            if isinstance(target, str):
+                state.extra["india.jewelry"] = target
+                claimant = self._operating(state)
+                if claimant is not None:
+                    self.claim(state, claimant, self.jewelry)
+        elif kind == "run_routes":
+            corp = str(action.get("entity"))
+            for hexes in _recorded_hexes(action):
+                for source in self.delivered(state.extra, corp, hexes, state.game):
+                    self.claim(state, corp, self.commodities[source][0])
+
+    def _operating(self, state: GameState) -> str | None:
+        """The corporation operating now: the next one the record shows acting (a company
+        of a player acts in the turn of the corporation operating)."""
+        corps = {c.sym for c in state.game.corporations}
+        for later in state.upcoming():
+            entity = later.get("entity")
+            if later.get("entity_type") == "company" and isinstance(entity, str):
+                entity = state.companies.get(entity)
+            elif later.get("entity_type", "corporation") != "corporation":
+                continue
+            if isinstance(entity, str) and entity in corps:
+                return entity
+        return None
+
+    def claim(self, state: GameState, corporation: str, commodity: str) -> None:
+        """``corporation`` claims ``commodity`` (once; ore and tea: both their sources)."""
+        claimed = dict(state.extra.get("india.claimed", ()))
+        own = claimed.get(corporation, ())
+        sources = self.claims.get(commodity, (commodity,))
+        if all(s in own for s in sources):
+            return
+        claimed[corporation] = (*own, *(s for s in sources if s not in own))
+        state.extra["india.claimed"] = tuple(sorted(claimed.items()))
+
+    def cross_borders(self, state: GameState, coord: str) -> None:
+        """After a lay at ``coord``: each border of the hex its track now crosses (the
+        neighbour's track meeting it) goes from both hexes; a province border becomes a
+        gauge change marker on both, unless the phase says no more."""
+        game = state.game
+        if coord not in game.hexes:
+            return
+        borders: frozenset[_Side] = state.extra["india.borders"]
+        mine = [b for b in borders if b[0] == coord]
+        if not mine:
+            return
+        board = state.board
+        exits = board.tile_at(coord).exits()
+        markers = self.no_gauge_change not in state.phase.status
+        for _, edge, kind, cost in mine:
+            other = game.neighbour(coord, edge)
+            if other is None or edge not in exits:
+                continue
+            back = neighbour_edge(edge)
+            if back not in board.tile_at(other).exits():
+                continue
+            if kind == BorderType.PROVINCE.value:
+                borders = _without(borders, game, coord, edge, only=(coord, edge, kind, cost))
+                if markers:
+                    gauge = BorderType.GAUGE_CHANGE.value
+                    borders = borders | {(coord, edge, gauge, 0), (other, back, gauge, 0)}
+            elif cost > 0:
+                borders = _without(borders, game, coord, edge, only=(coord, edge, kind, cost))
+        state.extra["india.borders"] = borders
+
+
+def _recorded_hexes(action: Mapping[str, Any]) -> list[list[str]]:
+    """The hexes each recorded route's track passes (its ``connections``; a connection
+    names a hex, or ``"HEX a.b"`` for a path inside one)."""
+    out: list[list[str]] = []
+    routes = action.get("routes")
+    for route in routes if isinstance(routes, list) else ():
+        conns = route.get("connections") if isinstance(route, Mapping) else None
+        hexes = [
+            str(h).split(" ", 1)[0]
+            for c in (conns if isinstance(conns, list) else ())
+            if isinstance(c, list)
+            for h in c
+        ]
+        out.append(list(dict.fromkeys(hexes)))
+    return out
+
+
+def _multiplier(spec: TrainSpec) -> int:
+    return max(spec.multipliers[CITY], 1)
+
+
+def _names(ctx: RouteContext) -> list[str | None]:
+    """Each node's location name (its hex's)."""
+    found = ctx.memo.get("india.names")
+    if found is None:
+        hexes = ctx.game.hexes
+        found = ctx.memo["india.names"] = [
+            hexes[c].location_name if c in hexes else None for c in ctx.coords
+        ]
+    assert isinstance(found, list)
+    return found
+
+
+def _border_side(coord: str, border: Border) -> _Side:
+    kind = border.type.value if border.type is not None else ""
+    return (coord, border.edge, kind, border.cost or 0)
+
+
+def _initial_borders(game: Any) -> list[_Side]:
+    return [_border_side(c, b) for c, h in game.hexes.items() for b in h.borders]
+
+
+def _borders(extra: Mapping[str, Any], game: Any) -> frozenset[_Side]:
+    found = extra.get("india.borders")
+    if isinstance(found, frozenset):
+        return found
+    return frozenset(_initial_borders(game))
+
+
+def _without(
+    borders: frozenset[_Side], game: Any, coord: str, edge: int, only: _Side | None = None
+) -> frozenset[_Side]:
+    """``borders`` without the border ``only`` (every border at ``edge`` of ``coord`` when
+    None) and every border of the neighbour on the facing edge."""
+    other = game.neighbour(coord, edge)
+    back = neighbour_edge(edge)
+    return frozenset(
+        b
+        for b in borders
+        if not (
+            (b[0] == coord and b[1] == edge and (only is None or b == only))
+            or (b[0] == other and b[1] == back)
+        )
+    )
