@@ -68,7 +68,10 @@ class TrackGraph:
     ``o = e ^ 1``; if ``end_node[o] >= 0`` the walk reaches that node, otherwise it continues
     with every ``f`` in ``links[o]`` from ``f ^ 1``, and so on. Record ``e >> 1`` (paths) or
     ``end_side`` values (sides) as bits to keep routes from sharing track. Junction nodes are
-    not stops: walk through them. Paths marked ``ignore`` are left out.
+    not stops: walk through them. Paths marked ``ignore`` are left out, but for a terminal one
+    that joins a node: 18xx.games only keeps a walk from *starting* at that node along it, so
+    a route may still end there through it, as through any terminal path (1822's two tracks
+    between Merthyr Tydfil and Pontypool); it stays in the graph as a terminal path.
     """
 
     nodes: tuple[TokenKey, ...]
@@ -781,7 +784,9 @@ def _build_graph(board: Board) -> TrackGraph:
             nodes.append((coord, i))
             node_kinds.append(node.kind)
         for j, p in enumerate(tile.paths):
-            if p.ignore:
+            if p.ignore and not (
+                p.terminal and (isinstance(p.a, NodeRef) or isinstance(p.b, NodeRef))
+            ):
                 continue
             path_id[(coord, j)] = len(paths)
             paths.append((coord, j))

@@ -223,6 +223,11 @@ def _coord(text: object) -> str:
     return str(text).split(" ", 1)[0]
 
 
+def _hexes_of(connection: list[Any]) -> list[str]:
+    # a local train's route of one city is the connection ["local", HEX]
+    return [_coord(h) for h in connection if h != "local"]
+
+
 def _dedupe(hexes: list[str]) -> list[str]:
     out: list[str] = []
     for h in hexes:
@@ -233,11 +238,7 @@ def _dedupe(hexes: list[str]) -> list[str]:
 
 def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
     given = route.get("connections")
-    conns = (
-        [[_coord(h) for h in c] for c in given if isinstance(c, list)]
-        if isinstance(given, list)
-        else []
-    )
+    conns = [_hexes_of(c) for c in given if isinstance(c, list)] if isinstance(given, list) else []
     conns = [c for c in conns if c]
     if not conns:
         hexes = route.get("hexes") or []
@@ -277,7 +278,7 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
         stops = r.get("hexes") if precise else None
         given = r.get("connections")
         chains = tuple(
-            tuple(_dedupe([_coord(h) for h in c]))
+            tuple(_dedupe(_hexes_of(c)))
             for c in (given if isinstance(given, list) else ())
             if isinstance(c, list) and c
         )
@@ -838,7 +839,10 @@ class _Replayer:
             return
         token = TokenPlacement(home, entity, city)
         try:
-            self.board = self.board.apply(token)
+            # 18xx.games reserves a home city's slot for its corporation from the start: a
+            # token another placed there beyond the slots (a cheater, 1822's destination
+            # tokens) leaves it free, so a full home city still takes its home token
+            self.board = self.board.place_token(home, city, entity, extra_slot=True)
         except BoardError as err:
             raise self.fail(action, f"home token of {entity}: {err.message}") from None
         self.placements.append(ReplayedToken(None, token, home=True))
@@ -937,7 +941,12 @@ class _Replayer:
         # extra_slot), and a corporation's reserved slot is its own whatever took the others
         # (the engine counts reservations as taken, tilelay's board does not): the engine
         # checked it, so a full city takes it
-        extra = entity != owner or owner == NEUTRAL or self.reserved(owner, coord)
+        extra = (
+            entity != owner
+            or owner == NEUTRAL
+            or self.reserved(owner, coord)
+            or self.rules.extra_slot(self, action)
+        )
         here = self.board.tokens.get((coord, index), ())
         if not extra and NEUTRAL in here and owner != NEUTRAL:
             node = self.board.tile_at(coord).cities
@@ -998,6 +1007,7 @@ class _Replayer:
     # ------------------------------------------------------------------ actions
 
     def apply(self, action: Mapping[str, Any]) -> None:
+        action = self.rules.translate(self, action)
         entity = action.get("entity")
         kind = action.get("type")
         self.rules.before_action(self, action)

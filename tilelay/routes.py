@@ -3,7 +3,9 @@
 The generic rules (those 18xx.games applies to 1889, 1830 and 18Chesapeake):
 
 * a route walks along track **segments** (paths), never from city to city directly; it starts
-  and ends at stops (city, town, offboard) and visits at least two stops;
+  and ends at stops (city, town, offboard) and visits at least two stops (but a train whose
+  spec's ``min_stops`` is 1 may also run a route of one stop: a city with the corporation's
+  token alone, on no track, which no other such route shares: 1822's local trains);
 * it never visits a node twice, and never uses a path or a hex side twice. A side with lanes
   carries one track per lane: the side of each lane is counted separately (lane indices seen
   from the hex the side is first numbered from);
@@ -14,7 +16,8 @@ The generic rules (those 18xx.games applies to 1889, 1830 and 18Chesapeake):
   or last path of a route (the route stops at its node);
 * no two stops of the same group (:attr:`tilelay.tile.Node.groups`);
 * it includes at least one city holding the running corporation's token;
-* a corporation's routes never share a path or a hex side.
+* a corporation's routes never share a path or a hex side (but the routes of trains of
+  different track groups, :meth:`~tilelay.rules.GameRules.track_group`: 1822's E-train).
 
 What a train may visit and what it scores is :mod:`tilelay.route_rules` (a
 :class:`~tilelay.route_rules.TrainSpec` per train: stop classes, n+m, express, H-trains,
@@ -52,7 +55,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tilelay.board import Board
-from tilelay.errors import TilelayError
+from tilelay.errors import NotFoundError, TilelayError
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, UnsupportedTrain
 from tilelay.rules import GameRules, RouteContext, RouteView, RunFacts, rules_for
 from tilelay.trains import Phase, TrainType
@@ -206,7 +209,9 @@ class _Reach:
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        self.key = tuple(sorted({(s.rows, s.hexes) for s in self.specs}, key=repr))
+        self.key = tuple(
+            sorted({(s.rows, s.hexes, s.min_stops <= 1) for s in self.specs}, key=repr)
+        )
         #: (cities, towns, offboards[, hex sides]) -> whether a train fits
         fits = _FITS.get(tuple(self.specs))
         if fits is None:
@@ -228,6 +233,8 @@ class _Reach:
         self._town_pays = [s.pay_capacity(1 << TOWN) for s in self.specs]
         #: the least sum any route needs (of any counts)
         self.floor = _NO_THRESHOLD
+        #: whether some train runs routes of one stop (a local train: its token's city alone)
+        self.single = any(s.min_stops <= 1 for s in self.specs)
 
     def set_thresholds(self, thresholds: Sequence[int]) -> None:
         """Each train's threshold: a route is kept while some train that may run it could
@@ -271,6 +278,15 @@ class _Reach:
         self.memo[key] = found
         return found
 
+    def single_need(self, counts: tuple[int, int, int]) -> int:
+        """The least sum a route of one stop with these counts needs for some train that
+        runs such routes (:data:`_NO_FIT` when none does)."""
+        need = _NO_FIT
+        for s, threshold, scale in zip(self.specs, self.thresholds, self.scales, strict=True):
+            if s.min_stops <= 1 and s.fits(counts):
+                need = min(need, -(-threshold // scale))
+        return need
+
     def needs(self, code: int) -> tuple[int, int]:
         """:meth:`score` of counts packed in one int (:func:`_pack`), kept in
         :attr:`packed`."""
@@ -303,6 +319,8 @@ class _Net:
         self.ctx = ctx
         self.graph = g
         self.bits = _bits(len(g.paths) + len(g.end_lane) + 1)
+        #: the bit of a one-stop route at node n is ``single_shift + n`` (above the track's)
+        self.single_shift = len(g.paths) + len(g.end_lane) + 1
         rules = ctx.rules
         self.kind = ctx.classes
         self.cost = ctx.costs
@@ -764,6 +782,18 @@ def _walk(
         n = len(masks)
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
+        if reach.single:
+            if v0 >= reach.single_need((bc, bt, bo)):
+                # the token's city alone (a local train's route): no track, its own bit
+                # above the track's, so that two such routes of one city never run together
+                single = 1 << (net.single_shift + token)
+                if single not in found:
+                    route = (single, v0, bc, bt, bo, 0, token, None, None, w0, own)
+                    found[single] = route
+                    if v0 >= gate[0] and watch is not None:
+                        watch(route)
+            else:
+                cut = True
         i = 0
         while i < n:
             code = codes[i]
@@ -865,13 +895,17 @@ class _Ranked:
     reaches the best rated route not yet ranked, so the ranking is that of the exact
     revenues (ties in the order the walk found the routes)."""
 
-    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs")
+    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs", "shift")
 
     def __init__(
         self,
         waiting: list[tuple[int, int, _Found]],
         rate: Callable[[_Found], int | None],
+        shift: int = 0,
     ) -> None:
+        #: how far the routes' masks are moved up: trains of another track group (see
+        #: :meth:`GameRules.track_group`) use track of their own
+        self.shift = shift
         #: (bound, walk order, route), by bound (best first), then walk order
         self._waiting = waiting
         self._next = 0
@@ -882,12 +916,12 @@ class _Ranked:
         self.found: list[_Found] = []
 
     @classmethod
-    def exact(cls, ranked: list[tuple[int, int, _Found]]) -> _Ranked:
+    def exact(cls, ranked: list[tuple[int, int, _Found]], shift: int = 0) -> _Ranked:
         """A list whose routes are rated already: (revenue, walk order, route), best first."""
-        out = cls([], lambda f: None)
+        out = cls([], lambda f: None, shift)
         out.revs = [r[0] for r in ranked]
         out.found = [r[2] for r in ranked]
-        out.masks = [f[0] for f in out.found]
+        out.masks = [f[0] << shift for f in out.found]
         return out
 
     def fill(self, j: int) -> bool:
@@ -911,7 +945,7 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            self.masks.append(found[0])
+            self.masks.append(found[0] << self.shift)
             self.found.append(found)
         self._next = i
         return j < len(revs)
@@ -945,7 +979,7 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            masks.append(found[0])
+            masks.append(found[0] << self.shift)
             found_list.append(found)
             if -value <= ceiling or len(revs) >= size:
                 break
@@ -986,10 +1020,17 @@ class RoutePlanner:
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
-        """A train type, or the game's train type of that name (:class:`NotFoundError`)."""
+        """A train type, or the game's train type of that name, or one the game's rules make
+        of another in play (:meth:`GameRules.train_type`; else :class:`NotFoundError`)."""
         if isinstance(train, TrainType):
             return train
-        return self.board.game.trains.train_type(train)
+        try:
+            return self.board.game.trains.train_type(train)
+        except NotFoundError:
+            made = self.rules.train_type(self.board.game, train)
+            if made is None:
+                raise
+            return made
 
     def spec(self, train: TrainType | str) -> TrainSpec:
         """How the game's rules rate ``train`` (:class:`UnsupportedTrain` when they cannot)."""
@@ -1173,6 +1214,8 @@ class RoutePlanner:
             if not hexes or hexes[-1] != coord:
                 hexes.append(coord)
         stops = tuple(g.nodes[n] for n in raw[0])
+        if not hexes:
+            hexes = [coord for coord, _ in stops]  # a route of one stop, on no track
         scored = tuple(g.nodes[n] for n in paid)
         route = Route(spec.name, stops, tuple(hexes), paths, revenue, scored, bonus)
         self._origin[route] = (spec, rated)
@@ -1239,18 +1282,21 @@ class RoutePlanner:
 
     def run_total(self, routes: Sequence[Route]) -> int:
         """The revenue of running ``routes`` (found by this planner) together: their sum, with
-        the game's whole-run rule. Raises :class:`RouteError` when two of them share track."""
+        the game's whole-run rule. Raises :class:`RouteError` when two of them share track
+        (trains of one track group)."""
         used = 0
         views: list[RouteView] = []
         total = 0
+        width = self._net.single_shift + len(self.context.classes)
         for route in routes:
             origin = self._origin.get(route)
             if origin is None:
                 raise RouteError(f"route {'-'.join(route.hexes)} was not found by this planner")
             spec, rated = origin
-            if used & rated[1]:
+            mask = rated[1] << self.rules.track_group(spec) * width
+            if used & mask:
                 raise RouteError(f"route {'-'.join(route.hexes)} shares track with another")
-            used |= rated[1]
+            used |= mask
             total += route.revenue
             views.append(self._view(spec, rated))
         if type(self.rules).run_hooks and views:
@@ -1397,6 +1443,9 @@ class _Search:
             if fill:
                 # towns fill: the pruning sum counts cities and offboards (see _upper)
                 self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
+        #: how far each train's routes' masks are moved up (its track group's own track)
+        width = planner._net.single_shift + n
+        self.shift = {s: rules.track_group(s) * width for s in running}
         self.arms: list[_Arms] | None = None
         self.rate = {
             s: planner._bounded_revenue(s) if self.cheap[s] else planner._revenue_of(s)
@@ -1515,7 +1564,7 @@ class _Search:
                         if value is not None:
                             ranked.append((value, i, f))
                 ranked.sort(key=lambda r: -r[0])
-                lists[s] = _Ranked.exact(ranked)
+                lists[s] = _Ranked.exact(ranked, self.shift[s])
             else:
                 upper = self.upper[s]
                 runs = _runner(s)
@@ -1531,7 +1580,7 @@ class _Search:
                     waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
-                lists[s] = _Ranked(waiting, rate)
+                lists[s] = _Ranked(waiting, rate, self.shift[s])
         empty = _Ranked([], lambda f: None)
         slot_lists = [lists[s] if s.runs else empty for s in self.slots]
         same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]
@@ -1564,7 +1613,11 @@ def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:
     memo: dict[int, bool] = {}
     hex_limit = spec.hexes if spec.hexes is not None else _BIG
 
+    single = spec.min_stops <= 1
+
     def runs(found: _Found) -> bool:
+        if found[7] is None and not single:
+            return False  # a route of one stop (see _walk)
         fit = memo.get(found[10])
         if fit is None:
             fit = memo[found[10]] = fits((found[2], found[3], found[4]))
@@ -1644,7 +1697,7 @@ class _Groups:
 
     def __init__(self, ranked: _Ranked, exits: int) -> None:
         self.ranked = ranked
-        self.exits = exits
+        self.exits = exits << ranked.shift
         #: each group's part of ``exits``, and the indices of its routes, in order
         self.keys: dict[int, int] = {}
         self.members: list[list[int]] = []

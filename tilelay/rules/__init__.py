@@ -27,9 +27,10 @@ bound can beat the best found; it bounds a run by its routes' revenues plus
 ``run_bonus_bound`` and evaluates each complete run with ``run_revenue``.
 
 Replaying a record asks the game's rules too (:meth:`GameRules.setup`,
-:meth:`GameRules.before_action`, :meth:`GameRules.after_action`): what the game gives at the
-start (e.g. 1846's minors' first trains), and what an action does that the generic replay
-does not know.
+:meth:`GameRules.translate`, :meth:`GameRules.before_action`, :meth:`GameRules.after_action`,
+:meth:`GameRules.extra_slot`): what the game gives at the start (e.g. 1846's minors' first
+trains), what an action really does where the record says less, and what an action does
+that the generic replay does not know.
 
 The rules of a game are found by its name (:func:`rules_for`); games without rules of their
 own use :class:`GameRules` itself. Each game family's rules are a module of this package.
@@ -636,6 +637,18 @@ class GameRules:
             return ctx.values(spec), 0
         return None
 
+    def train_type(self, game: Game, name: str) -> TrainType | None:
+        """A train the game's rules make of another during play, by the name it runs under
+        (1822's train with a pullman attached, ``4+``); ``None``: only the game's own trains
+        have that name."""
+        return None
+
+    def track_group(self, spec: TrainSpec) -> int:
+        """The track group of a train: routes of trains of different groups may share track
+        (18xx.games' ``TRAIN_AUTOROUTE_GROUPS`` and a game's ``check_overlap``: 1822's
+        E-train); default 0, every train one group."""
+        return 0
+
     def hex_distance(self, view: RouteView) -> int:
         """How far an H-train's route reaches: the hex sides it crosses."""
         return view.crossings()
@@ -652,6 +665,17 @@ class GameRules:
 
     def setup(self, state: GameState) -> None:
         """What the game does before the first action (e.g. gives minors their trains)."""
+
+    def translate(self, state: GameState, action: Mapping[str, Any]) -> Mapping[str, Any]:
+        """The action as the game applies it, where the record says less than the game does
+        (default: as recorded; e.g. 1822's minors' first trains, which the record names
+        wrongly)."""
+        return action
+
+    def extra_slot(self, state: GameState, action: Mapping[str, Any]) -> bool:
+        """Whether a ``place_token`` may take a slot beyond the city's (a token the game adds
+        a slot for: 1822's pending tokens in London)."""
+        return False
 
     def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         """What the game does just before an action is applied."""
