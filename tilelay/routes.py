@@ -200,6 +200,7 @@ class _Reach:
         specs: Sequence[TrainSpec],
         scales: Sequence[int] | None = None,
         town_tops: list[int] | None = None,
+        town_pays: Sequence[int] | None = None,
     ) -> None:
         self.specs = [s for s in specs if s.runs]
         limits = [s.hexes for s in self.specs]
@@ -224,8 +225,13 @@ class _Reach:
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
         self.town_tops = town_tops
         self._pays = [s.pay_capacity(0b111) for s in self.specs]
-        #: the most towns each train may score
-        self._town_pays = [s.pay_capacity(1 << TOWN) for s in self.specs]
+        #: the most towns each train may score (by default as many as its rows pay for
+        #: towns)
+        self._town_pays = (
+            list(town_pays)
+            if town_pays is not None
+            else [s.pay_capacity(1 << TOWN) for s in self.specs]
+        )
         #: the least sum any route needs (of any counts)
         self.floor = _NO_THRESHOLD
 
@@ -333,6 +339,61 @@ class _Net:
         if chains is None:
             chains = ctx.board.memo["routes.chains"] = [None] * len(g.end_node)
         self.chains: list[list[_Chain] | None] = chains  # type: ignore[assignment]
+        # the game's rules the walk applies itself (GameRules.walk_rules)
+        walk = None if type(rules).walk_rules is GameRules.walk_rules else rules.walk_rules(ctx)
+        #: whether a route may begin or end at each node (None: at every node)
+        self.endable: list[bool] | None = None
+        #: the nodes a route may pass through at most one of (None: no such node)
+        self.pass_once: list[bool] | None = None
+        #: whether a route may not enter a hex again after leaving it
+        self.distinct = False
+        #: what the track entering each hex may add to a route's bound (None: nothing)
+        self.hex_values: list[int] | None = None
+        self.token_hex: dict[int, int] = {}
+        if walk is not None:
+            if walk.no_ends:
+                self.endable = [n not in walk.no_ends for n in range(len(g.nodes))]
+            if walk.pass_once:
+                self.pass_once = [n in walk.pass_once for n in range(len(g.nodes))]
+            self.distinct = walk.distinct_hexes
+            if any(v > 0 for v in walk.hex_bound.values()):
+                coords = _hex_ids(ctx.board)[1]
+                self.hex_values = [max(walk.hex_bound.get(c, 0), 0) for c in coords]
+                #: what a token's own hex adds to the bound of its routes
+                self.token_hex = {
+                    n: max(walk.hex_bound.get(ctx.coords[n], 0), 0) for n in self.token_nodes
+                }
+        #: per path end, its chains' hexes entered (mask), their hex values and whether the
+        #: chain enters a hex again (when the rules ask for hexes)
+        self._chain_hexes: list[list[tuple[int, int, bool]] | None] | None = (
+            [None] * len(g.end_node) if self.distinct or self.hex_values is not None else None
+        )
+
+    def chain_hexes(self, e: int) -> list[tuple[int, int, bool]]:
+        """For each chain from path end ``e`` (:meth:`chain`): the hexes it enters after
+        its first (bits by :func:`_hex_ids`), the most the hexes it enters add to the bound
+        (:attr:`hex_values`), and whether it enters a hex again itself."""
+        cache = self._chain_hexes
+        assert cache is not None
+        found = cache[e]
+        if found is None:
+            path_hex = _hex_ids(self.ctx.board)[0]
+            values = self.hex_values
+            bits = self.bits
+            found = []
+            for chain in self.chain(e):
+                seq: list[int] = []
+                for f in chain[3][0]:
+                    h = path_hex[f >> 1]
+                    if not seq or seq[-1] != h:
+                        seq.append(h)
+                entered = 0
+                for h in seq[1:]:
+                    entered |= bits[h]
+                value = 0 if values is None else sum(values[h] for h in seq[1:])
+                found.append((entered, value, len(set(seq)) != len(seq)))
+            cache[e] = found
+        return found
 
     def chain(self, e: int) -> list[_Chain]:
         """The chains of track from path end ``e`` (at a node) to the next stops (walked
@@ -351,6 +412,16 @@ class _Net:
             found, _ = _walk(self, reach, _grow(self, reach, zero, zero))
             self._enumerated[reach.key] = found
         return found
+
+
+def _hex_ids(board: Board) -> tuple[list[int], list[str]]:
+    """Each path's hex as a number, and the hexes numbered (kept with the board)."""
+    found = board.memo.get("routes.hex_ids")
+    if found is None:
+        ids: dict[str, int] = {}
+        path_hex = [ids.setdefault(coord, len(ids)) for coord, _ in board.track_graph().paths]
+        found = board.memo["routes.hex_ids"] = (path_hex, list(ids))
+    return found  # type: ignore[return-value]
 
 
 def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
@@ -458,8 +529,10 @@ class _Arms:
         "code",
         "counts",
         "end",
+        "endable",
         "first",
         "groups",
+        "hexes",
         "link",
         "mask",
         "nodes",
@@ -485,6 +558,10 @@ class _Arms:
         self.mask: list[int] = []
         self.nodes: list[int] = []
         self.groups: list[int] = []
+        #: the hexes each arm enters after the token's (when the game's rules ask)
+        self.hexes: list[int] = []
+        #: whether each arm's last stop may end a route (None: every stop may)
+        self.endable: list[bool] | None = None
         self.counts: list[tuple[int, int, int, int]] = []
         #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
         self.code: list[int] = []
@@ -522,6 +599,15 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
     out: list[_Arms] = []
     node_shift = len(g.paths) + len(g.end_lane) + 1
     group_shift = node_shift + len(g.nodes)
+    # the game's walk rules (_Net): a route passing one of the pass-once nodes takes a group
+    # bit of its own (so no route, nor two arms of one, passes two), and the hexes an arm
+    # enters are bits above the groups' (two arms of one route enter no hex both)
+    pass_once = net.pass_once
+    passed = 1 << max((gm.bit_length() for gm in groups), default=0)
+    hex_shift = group_shift + passed.bit_length()
+    hexy = net._chain_hexes is not None
+    distinct = net.distinct
+    chain_hexes = net.chain_hexes
 
     def leave(
         arms: _Arms,
@@ -538,6 +624,7 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
         link: _Link,
         first: int,
         term_first: bool,
+        hexes: int,
     ) -> None:
         """Grow the arms on from node ``n``."""
         for e in node_ends[n]:
@@ -553,12 +640,22 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
             out_chains = chains[e]
             if out_chains is None:
                 out_chains = chain_of(e)
-            for m, mask, cx, cends, juncs, term in out_chains:
+            extras = chain_hexes(e) if hexy else None
+            for k, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
                 if used & mask or visited[m]:
                     continue
                 nx = x + cx
                 if nx > max_x:
                     continue
+                nv, nw, nh = v, w, hexes
+                if extras is not None:
+                    entered, value, again = extras[k]
+                    if distinct:
+                        if again or entered & hexes:
+                            continue
+                        nh = hexes | entered
+                    nv += value
+                    nw += value
                 seen_m = seen | bits[m]
                 if juncs:
                     if any(visited[j] for j in juncs):
@@ -575,13 +672,14 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
                     t,
                     o,
                     nx,
-                    v,
-                    w,
+                    nv,
+                    nw,
                     gmask,
                     (m, cends, link),
                     term,
                     first,
                     term_first,
+                    nh,
                 )
                 if juncs:
                     for j in juncs:
@@ -603,6 +701,7 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
         term: bool,
         first: int,
         term_first: bool,
+        hexes: int,
     ) -> None:
         gm = groups[m]
         if gm & gmask:
@@ -629,14 +728,20 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
         arms.mask.append(used)
         arms.nodes.append(seen)
         arms.groups.append(gmask)
+        arms.hexes.append(hexes)
         arms.counts.append((c, t, o, x))
         arms.v.append(v)
         arms.w.append(w)
         arms.link.append(link)
         arms.end.append(0)
         if passable[m] and not term and k != OFFBOARD:
+            if pass_once is not None and pass_once[m]:
+                if gmask & passed:
+                    arms.end[i] = len(arms.first)
+                    return
+                gmask |= passed
             visited[m] = 1
-            leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first)
+            leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first, hexes)
             visited[m] = 0
         arms.end[i] = len(arms.first)
 
@@ -655,20 +760,25 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
                 ok = fit(key)
             if not ok:
                 continue
-            arms = _Arms(start, bound[start], prune[start])
+            extra = net.token_hex.get(start, 0)
+            arms = _Arms(start, bound[start] + extra, prune[start] + extra)
             visited[start] = 1
-            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False)
-            visited[start] = 0
+            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+            # the routes through this token are all found from its arms: the later tokens'
+            # arms leave it out
             # the arms' groups without the token's
             g0 = groups[start]
             n = len(arms.first)
             arms.groups = [gm ^ g0 for gm in arms.groups]
             arms.block = [
-                -1 if term else mask | seen << node_shift | gm << group_shift
-                for term, mask, seen, gm in zip(
-                    arms.term, arms.mask, arms.nodes, arms.groups, strict=True
+                -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
+                for term, mask, seen, gm, hx in zip(
+                    arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
                 )
             ]
+            if net.endable is not None:
+                endable = net.endable
+                arms.endable = [endable[link[0]] for link in arms.link if link is not None]
             arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
             # the best sums of each arm and its longer arms (its direct longer arms' bests)
             ends = arms.end
@@ -764,6 +874,10 @@ def _walk(
         n = len(masks)
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
+        # the game's rules of where routes end: an arm whose last stop may not end a route
+        # makes no route of its own, nor with a partner (its longer arms may)
+        endable = arms.endable
+        token_ends = net.endable is None or net.endable[token]
         i = 0
         while i < n:
             code = codes[i]
@@ -782,8 +896,9 @@ def _walk(
             vi = v0 + vs[i]
             wi = w0 + ws[i]
             ci, ti, oi, xi = counts[i]
+            ends_i = endable is None or endable[i]
             if vi >= need and wi >= need_w:
-                if mi not in found:
+                if mi not in found and ends_i and token_ends:
                     route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi, code)
                     found[mi] = route
                     if vi >= gate[0] and watch is not None:
@@ -791,7 +906,7 @@ def _walk(
             else:
                 cut = True
             bi = blocks[i]
-            if bi >= 0 and partners[i] >= 0:
+            if bi >= 0 and partners[i] >= 0 and ends_i:
                 li = links[i]
                 base = code - own
                 floor = reach.floor
@@ -819,7 +934,7 @@ def _walk(
                     w = wi + ws[j]
                     if v >= need and w >= need_w:
                         mask = mi | masks[j]
-                        if mask not in found:
+                        if mask not in found and (endable is None or endable[j]):
                             cj, tj, oj, xj = counts[j]
                             route = (
                                 mask,
@@ -1377,11 +1492,19 @@ class _Search:
             town_tops = [0]
             for v in towns:
                 town_tops.append(town_tops[-1] + v)
-            for s, b, scale in zip(running, bounds, scales, strict=True):
+            # the most towns a train scores: as many as its rows pay for towns, but where the
+            # game chooses the stops scored itself (1860's and 1867's towns fill the city
+            # stops a route leaves unused), as many as it scores stops at all
+            own_pay = type(rules).paid_stops is not GameRules.paid_stops
+            town_pays = [
+                s.pay_capacity(0b111) if own_pay else s.pay_capacity(town) for s in running
+            ]
+            for s, b, scale, town_pay in zip(running, bounds, scales, town_pays, strict=True):
                 assert b is not None
                 self.consts[s] = b[1]
                 self.cheap[s] = (
                     not hooks
+                    and planner._net.hex_values is None
                     and b[0] is base
                     and b[1] == 0
                     and scale == 1
@@ -1391,9 +1514,9 @@ class _Search:
                     and (s.hexes is None or generic_hexes)
                 )
                 self.upper[s] = _upper(
-                    scale, b[1], s.pay_capacity(0b111), s.pay_capacity(1 << TOWN), town_tops, fill
+                    scale, b[1], s.pay_capacity(0b111), town_pay, town_tops, fill
                 )
-            self.reach = _Reach(running, scales, town_tops if fill else None)
+            self.reach = _Reach(running, scales, town_tops if fill else None, town_pays)
             if fill:
                 # towns fill: the pruning sum counts cities and offboards (see _upper)
                 self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]

@@ -18,6 +18,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
 ``route_bound``           the most a route can earn, per stop and in all (for the bound)
+``walk_rules``            rules the walk applies itself (ends, passes, hexes entered again)
 ``hex_distance``          how far an H-train's route reaches (hex sides crossed)
 ========================  ==================================================================
 
@@ -44,7 +45,7 @@ from typing import Any, ClassVar, Protocol
 from tilelay.board import NEUTRAL, Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
-from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, train_spec
+from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, WalkRules, train_spec
 from tilelay.tile import Node, NodeKind, Tile
 from tilelay.trains import Phase, TrainType
 
@@ -634,6 +635,12 @@ class GameRules:
         cls = type(self)
         if cls.route_bonus is GameRules.route_bonus and cls.paid_stops is GameRules.paid_stops:
             return ctx.values(spec), 0
+        return None
+
+    def walk_rules(self, ctx: RouteContext) -> WalkRules | None:
+        """Rules the search applies as it walks, before any other route hook is asked
+        (:class:`~tilelay.route_rules.WalkRules`: ends, passes, hexes entered again, a bound
+        for the hexes the track enters); ``None``: none."""
         return None
 
     def hex_distance(self, view: RouteView) -> int:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from tilelay.route_rules import CITY, TOWN, TrainSpec
+from tilelay.route_rules import CITY, TOWN, TrainSpec, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
 
 __all__ = ["G1860"]
@@ -101,7 +101,7 @@ class G1860(GameRules):
     # ------------------------------------------------------------------ routes
 
     def passable(self, ctx: RouteContext, node: int) -> bool:
-        # a tokened-out city may be passed (once a route: see route_allowed)
+        # a tokened-out city may be passed (once a route: see walk_rules)
         return (self.bypass and ctx.classes[node] == CITY) or super().passable(ctx, node)
 
     def _bypasses(self, view: RouteView) -> int:
@@ -110,18 +110,19 @@ class G1860(GameRules):
         base = super().passable
         return sum(1 for n in view.stops[1:-1] if not base(ctx, n))
 
-    def route_allowed(self, view: RouteView) -> bool:
-        ctx = view.ctx
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        # no route begins or ends at a halt, passes two tokened-out cities, or enters a hex
+        # again (the walk applies these)
         nodes = ctx.nodes
-        stops = view.stops
-        if not stops or nodes[stops[0]].halt or nodes[stops[-1]].halt:
-            return False
-        if self._bypasses(view) > 1:
-            return False
-        if "re_enter_hexes" in ctx.facts.optional_rules:
-            return True
-        hexes = view.hexes
-        return len(set(hexes)) == len(hexes)
+        base = super().passable
+        classes = ctx.classes
+        return WalkRules(
+            no_ends=frozenset(n for n, node in enumerate(nodes) if node.halt),
+            pass_once=frozenset(
+                n for n, c in enumerate(classes) if self.bypass and c == CITY and not base(ctx, n)
+            ),
+            distinct_hexes="re_enter_hexes" not in ctx.facts.optional_rules,
+        )
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         ctx = views[0].ctx
