@@ -977,8 +977,9 @@ _SPECS: dict[tuple[type, TrainType], TrainSpec] = {}
 class _Ranked:
     """One train's routes, best first, rated exactly only as far as the search asks
     (:meth:`fill`). Routes wait in the order of their bounds; one is rated when its bound
-    reaches the best rated route not yet ranked, so the ranking is that of the exact
-    revenues (ties in the order the walk found the routes)."""
+    exceeds the best rated route not yet ranked, so the ranking is that of the exact
+    revenues (ties: the routes rated in the order the walk found them, before those whose
+    bound only equals their revenue; a tight bound leaves many such routes unrated)."""
 
     __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs")
 
@@ -1016,7 +1017,7 @@ class _Ranked:
         i = self._next
         n = len(waiting)
         while len(revs) <= j:
-            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+            while i < n and (not heap or waiting[i][0] > -heap[0][0]):
                 _, order, found = waiting[i]
                 i += 1
                 value = rate(found)
@@ -1050,7 +1051,7 @@ class _Ranked:
         i = self._next
         n = len(waiting)
         while True:
-            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+            while i < n and (not heap or waiting[i][0] > -heap[0][0]):
                 _, order, found = waiting[i]
                 i += 1
                 value = rate(found)
@@ -1550,6 +1551,8 @@ class _Search:
         # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
         # of the bests so far kept (a sixteenth of their sum; none for a train alone)
         best = {s: -1 for s in running}
+        #: the first route (in walk order) earning each train's best
+        best_route: dict[TrainSpec, _Found] = {}
         gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
 
@@ -1561,6 +1564,7 @@ class _Search:
                 value = rate[s](found)
                 if value is not None and value > best[s]:
                     best[s] = value
+                    best_route[s] = found
                     better = True
             if better:
                 # a route improves a train's best when it earns at least one more; one is
@@ -1571,10 +1575,12 @@ class _Search:
                 gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
 
         found, cut = _walk(net, reach, self._arms(), watch, gate)
+        if alone:
+            # the walk saw every route that could beat the best so far: its best is the
+            # answer (the first route in walk order earning it, as the combination ranks)
+            return self._alone(trains[0], best_route.get(trains[0]), best[trains[0]], len(found))
         if not cut:
             return self._combine(found, {})
-        if alone:
-            return self._combine(found, {trains[0]: best[trains[0]]})
         # step 2: the routes of a run within ``gap`` of every train's best, combined; the
         # gap widened until the run found is within it (then no run is better)
         tops = sum(max(best[s], 0) for s in trains)
@@ -1597,6 +1603,20 @@ class _Search:
             gap = min(proven, 2 * gap)
             reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
             found, _ = _walk(net, reach, self._arms())
+
+    def _alone(
+        self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
+    ) -> tuple[int, list[int], list[_Ranked], int]:
+        """:meth:`run`'s answer for one train: its best route (None: it runs nothing)."""
+        empty = _Ranked([], lambda f: None)
+        picks = [-1] * len(self.slots)
+        lists = [empty] * len(self.slots)
+        if route is None:
+            return 0, picks, lists, candidates
+        slot = next(i for i, s in enumerate(self.slots) if s.runs)
+        lists[slot] = _Ranked.exact([(revenue, 0, route)])
+        picks[slot] = 0
+        return revenue, picks, lists, candidates
 
     def _arms(self) -> list[_Arms]:
         if self.arms is None:

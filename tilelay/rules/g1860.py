@@ -28,10 +28,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from tilelay.route_rules import CITY, TOWN, TrainSpec, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
+from tilelay.trains import TrainType
 
 __all__ = ["G1860"]
 
@@ -100,6 +102,15 @@ class G1860(GameRules):
 
     # ------------------------------------------------------------------ routes
 
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        if ctx is None or not (self._leased(ctx) or ctx.facts.extra.get("nationalization")):
+            return spec
+        # a leased train, and every train from nationalization on: towns only fill the city
+        # stops a route leaves unused (the town row pays for none of its own)
+        rows = tuple(replace(r, pay=0) if r.classes >> TOWN & 1 else r for r in spec.rows)
+        return replace(spec, rows=rows)
+
     def passable(self, ctx: RouteContext, node: int) -> bool:
         # a tokened-out city may be passed (once a route: see walk_rules)
         return (self.bypass and ctx.classes[node] == CITY) or super().passable(ctx, node)
@@ -164,8 +175,9 @@ class G1860(GameRules):
         leased = self._leased(ctx)
         majors = [n for n in view.stops if classes[n] != TOWN]
         towns = [n for n in view.stops if classes[n] == TOWN and not nodes[n].halt]
-        second = 0 if leased or extra.get("nationalization") else minor.pay
-        spare = max(second + major.pay - len(majors), 0)
+        # the town row pays for none for a leased train and from nationalization on
+        # (train_spec): then towns have only the spare city stops
+        spare = max(minor.pay + major.pay - len(majors), 0)
         if leased:
             # every stop earns the same: as many as there is room for, towns before halts
             halts = [] if extra.get("halts_ignored") else [n for n in view.stops if nodes[n].halt]
