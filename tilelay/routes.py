@@ -48,7 +48,7 @@ import heapq
 import itertools
 import operator
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tilelay.board import Board
@@ -232,7 +232,8 @@ class _Reach:
             if town_pays is not None
             else [s.pay_capacity(1 << TOWN) for s in self.specs]
         )
-        #: the least sum any route needs (of any counts)
+        #: the least sum a route needs for each train, and for any (of any counts)
+        self.least = [_NO_THRESHOLD] * len(self.specs)
         self.floor = _NO_THRESHOLD
 
     def set_thresholds(self, thresholds: Sequence[int]) -> None:
@@ -242,10 +243,8 @@ class _Reach:
             self.thresholds[:] = thresholds
             self.memo.clear()
             self.packed.clear()
-            self.floor = min(
-                (-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)),
-                default=_NO_THRESHOLD,
-            )
+            self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
+            self.floor = min(self.least, default=_NO_THRESHOLD)
 
     def fit(self, key: tuple[int, ...]) -> bool:
         """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
@@ -538,6 +537,7 @@ class _Arms:
         "nodes",
         "partner",
         "partner_w",
+        "pruned",
         "rest",
         "term",
         "token",
@@ -577,10 +577,113 @@ class _Arms:
         self.rest: list[int] = []
         self.partner: list[int] = []
         self.partner_w: list[int] = []
+        #: what each train needed when an arm was last left out (:func:`_grown`; None:
+        #: none was)
+        self.pruned: list[int] | None = None
 
 
 def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) -> list[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`)."""
+    return list(_grown(net, reach, bound, prune))
+
+
+def _tops(values: Iterable[int], base: int) -> list[int]:
+    """``base``, then ``base`` plus the prefix sums of the positive ``values``, best first."""
+    out = [base]
+    for b in sorted((b for b in values if b > 0), reverse=True):
+        out.append(out[-1] + b)
+    return out
+
+
+class _Ceiling:
+    """The most the rest of a route can add to an arm's sums (:func:`_grown`), by the
+    reach it may still use (the reach the trains' rows give, less the arm's counts): the
+    best stops of the map by bound value as far as that reach goes, with every stop that
+    uses no reach and every hex value (:attr:`_Net.hex_values`). When towns fill
+    (:class:`_Reach`), the second sum (cities and offboards) with the best cities and
+    offboards, and the best towns as far as the trains score them."""
+
+    __slots__ = ("cap", "cap_major", "major", "pay", "town_pay", "towns", "v")
+
+    def __init__(self, net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]):
+        kind = net.kind
+        cost = net.cost
+        free = sum(
+            max(b, 0) for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w <= 0
+        )
+        if net.hex_values is not None:
+            free += sum(net.hex_values)
+        specs = reach.specs
+        #: the most reach (stops by visit cost) a route may use, and what the best stops
+        #: that fill it earn (by the reach left: index capped at the last)
+        self.cap = max((s.capacity(0b111) for s in specs), default=0)
+        self.v = _tops(
+            (b for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w > 0), free
+        )
+        self.towns: list[int] | None = None
+        self.major: list[int] = []
+        self.cap_major = self.pay = self.town_pay = 0
+        if reach.town_tops is not None:
+            majors = (1 << CITY) | (1 << OFFBOARD)
+            self.cap_major = max((s.capacity(majors) for s in specs), default=0)
+            self.pay = max(reach._pays, default=0)
+            self.town_pay = max(reach._town_pays, default=0)
+            free_w = sum(
+                max(p, 0)
+                for p, k, w in zip(prune, kind, cost, strict=True)
+                if k >= 0 and k != TOWN and w <= 0
+            )
+            if net.hex_values is not None:
+                free_w += sum(net.hex_values)
+            self.major = _tops(
+                (
+                    p
+                    for p, k, w in zip(prune, kind, cost, strict=True)
+                    if k >= 0 and k != TOWN and w > 0
+                ),
+                free_w,
+            )
+            self.towns = reach.town_tops
+
+
+def _filled(
+    w: int,
+    majors: int,
+    cap_major: int,
+    pay: int,
+    town_pay: int,
+    tops: list[int],
+    tops_major: list[int],
+    town_tops: list[int],
+) -> int:
+    """The most a route through an arm earns when towns fill (:class:`_Ceiling`): the arm's
+    cities and offboards (``w``, ``majors`` of them), and the best stops of the map for the
+    stops it may still score (``pay`` in all, ``cap_major`` cities and offboards,
+    ``town_pay`` towns): at most as many stops as are left to score, and at most the best
+    cities and offboards there is room for with the best towns."""
+    room = max(pay - majors, 0)
+    most = tops[min(room, len(tops) - 1)]
+    rest = max(cap_major - majors, 0)
+    split = tops_major[min(rest, len(tops_major) - 1)] + town_tops[min(room, town_pay)]
+    return w + (most if most < split else split)
+
+
+def _grown(
+    net: _Net,
+    reach: _Reach,
+    bound: Sequence[int],
+    prune: Sequence[int],
+    ceiling: _Ceiling | None = None,
+    watch: Callable[[_Found], None] | None = None,
+    gate: list[int] | None = None,
+) -> Iterator[_Arms]:
+    """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
+    time. With ``ceiling`` (:class:`_Ceiling`), an arm whose sum with the most the rest of a
+    route could add stays below what every route needs when it is reached
+    (:attr:`_Reach.least`, read as the walk raises them) is left out with its longer arms
+    (:attr:`_Arms.pruned` says what they were). ``watch`` (with ``gate``, as
+    :func:`_walk` takes them) sees each route of a token and one arm as its arm is grown,
+    so that the floor rises before the token's arms are all grown."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -596,7 +699,6 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
     uses_hexes = reach.uses_hexes
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
-    out: list[_Arms] = []
     node_shift = len(g.paths) + len(g.end_lane) + 1
     group_shift = node_shift + len(g.nodes)
     # the game's walk rules (_Net): a route passing one of the pass-once nodes takes a group
@@ -608,6 +710,16 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
     hexy = net._chain_hexes is not None
     distinct = net.distinct
     chain_hexes = net.chain_hexes
+    # the reach a route may still use beyond an arm, and the most it adds
+    if ceiling is not None:
+        cap, tops_v, last = ceiling.cap, ceiling.v, len(ceiling.v) - 1
+        cap_major, tops_major = ceiling.cap_major, ceiling.major
+        town_tops, pay, town_pay = ceiling.towns, ceiling.pay, ceiling.town_pay
+        town_pay = min(town_pay, len(town_tops) - 1 if town_tops is not None else 0)
+    if gate is None:
+        gate = [_BIG]
+    endable = net.endable
+    token_ends = True
 
     def leave(
         arms: _Arms,
@@ -721,6 +833,18 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
             return
         v += bound[m]
         w += prune[m]
+        if ceiling is not None:
+            floor = reach.floor
+            room = cap - c - t - o
+            most = arms.v0 + v + tops_v[room if room < last else last]
+            if town_tops is not None and most >= floor:
+                most = _filled(
+                    arms.w0 + w, c + o, cap_major, pay, town_pay, tops_v, tops_major, town_tops
+                )
+            if most < floor:
+                # no route through this arm reaches what it needs
+                arms.pruned = reach.least
+                return
         gmask |= gm
         i = len(arms.first)
         arms.first.append(first)
@@ -734,6 +858,16 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
         arms.w.append(w)
         arms.link.append(link)
         arms.end.append(0)
+        if (
+            watch is not None
+            and arms.v0 + v >= gate[0]
+            and token_ends
+            and (endable is None or endable[m])
+        ):
+            # the route of the token and this arm: it may raise the thresholds now
+            code = _pack(c, t, o, x if uses_hexes else 0)
+            v0, w0 = arms.v0 + v, arms.w0 + w
+            watch((used, v0, c, t, o, x, arms.token, link, None, w0, code))
         if passable[m] and not term and k != OFFBOARD:
             if pass_once is not None and pass_once[m]:
                 if gmask & passed:
@@ -745,93 +879,93 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
             visited[m] = 0
         arms.end[i] = len(arms.first)
 
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        for start in net.token_nodes:
-            k = kind[start]
-            if k < 0:
-                continue
-            cw = cost[start]
-            c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
-            key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
-            ok = reach.fits.get(key)
-            if ok is None:
-                ok = fit(key)
-            if not ok:
-                continue
-            extra = net.token_hex.get(start, 0)
-            arms = _Arms(start, bound[start] + extra, prune[start] + extra)
-            visited[start] = 1
+    for start in net.token_nodes:
+        k = kind[start]
+        if k < 0:
+            continue
+        cw = cost[start]
+        c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
+        key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
+        ok = reach.fits.get(key)
+        if ok is None:
+            ok = fit(key)
+        if not ok:
+            continue
+        extra = net.token_hex.get(start, 0)
+        arms = _Arms(start, bound[start] + extra, prune[start] + extra)
+        token_ends = endable is None or endable[start]
+        visited[start] = 1
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
             leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
-            # the routes through this token are all found from its arms: the later tokens'
-            # arms leave it out
-            # the arms' groups without the token's
-            g0 = groups[start]
-            n = len(arms.first)
-            arms.groups = [gm ^ g0 for gm in arms.groups]
-            arms.block = [
-                -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
-                for term, mask, seen, gm, hx in zip(
-                    arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
-                )
-            ]
-            if net.endable is not None:
-                endable = net.endable
-                arms.endable = [endable[link[0]] for link in arms.link if link is not None]
-            arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
-            # the best sums of each arm and its longer arms (its direct longer arms' bests)
-            ends = arms.end
-            tops = list(arms.v)
-            tops_w = list(arms.w)
-            for i in range(n - 1, -1, -1):
-                c = i + 1
-                end = ends[i]
-                best, best_w = tops[i], tops_w[i]
-                while c < end:
-                    if tops[c] > best:
-                        best = tops[c]
-                    if tops_w[c] > best_w:
-                        best_w = tops_w[c]
-                    c = ends[c]
-                tops[i], tops_w[i] = best, best_w
-            arms.top = tops
-            arms.top_w = tops_w
-            rest = [n] * n
-            partner = [-1] * n
-            i = n - 1
-            firsts = arms.first
-            # arms are grouped by first end, in increasing order
-            j = n
-            while i >= 0:
-                if i + 1 < n and firsts[i + 1] != firsts[i]:
-                    j = i + 1
-                rest[i] = j
-                i -= 1
-            partner_w = [-1] * n
-            suffix = [-1] * (n + 1)
-            suffix_w = [-1] * (n + 1)
-            for i in range(n - 1, -1, -1):
-                usable = not arms.term[i]
-                suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
-                suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
-            for i in range(n):
-                if not arms.term[i]:
-                    partner[i] = suffix[rest[i]]
-                    partner_w[i] = suffix_w[rest[i]]
-            arms.rest = rest
-            arms.partner = partner
-            arms.partner_w = partner_w
-            out.append(arms)
-    finally:
-        sys.setrecursionlimit(limit)
-    return out
+        finally:
+            sys.setrecursionlimit(limit)
+        # the routes through this token are all found from its arms: the later tokens'
+        # arms leave it out
+        # the arms' groups without the token's
+        g0 = groups[start]
+        n = len(arms.first)
+        arms.groups = [gm ^ g0 for gm in arms.groups]
+        arms.block = [
+            -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
+            for term, mask, seen, gm, hx in zip(
+                arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
+            )
+        ]
+        if net.endable is not None:
+            endable = net.endable
+            arms.endable = [endable[link[0]] for link in arms.link if link is not None]
+        arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
+        # the best sums of each arm and its longer arms (its direct longer arms' bests)
+        ends = arms.end
+        tops = list(arms.v)
+        tops_w = list(arms.w)
+        for i in range(n - 1, -1, -1):
+            c = i + 1
+            end = ends[i]
+            best, best_w = tops[i], tops_w[i]
+            while c < end:
+                if tops[c] > best:
+                    best = tops[c]
+                if tops_w[c] > best_w:
+                    best_w = tops_w[c]
+                c = ends[c]
+            tops[i], tops_w[i] = best, best_w
+        arms.top = tops
+        arms.top_w = tops_w
+        rest = [n] * n
+        partner = [-1] * n
+        i = n - 1
+        firsts = arms.first
+        # arms are grouped by first end, in increasing order
+        j = n
+        while i >= 0:
+            if i + 1 < n and firsts[i + 1] != firsts[i]:
+                j = i + 1
+            rest[i] = j
+            i -= 1
+        partner_w = [-1] * n
+        suffix = [-1] * (n + 1)
+        suffix_w = [-1] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            usable = not arms.term[i]
+            suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
+            suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
+        for i in range(n):
+            if not arms.term[i]:
+                partner[i] = suffix[rest[i]]
+                partner_w[i] = suffix_w[rest[i]]
+        arms.rest = rest
+        arms.partner = partner
+        arms.partner_w = partner_w
+        yield arms
 
 
 def _walk(
     net: _Net,
     reach: _Reach,
-    arms_of: list[_Arms],
+    arms_of: Iterable[_Arms],
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
 ) -> tuple[dict[int, _Found], bool]:
@@ -855,6 +989,8 @@ def _walk(
     if gate is None:
         gate = [_BIG]
     for arms in arms_of:
+        if arms.pruned is not None:
+            cut = True
         token = arms.token
         v0 = arms.v0
         w0 = arms.w0
@@ -1522,6 +1658,8 @@ class _Search:
                 # towns fill: the pruning sum counts cities and offboards (see _upper)
                 self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
         self.arms: list[_Arms] | None = None
+        #: what the rest of a route may add beyond an arm (when first asked)
+        self.ceiling: _Ceiling | None = None
         self.rate = {
             s: planner._bounded_revenue(s) if self.cheap[s] else planner._revenue_of(s)
             for s in running
@@ -1571,10 +1709,17 @@ class _Search:
                 # kept when it earns at least the best less the gap (and the run's bonus)
                 gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
                 improve = [best[s] - consts[s] + 1 for s in running]
-                reach.set_thresholds([t - 1 - gap if share else t for t in improve])
+                # never lowered (a train's threshold falls when another's best widens the
+                # gap): the combination's bars are no lower than the highest (see below)
+                reach.set_thresholds(
+                    [
+                        max(t - 1 - gap if share else t, old)
+                        for t, old in zip(improve, reach.thresholds, strict=True)
+                    ]
+                )
                 gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
 
-        found, cut = _walk(net, reach, self._arms(), watch, gate)
+        found, cut = _walk(net, reach, self._arms(watch, gate), watch, gate)
         if alone:
             # the walk saw every route that could beat the best so far: its best is the
             # answer (the first route in walk order earning it, as the combination ranks)
@@ -1588,7 +1733,11 @@ class _Search:
         result: tuple[int, list[int], list[_Ranked], int] | None = None
         olds: dict[TrainSpec, int] = {}
         while True:
-            bars = {s: best[s] - gap - extra for s in running}
+            # the walk kept every route of a train whose bound reached the train's highest
+            # threshold: no bar is lower, and the gap proven must be within every train's
+            walked = {s: t + consts[s] for s, t in zip(running, reach.thresholds, strict=True)}
+            bars = {s: max(best[s] - gap - extra, walked[s]) for s in running}
+            within = min(best[s] - extra - bars[s] for s in running)
             if result is None:
                 result = self._combine(found, bars)
             else:
@@ -1598,7 +1747,7 @@ class _Search:
                 result = wider if wider[1] else (*result[:3], wider[3])
             olds = bars
             proven = tops - result[0]
-            if proven <= gap:
+            if proven <= within:
                 return result
             gap = min(proven, 2 * gap)
             reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
@@ -1618,10 +1767,35 @@ class _Search:
         picks[slot] = 0
         return revenue, picks, lists, candidates
 
-    def _arms(self) -> list[_Arms]:
-        if self.arms is None:
-            self.arms = _grow(self.planner._net, self.reach, self.bound, self.prune)
-        return self.arms
+    def _arms(
+        self, watch: Callable[[_Found], None] | None = None, gate: list[int] | None = None
+    ) -> Iterable[_Arms]:
+        """The arms of a walk (:func:`_grown`): grown a token at a time as the walk comes to
+        it, those no route could need at the thresholds the walk has reached left out; kept
+        for another walk whose thresholds are no lower than those they were cut at."""
+        held = self.arms
+        least = self.reach.least
+        if held is not None and all(
+            a.pruned is None or all(n >= p for n, p in zip(least, a.pruned, strict=True))
+            for a in held
+        ):
+            return held
+        return self._grown(watch, gate)
+
+    def _grown(
+        self, watch: Callable[[_Found], None] | None, gate: list[int] | None
+    ) -> Iterator[_Arms]:
+        net = self.planner._net
+        if self.ceiling is None and len([s for s in self.slots if s.runs]) == 1:
+            # a train alone: its threshold is its best so far, which the rest of a route
+            # often cannot beat (with several trains the thresholds are too low to pay for
+            # the test)
+            self.ceiling = _Ceiling(net, self.reach, self.bound, self.prune)
+        out: list[_Arms] = []
+        for arms in _grown(net, self.reach, self.bound, self.prune, self.ceiling, watch, gate):
+            out.append(arms)
+            yield arms
+        self.arms = out
 
     def _longest(self) -> int:
         """The most stops any route of the trains may have (for whole-run bounds)."""
@@ -1777,11 +1951,34 @@ _CHUNK = 128
 _GROUPS = 512
 
 
+#: The exits a list's routes are grouped by when all of them split the routes too finely.
+_FEW = 6
+
+
+def _busiest(masks: list[int], size: int, exits: int) -> int:
+    """The :data:`_FEW` bits of ``exits`` the first ``size`` routes use most (those used by
+    at least one in eight)."""
+    count: dict[int, int] = {}
+    for j in range(size):
+        rest = masks[j] & exits
+        while rest:
+            low = rest & -rest
+            count[low] = count.get(low, 0) + 1
+            rest ^= low
+    best = sorted(count, key=lambda b: -count[b])[:_FEW]
+    out = 0
+    for b in best:
+        if count[b] * 8 >= size:
+            out |= b
+    return out
+
+
 class _Groups:
     """A ranked list's routes grouped by the part of ``exits`` they use (see
     :func:`_choose`), as far as the list is ranked. When the exits split the routes too
     finely (more than :data:`_GROUPS` groups, or one for fewer than four routes), the list
-    is not grouped (``exits`` 0): the combination tries its routes in turn."""
+    is grouped by the few exits most of its routes use (:func:`_busiest`), or else not
+    grouped (``exits`` 0): the combination tries its routes in turn."""
 
     __slots__ = ("_done", "_open", "exits", "keys", "members", "ranked", "using")
 
@@ -1878,9 +2075,10 @@ class _Groups:
         ranked = self.ranked
         settled = size >= 256 or ranked.exhausted
         if exits and (len(members) > _GROUPS or (settled and len(members) * 4 > size)):
-            # the exits split the routes too finely (a corporation with many tokens): no
-            # groups, every route tried in turn
-            self.exits = 0
+            # the exits split the routes too finely (a corporation with many tokens): the
+            # exits most routes use (a few, when some are used by many), else no groups and
+            # every route tried in turn
+            self.exits = _busiest(masks, size, exits) if exits.bit_count() > _FEW else 0
             self.keys.clear()
             members.clear()
             self.using.clear()
