@@ -111,7 +111,10 @@ class TrainSpec:
     ``diesel`` whether stops pay their diesel revenue (a train named D, as 18xx.games does);
     ``scores_visits`` whether every stop it visits scores whatever their number (a train
     whose reach is a number: stops that use none of its reach score too), else the rows'
-    ``pay`` limit the stops scored."""
+    ``pay`` limit the stops scored. ``pool`` is the track the train's routes keep apart
+    from: the routes of a corporation's trains of one pool never share track, those of
+    trains of different pools may (18 Los Angeles' N and N/M trains; 0 for every train of
+    most games)."""
 
     name: str
     rows: tuple[Row, ...]
@@ -122,6 +125,7 @@ class TrainSpec:
     category: str = "passenger"
     diesel: bool = False
     scores_visits: bool = True
+    pool: int = 0
     _subsets: tuple[tuple[int, int, int], ...] = field(
         default=(), init=False, repr=False, compare=False
     )
@@ -148,6 +152,7 @@ class TrainSpec:
                     self.category,
                     self.diesel,
                     self.scores_visits,
+                    self.pool,
                 )
             ),
         )

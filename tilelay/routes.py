@@ -14,7 +14,9 @@ The generic rules (those 18xx.games applies to 1889, 1830 and 18Chesapeake):
   or last path of a route (the route stops at its node);
 * no two stops of the same group (:attr:`tilelay.tile.Node.groups`);
 * it includes at least one city holding the running corporation's token;
-* a corporation's routes never share a path or a hex side.
+* a corporation's routes never share a path or a hex side (but those of trains of
+  different track pools, :attr:`~tilelay.route_rules.TrainSpec.pool`: their track masks are
+  shifted clear of each other's).
 
 What a train may visit and what it scores is :mod:`tilelay.route_rules` (a
 :class:`~tilelay.route_rules.TrainSpec` per train: stop classes, n+m, express, H-trains,
@@ -307,7 +309,10 @@ class _Net:
         g = ctx.graph
         self.ctx = ctx
         self.graph = g
-        self.bits = _bits(len(g.paths) + len(g.end_lane) + 1)
+        #: the bits of a route's track mask (paths, then hex sides and lanes): a train's
+        #: masks are shifted by its track pool times this (TrainSpec.pool)
+        self.width = len(g.paths) + len(g.end_lane) + 1
+        self.bits = _bits(self.width)
         rules = ctx.rules
         self.kind = ctx.classes
         self.cost = ctx.costs
@@ -1117,15 +1122,19 @@ class _Ranked:
     revenues (ties: the routes rated in the order the walk found them, before those whose
     bound only equals their revenue; a tight bound leaves many such routes unrated)."""
 
-    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs")
+    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs", "shift")
 
     def __init__(
         self,
         waiting: list[tuple[int, int, _Found]],
         rate: Callable[[_Found], int | None],
+        shift: int = 0,
     ) -> None:
         #: (bound, walk order, route), by bound (best first), then walk order
         self._waiting = waiting
+        #: how far the routes' track masks are shifted (the train's track pool: routes of
+        #: trains of different pools never collide)
+        self.shift = shift
         self._next = 0
         self._heap: list[tuple[int, int, _Found]] = []
         self._rate = rate
@@ -1134,12 +1143,12 @@ class _Ranked:
         self.found: list[_Found] = []
 
     @classmethod
-    def exact(cls, ranked: list[tuple[int, int, _Found]]) -> _Ranked:
+    def exact(cls, ranked: list[tuple[int, int, _Found]], shift: int = 0) -> _Ranked:
         """A list whose routes are rated already: (revenue, walk order, route), best first."""
-        out = cls([], lambda f: None)
+        out = cls([], lambda f: None, shift)
         out.revs = [r[0] for r in ranked]
         out.found = [r[2] for r in ranked]
-        out.masks = [f[0] for f in out.found]
+        out.masks = [f[0] << shift for f in out.found]
         return out
 
     def fill(self, j: int) -> bool:
@@ -1163,7 +1172,7 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            self.masks.append(found[0])
+            self.masks.append(found[0] << self.shift)
             self.found.append(found)
         self._next = i
         return j < len(revs)
@@ -1184,6 +1193,7 @@ class _Ranked:
         rate = self._rate
         masks = self.masks
         found_list = self.found
+        shift = self.shift
         i = self._next
         n = len(waiting)
         while True:
@@ -1197,7 +1207,7 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            masks.append(found[0])
+            masks.append(found[0] << shift)
             found_list.append(found)
             if -value <= ceiling or len(revs) >= size:
                 break
@@ -1500,9 +1510,10 @@ class RoutePlanner:
             if origin is None:
                 raise RouteError(f"route {'-'.join(route.hexes)} was not found by this planner")
             spec, rated = origin
-            if used & rated[1]:
+            mask = rated[1] << spec.pool * self._net.width
+            if used & mask:
                 raise RouteError(f"route {'-'.join(route.hexes)} shares track with another")
-            used |= rated[1]
+            used |= mask
             total += route.revenue
             views.append(self._view(spec, rated))
         if type(self.rules).run_hooks and views:
@@ -1820,10 +1831,13 @@ class _Search:
         rules = self.rules
         lists: dict[TrainSpec, _Ranked] = {}
         routes = list(found.values())
+        width = planner._net.width
         for s in self.running:
             bar = bars.get(s, _NO_THRESHOLD)
             const = self.consts[s]
             rate = self.rate[s]
+            # the train's track pool: its masks shifted clear of other pools'
+            shift = s.pool * width
             if self.cheap[s]:
                 ranked: list[tuple[int, int, _Found]] = []
                 for i, f in enumerate(routes):
@@ -1832,7 +1846,7 @@ class _Search:
                         if value is not None:
                             ranked.append((value, i, f))
                 ranked.sort(key=lambda r: -r[0])
-                lists[s] = _Ranked.exact(ranked)
+                lists[s] = _Ranked.exact(ranked, shift)
             else:
                 upper = self.upper[s]
                 runs = _runner(s)
@@ -1848,7 +1862,7 @@ class _Search:
                     waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
-                lists[s] = _Ranked(waiting, rate)
+                lists[s] = _Ranked(waiting, rate, shift)
         empty = _Ranked([], lambda f: None)
         slot_lists = [lists[s] if s.runs else empty for s in self.slots]
         same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]
@@ -1936,7 +1950,7 @@ def _choose(
     ``seed``): the seed is the best run of routes earning at least ``olds[i]`` in list
     ``i`` (and maybe others), so only runs with a route earning less are sought."""
     n = len(lists)
-    groups = [_Groups(lst, exits) for lst in lists]
+    groups = [_Groups(lst, exits << lst.shift) for lst in lists]
     suffix = [0] * (n + 1)
     for k in range(n - 1, 0, -1):
         suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
