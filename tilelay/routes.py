@@ -119,9 +119,7 @@ _Raw = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
 _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
 # An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
 # there, the arm up to the stop before) or None at the route's first stop
-_Link = tuple[int, "_Ends", "_Link | None"] | None
-# The path ends of a chain of track entered in order, and entered walking it backwards
-_Ends = tuple[tuple[int, ...], tuple[int, ...]]
+_Link = tuple[int, tuple[int, ...], "_Link | None"] | None
 # A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
 # (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
 # packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
@@ -161,17 +159,18 @@ def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
     while link is not None:
         m, cends, link = link
         stops.append(m)
-        ends.extend(cends[1])
+        # the chain walked backwards: its path ends in reverse, each the path's other end
+        ends.extend([f ^ 1 for f in reversed(cends)])
     stops.append(found[6])
     link = found[8]
     if link is not None:
-        arm: list[tuple[int, _Ends]] = []
+        arm: list[tuple[int, tuple[int, ...]]] = []
         while link is not None:
             m, cends, link = link
             arm.append((m, cends))
         for m, cends in reversed(arm):
             stops.append(m)
-            ends.extend(cends[0])
+            ends.extend(cends)
     return tuple(stops), tuple(ends)
 
 
@@ -217,6 +216,8 @@ class _Reach:
                 _FITS.clear()
             fits = _FITS[tuple(self.specs)] = {}
         self.fits: dict[tuple[int, ...], bool] = fits
+        #: (cities, towns, offboards) -> whether a train may run a route with a stop more
+        self.grown: dict[tuple[int, int, int], bool] = {}
         #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
         #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
         #: fits it)
@@ -247,6 +248,18 @@ class _Reach:
             self.packed.clear()
             self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
             self.floor = min(self.least, default=_NO_THRESHOLD)
+
+    def grows(self, c: int, t: int, o: int) -> bool:
+        """Whether some train may run a route with one stop more than these counts (a
+        city, a town or an offboard; kept in :attr:`grown`)."""
+        key = (c, t, o)
+        found = any(
+            s.fits(more)
+            for s in self.specs
+            for more in ((c + 1, t, o), (c, t + 1, o), (c, t, o + 1))
+        )
+        self.grown[key] = found
+        return found
 
     def fit(self, key: tuple[int, ...]) -> bool:
         """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
@@ -327,6 +340,10 @@ class _Net:
         else:
             passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         self.passable = passable
+        #: whether every stop uses some of a train's reach (visit cost 1 or more)
+        self.costly = (
+            min((w for w, k in zip(ctx.costs, ctx.classes, strict=True) if k >= 0), default=1) >= 1
+        )
         per_hex = rules.one_stop_per_hex
         groups = shared.memo.get(("routes.groups", per_hex))
         if groups is None:
@@ -387,7 +404,7 @@ class _Net:
             found = []
             for chain in self.chain(e):
                 seq: list[int] = []
-                for f in chain[3][0]:
+                for f in chain[3]:
                     h = path_hex[f >> 1]
                     if not seq or seq[-1] != h:
                         seq.append(h)
@@ -452,16 +469,43 @@ def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
 
 
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
-# uses as a mask, hex sides crossed, the path ends entered in order both ways (:data:`_Ends`),
-# the junctions passed, whether its last path is terminal)
-_Chain = tuple[int, int, int, _Ends, tuple[int, ...], bool]
+# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
+# whether its last path is terminal)
+_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
 
 
 def _chains_from(net: _Net, start: int) -> list[_Chain]:
     """Every way along the track from path end ``start`` (at a node) to the next stop
     (through plain track and junctions, never using a path, hex side or junction twice).
     Each path has a bit, and each hex side (or lane of a side: :attr:`TrackGraph.end_lane`)
-    a bit above the paths'."""
+    a bit above the paths'. Most chains are a path to a node of the hex, or a path to a
+    side and one to a stop beyond it: those are found at once, the others walked."""
+    g = net.graph
+    end_node = g.end_node
+    kind = net.kind
+    bits = net.bits
+    o = start ^ 1
+    m = end_node[o]
+    used = bits[start >> 1]
+    if m >= 0:
+        if kind[m] >= 0:
+            return [(m, used, 0, (start,), (), False)]
+        return _walked_chains(net, start)
+    lane = g.end_lane[o]
+    used |= 0 if lane < 0 else bits[len(g.paths) + lane]
+    terminal = g.terminal
+    out: list[_Chain] = []
+    for f in g.links[o]:
+        p = f >> 1
+        m = end_node[f ^ 1]
+        if m < 0 or kind[m] < 0 or p == start >> 1:
+            return _walked_chains(net, start)
+        out.append((m, used | bits[p], 1, (start, f), (), terminal[p]))
+    return out
+
+
+def _walked_chains(net: _Net, start: int) -> list[_Chain]:
+    """:func:`_chains_from`, walked path by path."""
     g = net.graph
     end_node = g.end_node
     links = g.links
@@ -480,8 +524,7 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                walked = (tuple(ends), tuple([f ^ 1 for f in reversed(ends)]))
-                out.append((m, used, x, walked, tuple(junctions), last))
+                out.append((m, used, x, tuple(ends), tuple(junctions), last))
                 return
             if term or m in junctions:
                 return
@@ -710,10 +753,12 @@ def _grown(
     # bit of its own (so no route, nor two arms of one, passes two), and the hexes an arm
     # enters are bits above the groups' (two arms of one route enter no hex both)
     pass_once = net.pass_once
-    passed = 1 << max((gm.bit_length() for gm in groups), default=0)
-    hex_shift = group_shift + passed.bit_length()
     hexy = net._chain_hexes is not None
     distinct = net.distinct
+    passed = hex_shift = 0
+    if pass_once is not None or distinct:
+        passed = 1 << max((gm.bit_length() for gm in groups), default=0)
+        hex_shift = group_shift + passed.bit_length()
     chain_hexes = net.chain_hexes
     # the reach a route may still use beyond an arm, and the most it adds
     if ceiling is not None:
@@ -725,6 +770,11 @@ def _grown(
         gate = [_BIG]
     endable = net.endable
     token_ends = True
+    # whether every stop uses some reach (then an arm no train could take a stop further
+    # ends where it is)
+    stop_costs = net.costly
+    grown_get = reach.grown.get
+    grows = reach.grows
 
     def leave(
         arms: _Arms,
@@ -874,6 +924,14 @@ def _grown(
             v0, w0 = arms.v0 + v, arms.w0 + w
             watch((used, v0, c, t, o, x, arms.token, link, None, w0, code))
         if passable[m] and not term and k != OFFBOARD:
+            if stop_costs:
+                more = grown_get((c, t, o))
+                if more is None:
+                    more = grows(c, t, o)
+                if not more:
+                    # no train could visit a stop more: the arm ends here
+                    arms.end[i] = len(arms.first)
+                    return
             if pass_once is not None and pass_once[m]:
                 if gmask & passed:
                     arms.end[i] = len(arms.first)
@@ -1633,13 +1691,11 @@ class _Search:
             )
             hooks = type(rules).route_hooks
             generic_hexes = type(rules).hex_distance is GameRules.hex_distance
-            towns = sorted(
-                (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN and v > 0),
-                reverse=True,
-            )
             town_tops = [0]
-            for v in towns:
-                town_tops.append(town_tops[-1] + v)
+            if fill:
+                town_tops = _tops(
+                    (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN), 0
+                )
             # the most towns a train scores: as many as its rows pay for towns, but where the
             # game chooses the stops scored itself (1860's and 1867's towns fill the city
             # stops a route leaves unused), as many as it scores stops at all
@@ -1705,8 +1761,11 @@ class _Search:
         gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
 
+        seen = [0]
+
         def watch(found: _Found) -> None:
             better = False
+            seen[0] += 1
             for s in running:
                 if upper[s](found) <= best[s]:
                     continue
@@ -1715,7 +1774,9 @@ class _Search:
                     best[s] = value
                     best_route[s] = found
                     better = True
-            if better:
+            if (better or seen[0] == _EAGER) and (not share or seen[0] >= _EAGER):
+                # (with several trains, the first routes are all kept: where there are few,
+                # the walk cuts none and one combination of them all is the answer)
                 # a route improves a train's best when it earns at least one more; one is
                 # kept when it earns at least the best less the gap (and the run's bonus)
                 gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
@@ -1956,6 +2017,9 @@ def _choose(
         suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
 
+
+#: How many routes the walk keeps, with several trains, before it sets thresholds.
+_EAGER = 64
 
 #: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
 _CHUNK = 128

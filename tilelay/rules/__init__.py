@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress, count
+from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
 from tilelay.board import NEUTRAL, Board
@@ -99,10 +101,11 @@ _TILE_FACTS: dict[int, tuple[Tile, _TileFacts]] = {}
 class _TileFacts:
     """One tile's nodes as the route search sees them (see :class:`_BoardNodes`)."""
 
-    __slots__ = ("classes", "costs", "grouped", "open", "phased", "plain", "slots")
+    __slots__ = ("classes", "costs", "grouped", "nodes", "open", "phased", "plain", "slots")
 
     def __init__(self, tile: Tile) -> None:
         nodes = tile.nodes
+        self.nodes = nodes
         self.classes = tuple(_CLASS.get(n.kind, -1) for n in nodes)
         self.costs = tuple(n.visit_cost for n in nodes)
         self.slots = tuple(n.slots for n in nodes)
@@ -116,12 +119,21 @@ class _TileFacts:
             0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
             for c, n in zip(self.classes, nodes, strict=True)
         )
+        # whether each node's revenue depends on the phase
         self.phased = tuple(
-            i
-            for i, (c, n) in enumerate(zip(self.classes, nodes, strict=True))
-            if c >= 0 and n.revenue is not None and n.revenue.phases
+            c >= 0 and n.revenue is not None and bool(n.revenue.phases)
+            for c, n in zip(self.classes, nodes, strict=True)
         )
         self.grouped = any(n.groups for n in nodes)
+
+
+_NODES = attrgetter("nodes")
+_CLASSES = attrgetter("classes")
+_COSTS = attrgetter("costs")
+_OPEN = attrgetter("open")
+_PLAIN = attrgetter("plain")
+_PHASED = attrgetter("phased")
+_GROUPED = attrgetter("grouped")
 
 
 def _tile_facts(tile: Tile) -> _TileFacts:
@@ -135,32 +147,29 @@ def _tile_facts(tile: Tile) -> _TileFacts:
 
 class _BoardNodes:
     """What every search on one board sees of its nodes (kept with the board): built from
-    each tile's facts, in the track graph's order (hex by hex, every node of a tile)."""
+    each tile's facts, in the track graph's order (hex by hex, every node of a tile), and
+    the tiles of the hexes with nodes."""
 
     def __init__(self, board: Board, graph: Any) -> None:
         tiles: dict[str, Tile] = {}
-        nodes: list[Node] = []
-        classes: list[int] = []
-        costs: list[int] = []
-        open_: list[bool] = []
-        plain: list[int] = []
-        phased: list[int] = []
-        grouped = False
         tile_at = board.tile_at
-        for coord in board.game.hexes:
+        coords = [c for c, _ in graph.nodes]
+        held_facts = _TILE_FACTS
+        per_tile: list[_TileFacts] = []
+        for coord in dict.fromkeys(coords):
             tile = tiles[coord] = tile_at(coord)
-            if not tile.nodes:
-                continue
-            facts = _tile_facts(tile)
-            if facts.phased:
-                base = len(nodes)
-                phased.extend(base + i for i in facts.phased)
-            nodes.extend(tile.nodes)
-            classes.extend(facts.classes)
-            costs.extend(facts.costs)
-            open_.extend(facts.open)
-            plain.extend(facts.plain)
-            grouped = grouped or facts.grouped
+            found = held_facts.get(id(tile))
+            per_tile.append(
+                found[1] if found is not None and found[0] is tile else _tile_facts(tile)
+            )
+        # the tiles' facts joined, in the graph's order
+        nodes: list[Node] = list(chain.from_iterable(map(_NODES, per_tile)))
+        classes: list[int] = list(chain.from_iterable(map(_CLASSES, per_tile)))
+        costs: list[int] = list(chain.from_iterable(map(_COSTS, per_tile)))
+        open_: list[bool] = list(chain.from_iterable(map(_OPEN, per_tile)))
+        plain: list[int] = list(chain.from_iterable(map(_PLAIN, per_tile)))
+        phased: list[int] = list(compress(count(), chain.from_iterable(map(_PHASED, per_tile))))
+        grouped = any(map(_GROUPED, per_tile))
         if len(nodes) != len(graph.nodes):  # not the graph's order: node by node
             tiles = {}
             nodes = []
@@ -185,7 +194,7 @@ class _BoardNodes:
                 if c >= 0 and n.revenue is not None and n.revenue.phases
             ]
             grouped = any(n.groups for n in nodes)
-        self.coords: list[str] = [c for c, _ in graph.nodes]
+        self.coords: list[str] = coords
         self.tiles = tiles
         self.nodes = nodes
         self.classes = classes
@@ -296,11 +305,15 @@ class RouteContext:
         """``spec``'s stop values with ``extra[coord]`` added to every stop of the hexes it
         names (a fresh list: for :meth:`GameRules.route_bound`)."""
         out = list(self.values(spec))
-        if extra:
-            classes = self.classes
-            for n, coord in enumerate(self.coords):
-                add = extra.get(coord)
-                if add and classes[n] >= 0:
+        classes = self.classes
+        node_id = self.graph.node_id
+        for coord, add in extra.items():
+            tile = self.tiles.get(coord)
+            if not add or tile is None:
+                continue
+            for i in range(len(tile.nodes)):
+                n = node_id.get((coord, i))
+                if n is not None and classes[n] >= 0:
                     out[n] += add
         return out
 
