@@ -208,7 +208,6 @@ class _Reach:
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        self.key = tuple(sorted({(s.rows, s.hexes) for s in self.specs}, key=repr))
         #: (cities, towns, offboards[, hex sides]) -> whether a train fits
         fits = _FITS.get(tuple(self.specs))
         if fits is None:
@@ -238,6 +237,11 @@ class _Reach:
         #: the least sum a route needs for each train, and for any (of any counts)
         self.least = [_NO_THRESHOLD] * len(self.specs)
         self.floor = _NO_THRESHOLD
+
+    @property
+    def key(self) -> tuple[tuple[object, ...], ...]:
+        """What the routes within this reach depend on (the trains' rows and hexes)."""
+        return tuple(sorted({(s.rows, s.hexes) for s in self.specs}, key=repr))
 
     def set_thresholds(self, thresholds: Sequence[int]) -> None:
         """Each train's threshold: a route is kept while some train that may run it could
@@ -341,9 +345,7 @@ class _Net:
             passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         self.passable = passable
         #: whether every stop uses some of a train's reach (visit cost 1 or more)
-        self.costly = (
-            min((w for w, k in zip(ctx.costs, ctx.classes, strict=True) if k >= 0), default=1) >= 1
-        )
+        self.costly = min(shared.stop_costs, default=1) >= 1
         per_hex = rules.one_stop_per_hex
         groups = shared.memo.get(("routes.groups", per_hex))
         if groups is None:
@@ -449,22 +451,23 @@ def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
     """A bit mask per node of the groups it belongs to (a route stops at most once in a
     group); with ``per_hex`` each hex is a group of its stops as well."""
     shared = ctx._shared
-    if not shared.grouped and not per_hex:
-        return [0] * len(ctx.nodes)
+    groups = [0] * len(ctx.nodes)
     group_bits: dict[str, int] = {}
-    for node in ctx.nodes:
-        for name in node.groups:
-            group_bits.setdefault(name, len(group_bits))
-    groups: list[int] = []
-    hex_bits: dict[str, int] = {}
-    for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
-        mask = 0
-        for name in node.groups:
-            mask |= 1 << group_bits[name]
-        if per_hex and node.is_stop:
-            # one stop per hex: the hex as a group of its own (bits above the groups')
-            mask |= 1 << (len(group_bits) + hex_bits.setdefault(coord, len(hex_bits)))
-        groups.append(mask)
+    if shared.grouped:
+        for n, node in enumerate(ctx.nodes):
+            if node.groups:
+                mask = 0
+                for name in node.groups:
+                    mask |= 1 << group_bits.setdefault(name, len(group_bits))
+                groups[n] = mask
+    if per_hex:
+        # one stop per hex: the hex as a group of its own (bits above the groups')
+        base = len(group_bits)
+        hex_bits: dict[str, int] = {}
+        coords = ctx.coords
+        for n, k in enumerate(ctx.classes):
+            if k >= 0:
+                groups[n] |= 1 << (base + hex_bits.setdefault(coords[n], len(hex_bits)))
     return groups
 
 
@@ -1676,12 +1679,7 @@ class _Search:
             self.bound = base
             self.prune = base
             self.scale = dict(zip(running, scales, strict=True))
-            shared = ctx._shared.memo
-            costs = shared.get("routes.costs")
-            if costs is None:
-                costs = shared["routes.costs"] = {
-                    w for w, k in zip(ctx.costs, ctx.classes, strict=True) if k >= 0
-                }
+            costs = ctx._shared.stop_costs
             majors = (1 << CITY) | (1 << OFFBOARD)
             town = 1 << TOWN
             fill = (
@@ -1761,11 +1759,12 @@ class _Search:
         gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
 
-        seen = [0]
+        #: the first routes seen, kept unrated while there are few (a small position is
+        #: then one walk and one combination that rates only what it needs)
+        pending: list[list[_Found]] = [[]]
 
-        def watch(found: _Found) -> None:
+        def improves(found: _Found) -> bool:
             better = False
-            seen[0] += 1
             for s in running:
                 if upper[s](found) <= best[s]:
                     continue
@@ -1774,27 +1773,52 @@ class _Search:
                     best[s] = value
                     best_route[s] = found
                     better = True
-            if (better or seen[0] == _EAGER) and (not share or seen[0] >= _EAGER):
-                # (with several trains, the first routes are all kept: where there are few,
-                # the walk cuts none and one combination of them all is the answer)
-                # a route improves a train's best when it earns at least one more; one is
-                # kept when it earns at least the best less the gap (and the run's bonus)
-                gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
-                improve = [best[s] - consts[s] + 1 for s in running]
-                # never lowered (a train's threshold falls when another's best widens the
-                # gap): the combination's bars are no lower than the highest (see below)
-                reach.set_thresholds(
-                    [
-                        max(t - 1 - gap if share else t, old)
-                        for t, old in zip(improve, reach.thresholds, strict=True)
-                    ]
-                )
-                gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+            return better
+
+        def tighten() -> None:
+            # a route improves a train's best when it earns at least one more; one is kept
+            # when it earns at least the best less the gap (and the run's bonus)
+            gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
+            improve = [best[s] - consts[s] + 1 for s in running]
+            # never lowered (a train's threshold falls when another's best widens the gap):
+            # the combination's bars are no lower than the highest (see below)
+            reach.set_thresholds(
+                [
+                    max(t - 1 - gap if share else t, old)
+                    for t, old in zip(improve, reach.thresholds, strict=True)
+                ]
+            )
+            gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+
+        def settle() -> None:
+            # the routes kept unrated, each train's best first (by bound, then walk order)
+            held = pending[0]
+            pending.clear()
+            for s in running:
+                up = upper[s]
+                for u, _, f in sorted(((up(f), i, f) for i, f in enumerate(held)), key=_first):
+                    if u <= best[s]:
+                        break
+                    value = rate[s](f)
+                    if value is not None and value > best[s]:
+                        best[s] = value
+                        best_route[s] = f
+            tighten()
+
+        def watch(found: _Found) -> None:
+            if pending:
+                pending[0].append(found)
+                if len(pending[0]) >= _EAGER:
+                    settle()
+            elif improves(found):
+                tighten()
 
         found, cut = _walk(net, reach, self._arms(watch, gate), watch, gate)
+        if pending and (alone or cut):
+            settle()
         if alone:
             # the walk saw every route that could beat the best so far: its best is the
-            # answer (the first route in walk order earning it, as the combination ranks)
+            # answer
             return self._alone(trains[0], best_route.get(trains[0]), best[trains[0]], len(found))
         if not cut:
             return self._combine(found, {})
@@ -2018,8 +2042,14 @@ def _choose(
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
 
 
-#: How many routes the walk keeps, with several trains, before it sets thresholds.
+#: How many routes the walk keeps unrated before it rates them and sets thresholds.
 _EAGER = 64
+
+
+def _first(item: tuple[int, int, _Found]) -> tuple[int, int]:
+    """Routes (bound, walk order, route) best bound first, then in walk order."""
+    return (-item[0], item[1])
+
 
 #: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
 _CHUNK = 128

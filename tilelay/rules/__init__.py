@@ -101,13 +101,29 @@ _TILE_FACTS: dict[int, tuple[Tile, _TileFacts]] = {}
 class _TileFacts:
     """One tile's nodes as the route search sees them (see :class:`_BoardNodes`)."""
 
-    __slots__ = ("classes", "costs", "grouped", "nodes", "open", "phased", "plain", "slots")
+    __slots__ = (
+        "cities",
+        "classes",
+        "costs",
+        "grouped",
+        "nodes",
+        "open",
+        "phased",
+        "plain",
+        "slots",
+        "stop_costs",
+    )
 
     def __init__(self, tile: Tile) -> None:
         nodes = tile.nodes
         self.nodes = nodes
         self.classes = tuple(_CLASS.get(n.kind, -1) for n in nodes)
         self.costs = tuple(n.visit_cost for n in nodes)
+        #: the node indices of the tile's cities, in order
+        self.cities = tuple(i for i, n in enumerate(nodes) if n.kind is NodeKind.CITY)
+        self.stop_costs = frozenset(
+            w for w, c in zip(self.costs, self.classes, strict=True) if c >= 0
+        )
         self.slots = tuple(n.slots for n in nodes)
         # whether a route may pass through each node when no token is there (the base rule)
         self.open = tuple(
@@ -134,6 +150,7 @@ _OPEN = attrgetter("open")
 _PLAIN = attrgetter("plain")
 _PHASED = attrgetter("phased")
 _GROUPED = attrgetter("grouped")
+_STOP_COSTS = attrgetter("stop_costs")
 
 
 def _tile_facts(tile: Tile) -> _TileFacts:
@@ -151,17 +168,18 @@ class _BoardNodes:
     the tiles of the hexes with nodes."""
 
     def __init__(self, board: Board, graph: Any) -> None:
-        tiles: dict[str, Tile] = {}
         tile_at = board.tile_at
         coords = [c for c, _ in graph.nodes]
+        keys = list(dict.fromkeys(coords))
+        tile_list = board.tiles_at(keys)
+        tiles: dict[str, Tile] = dict(zip(keys, tile_list, strict=True))
         held_facts = _TILE_FACTS
-        per_tile: list[_TileFacts] = []
-        for coord in dict.fromkeys(coords):
-            tile = tiles[coord] = tile_at(coord)
-            found = held_facts.get(id(tile))
-            per_tile.append(
-                found[1] if found is not None and found[0] is tile else _tile_facts(tile)
-            )
+        per_tile: list[_TileFacts] = [
+            found[1]
+            if (found := held_facts.get(id(tile))) is not None and found[0] is tile
+            else _tile_facts(tile)
+            for tile in tile_list
+        ]
         # the tiles' facts joined, in the graph's order
         nodes: list[Node] = list(chain.from_iterable(map(_NODES, per_tile)))
         classes: list[int] = list(chain.from_iterable(map(_CLASSES, per_tile)))
@@ -170,6 +188,7 @@ class _BoardNodes:
         plain: list[int] = list(chain.from_iterable(map(_PLAIN, per_tile)))
         phased: list[int] = list(compress(count(), chain.from_iterable(map(_PHASED, per_tile))))
         grouped = any(map(_GROUPED, per_tile))
+        stop_costs: frozenset[int] = frozenset().union(*map(_STOP_COSTS, per_tile))
         if len(nodes) != len(graph.nodes):  # not the graph's order: node by node
             tiles = {}
             nodes = []
@@ -194,6 +213,7 @@ class _BoardNodes:
                 if c >= 0 and n.revenue is not None and n.revenue.phases
             ]
             grouped = any(n.groups for n in nodes)
+            stop_costs = frozenset(w for w, c in zip(costs, classes, strict=True) if c >= 0)
         self.coords: list[str] = coords
         self.tiles = tiles
         self.nodes = nodes
@@ -207,12 +227,17 @@ class _BoardNodes:
         self.phased = phased
         #: whether any node belongs to a group
         self.grouped = grouped
+        #: the visit costs of the stops
+        self.stop_costs = stop_costs
         held: list[tuple[str, ...]] = [()] * len(nodes)
         token_cities: list[int] = []
         node_id = graph.node_id
+        facts_at = dict(zip(keys, per_tile, strict=True))
         for (coord, city), corps in board.tokens.items():
-            tile = tiles.get(coord) or board.tile_at(coord)
-            cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+            facts = facts_at.get(coord)
+            if facts is None:
+                continue  # no node there
+            cities = facts.cities
             if city < len(cities):
                 n = node_id.get((coord, cities[city]))
                 if n is not None:
