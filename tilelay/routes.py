@@ -52,6 +52,7 @@ import operator
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tilelay.board import Board
 from tilelay.errors import TilelayError
@@ -481,8 +482,8 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
     """Every way along the track from path end ``start`` (at a node) to the next stop
     (through plain track and junctions, never using a path, hex side or junction twice).
     Each path has a bit, and each hex side (or lane of a side: :attr:`TrackGraph.end_lane`)
-    a bit above the paths'. Most chains are a path to a node of the hex, or a path to a
-    side and one to a stop beyond it: those are found at once, the others walked."""
+    a bit above the paths'. Most chains are a path to a node of the hex, or track that does
+    not branch to a stop a few hexes on: those are followed at once, the others walked."""
     g = net.graph
     end_node = g.end_node
     kind = net.kind
@@ -497,8 +498,39 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
     lane = g.end_lane[o]
     used |= 0 if lane < 0 else bits[len(g.paths) + lane]
     terminal = g.terminal
+    links = g.links
     out: list[_Chain] = []
-    for f in g.links[o]:
+    across = links[o]
+    if len(across) == 1:
+        # track that does not branch: followed hex by hex to its node
+        end_lane = g.end_lane
+        n_paths = len(g.paths)
+        ends = [start]
+        x = 0
+        while True:
+            f = across[0]
+            p = f >> 1
+            if used & bits[p]:
+                return out
+            used |= bits[p]
+            ends.append(f)
+            x += 1
+            o = f ^ 1
+            m = end_node[o]
+            if m >= 0:
+                if kind[m] < 0:
+                    return _walked_chains(net, start)
+                out.append((m, used, x, tuple(ends), (), terminal[p]))
+                return out
+            lane = end_lane[o]
+            if lane >= 0:
+                if used & bits[n_paths + lane]:
+                    return out
+                used |= bits[n_paths + lane]
+            across = links[o]
+            if len(across) != 1:
+                return _walked_chains(net, start) if across else out
+    for f in across:
         p = f >> 1
         m = end_node[f ^ 1]
         if m < 0 or kind[m] < 0 or p == start >> 1:
@@ -590,6 +622,7 @@ class _Arms:
         "partner_w",
         "pruned",
         "rest",
+        "rows",
         "term",
         "token",
         "top",
@@ -604,6 +637,9 @@ class _Arms:
         self.token = token
         self.v0 = v0
         self.w0 = w0
+        #: the arms as the walk grows them, a row each: (first, term, mask, nodes, groups,
+        #: hexes, cities, towns, offboards, hex sides, v, w, link)
+        self.rows: list[tuple[Any, ...]] = []
         self.first: list[int] = []
         self.term: list[bool] = []
         self.mask: list[int] = []
@@ -724,12 +760,13 @@ def _grown(
     reach: _Reach,
     bound: Sequence[int],
     prune: Sequence[int],
-    ceiling: _Ceiling | None = None,
+    ceiling: Callable[[], _Ceiling] | None = None,
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
 ) -> Iterator[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
-    time. With ``ceiling`` (:class:`_Ceiling`), an arm whose sum with the most the rest of a
+    time. With ``ceiling`` (making a :class:`_Ceiling` when the walk first has a threshold),
+    an arm whose sum with the most the rest of a
     route could add stays below what every route needs when it is reached
     (:attr:`_Reach.least`, read as the walk raises them) is left out with its longer arms
     (:attr:`_Arms.pruned` says what they were). ``watch`` (with ``gate``, as
@@ -763,12 +800,20 @@ def _grown(
         passed = 1 << max((gm.bit_length() for gm in groups), default=0)
         hex_shift = group_shift + passed.bit_length()
     chain_hexes = net.chain_hexes
-    # the reach a route may still use beyond an arm, and the most it adds
-    if ceiling is not None:
-        cap, tops_v, last = ceiling.cap, ceiling.v, len(ceiling.v) - 1
-        cap_major, tops_major = ceiling.cap_major, ceiling.major
-        town_tops, pay, town_pay = ceiling.towns, ceiling.pay, ceiling.town_pay
+    # the reach a route may still use beyond an arm, and the most it adds (worked out when
+    # the walk first has a threshold)
+    cap = last = cap_major = pay = town_pay = 0
+    tops_v: list[int] = []
+    tops_major: list[int] = []
+    town_tops: list[int] | None = None
+
+    def load(made: _Ceiling) -> None:
+        nonlocal cap, tops_v, last, cap_major, tops_major, town_tops, pay, town_pay
+        cap, tops_v, last = made.cap, made.v, len(made.v) - 1
+        cap_major, tops_major = made.cap_major, made.major
+        town_tops, pay, town_pay = made.towns, made.pay, made.town_pay
         town_pay = min(town_pay, len(town_tops) - 1 if town_tops is not None else 0)
+
     if gate is None:
         gate = [_BIG]
     endable = net.endable
@@ -891,7 +936,9 @@ def _grown(
             return
         v += bound[m]
         w += prune[m]
-        if ceiling is not None:
+        if ceiling is not None and reach.floor > _NO_THRESHOLD:
+            if not tops_v:
+                load(ceiling())
             floor = reach.floor
             room = cap - c - t - o
             most = arms.v0 + v + tops_v[room if room < last else last]
@@ -904,18 +951,12 @@ def _grown(
                 arms.pruned = reach.least
                 return
         gmask |= gm
-        i = len(arms.first)
-        arms.first.append(first)
-        arms.term.append(term_first)
-        arms.mask.append(used)
-        arms.nodes.append(seen)
-        arms.groups.append(gmask)
-        arms.hexes.append(hexes)
-        arms.counts.append((c, t, o, x))
-        arms.v.append(v)
-        arms.w.append(w)
-        arms.link.append(link)
-        arms.end.append(0)
+        # one row an arm (columns once the token's arms are grown)
+        rows = arms.rows
+        i = len(rows)
+        rows.append((first, term_first, used, seen, gmask, hexes, c, t, o, x, v, w, link))
+        arm_ends = arms.end
+        arm_ends.append(0)
         if (
             watch is not None
             and arms.v0 + v >= gate[0]
@@ -933,17 +974,17 @@ def _grown(
                     more = grows(c, t, o)
                 if not more:
                     # no train could visit a stop more: the arm ends here
-                    arms.end[i] = len(arms.first)
+                    arm_ends[i] = len(rows)
                     return
             if pass_once is not None and pass_once[m]:
                 if gmask & passed:
-                    arms.end[i] = len(arms.first)
+                    arm_ends[i] = len(rows)
                     return
                 gmask |= passed
             visited[m] = 1
             leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first, hexes)
             visited[m] = 0
-        arms.end[i] = len(arms.first)
+        arm_ends[i] = len(rows)
 
     for start in net.token_nodes:
         k = kind[start]
@@ -969,10 +1010,29 @@ def _grown(
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
         # arms leave it out
-        # the arms' groups without the token's
-        g0 = groups[start]
-        n = len(arms.first)
-        arms.groups = [gm ^ g0 for gm in arms.groups]
+        n = len(arms.rows)
+        if n:
+            (
+                firsts,
+                arms.term,
+                arms.mask,
+                arms.nodes,
+                gms,
+                arms.hexes,
+                cs,
+                ts,
+                os_,
+                xs,
+                arms.v,
+                arms.w,
+                arms.link,
+            ) = map(list, zip(*arms.rows, strict=True))
+            arms.first = firsts
+            arms.counts = list(zip(cs, ts, os_, xs, strict=True))
+            # the arms' groups without the token's
+            g0 = groups[start]
+            arms.groups = [gm ^ g0 for gm in gms]
+        arms.rows = []
         arms.block = [
             -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
             for term, mask, seen, gm, hx in zip(
@@ -1172,8 +1232,8 @@ def _token_counts(net: _Net, token: int) -> tuple[int, int, int]:
 # ------------------------------------------------------------------------------ the planner
 
 #: The specs of trains under rules that work them out from the train alone (the base rule's
-#: :meth:`GameRules.train_spec`): (rules class, train) -> spec.
-_SPECS: dict[tuple[type, TrainType], TrainSpec] = {}
+#: :meth:`GameRules.train_spec`): (rules class, the train's id) -> (train, spec).
+_SPECS: dict[tuple[type, int], tuple[TrainType, TrainSpec]] = {}
 
 
 class _Ranked:
@@ -1302,7 +1362,7 @@ class RoutePlanner:
         self.facts = facts if facts is not None else RunFacts()
         self.context = RouteContext(board, corporation, self.phase, self.facts, self.rules)
         self._net = _Net(self.context)
-        self._specs: dict[TrainType, TrainSpec] = {}
+        self._specs: dict[int, tuple[TrainType, TrainSpec]] = {}
         self._exact: dict[TrainSpec, dict[int, _Rated | None]] = {}
         #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
         self._unfolded: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
@@ -1317,17 +1377,24 @@ class RoutePlanner:
     def spec(self, train: TrainType | str) -> TrainSpec:
         """How the game's rules rate ``train`` (:class:`UnsupportedTrain` when they cannot)."""
         t = self.train(train)
-        found = self._specs.get(t)
-        if found is None:
-            kind = type(self.rules)
-            if kind.train_spec is GameRules.train_spec:
-                # the base rule reads the train alone
-                found = _SPECS.get((kind, t))
-                if found is None:
-                    found = _SPECS[(kind, t)] = self.rules.train_spec(t, self.context)
+        # kept by the train's identity (a train type's hash walks all its fields)
+        held = self._specs.get(id(t))
+        if held is not None and held[0] is t:
+            return held[1]
+        kind = type(self.rules)
+        if kind.train_spec is GameRules.train_spec:
+            # the base rule reads the train alone
+            shared = _SPECS.get((kind, id(t)))
+            if shared is not None and shared[0] is t:
+                found = shared[1]
             else:
+                if len(_SPECS) > 4096:
+                    _SPECS.clear()
                 found = self.rules.train_spec(t, self.context)
-            self._specs[t] = found
+                _SPECS[(kind, id(t))] = (t, found)
+        else:
+            found = self.rules.train_spec(t, self.context)
+        self._specs[id(t)] = (t, found)
         return found
 
     # --------------------------------------------------------------- rating
@@ -1753,9 +1820,16 @@ class _Search:
             extra = self.rules.run_bonus_bound(self.ctx)
         # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
         # of the bests so far kept (a sixteenth of their sum; none for a train alone)
-        best = {s: -1 for s in running}
+        # (the trains by index in the walk's callbacks: a train spec hashes in Python)
+        ups = [upper[s] for s in running]
+        rates = [rate[s] for s in running]
+        lows = [consts[s] for s in running]
+        each = range(len(running))
+        #: each slot's train, by index
+        slot_of = [running.index(s) for s in trains]
+        bests = [-1] * len(running)
         #: the first route (in walk order) earning each train's best
-        best_route: dict[TrainSpec, _Found] = {}
+        best_routes: list[_Found | None] = [None] * len(running)
         gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
 
@@ -1765,21 +1839,21 @@ class _Search:
 
         def improves(found: _Found) -> bool:
             better = False
-            for s in running:
-                if upper[s](found) <= best[s]:
+            for k in each:
+                if ups[k](found) <= bests[k]:
                     continue
-                value = rate[s](found)
-                if value is not None and value > best[s]:
-                    best[s] = value
-                    best_route[s] = found
+                value = rates[k](found)
+                if value is not None and value > bests[k]:
+                    bests[k] = value
+                    best_routes[k] = found
                     better = True
             return better
 
         def tighten() -> None:
             # a route improves a train's best when it earns at least one more; one is kept
             # when it earns at least the best less the gap (and the run's bonus)
-            gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
-            improve = [best[s] - consts[s] + 1 for s in running]
+            gap = max(sum(max(bests[k], 0) for k in slot_of) // share, 1) + extra if share else 0
+            improve = [b - low + 1 for b, low in zip(bests, lows, strict=True)]
             # never lowered (a train's threshold falls when another's best widens the gap):
             # the combination's bars are no lower than the highest (see below)
             reach.set_thresholds(
@@ -1794,15 +1868,15 @@ class _Search:
             # the routes kept unrated, each train's best first (by bound, then walk order)
             held = pending[0]
             pending.clear()
-            for s in running:
-                up = upper[s]
+            for k in each:
+                up = ups[k]
                 for u, _, f in sorted(((up(f), i, f) for i, f in enumerate(held)), key=_first):
-                    if u <= best[s]:
+                    if u <= bests[k]:
                         break
-                    value = rate[s](f)
-                    if value is not None and value > best[s]:
-                        best[s] = value
-                        best_route[s] = f
+                    value = rates[k](f)
+                    if value is not None and value > bests[k]:
+                        bests[k] = value
+                        best_routes[k] = f
             tighten()
 
         def watch(found: _Found) -> None:
@@ -1819,7 +1893,8 @@ class _Search:
         if alone:
             # the walk saw every route that could beat the best so far: its best is the
             # answer
-            return self._alone(trains[0], best_route.get(trains[0]), best[trains[0]], len(found))
+            return self._alone(trains[0], best_routes[0], bests[0], len(found))
+        best = dict(zip(running, bests, strict=True))
         if not cut:
             return self._combine(found, {})
         # step 2: the routes of a run within ``gap`` of every train's best, combined; the
@@ -1863,6 +1938,11 @@ class _Search:
         picks[slot] = 0
         return revenue, picks, lists, candidates
 
+    def _ceiling(self) -> _Ceiling:
+        if self.ceiling is None:
+            self.ceiling = _Ceiling(self.planner._net, self.reach, self.bound, self.prune)
+        return self.ceiling
+
     def _arms(
         self, watch: Callable[[_Found], None] | None = None, gate: list[int] | None = None
     ) -> Iterable[_Arms]:
@@ -1882,13 +1962,13 @@ class _Search:
         self, watch: Callable[[_Found], None] | None, gate: list[int] | None
     ) -> Iterator[_Arms]:
         net = self.planner._net
-        if self.ceiling is None and len([s for s in self.slots if s.runs]) == 1:
-            # a train alone: its threshold is its best so far, which the rest of a route
-            # often cannot beat (with several trains the thresholds are too low to pay for
-            # the test)
-            self.ceiling = _Ceiling(net, self.reach, self.bound, self.prune)
+        # a train alone: its threshold is its best so far, which the rest of a route often
+        # cannot beat (with several trains the thresholds are too low to pay for the test)
+        alone = len([s for s in self.slots if s.runs]) == 1
         out: list[_Arms] = []
-        for arms in _grown(net, self.reach, self.bound, self.prune, self.ceiling, watch, gate):
+        for arms in _grown(
+            net, self.reach, self.bound, self.prune, self._ceiling if alone else None, watch, gate
+        ):
             out.append(arms)
             yield arms
         self.arms = out

@@ -91,6 +91,11 @@ class RunFacts:
 
 #: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
 _REVENUES: dict[tuple[object, ...], int] = {}
+#: The moments phased revenues are worked out for (phase, its tiles, diesel, the order of
+#: phases), numbered; and the revenues by (the revenue's id, the moment's number) ->
+#: (revenue, value).
+_MOMENTS: dict[tuple[object, ...], int] = {}
+_REVENUE_AT: dict[tuple[int, int], tuple[object, int]] = {}
 
 # What the route search needs of each tile's nodes, worked out once per tile (tiles are
 # immutable and shared by every board they lie on): id(tile) -> (the tile, kept so that its
@@ -321,8 +326,22 @@ class RouteContext:
         if found is None:
             found = list(shared.plain)
             nodes = shared.nodes
-            for n in shared.phased:
-                found[n] = self.base_value_of(nodes[n], spec)
+            if shared.phased:
+                # phased revenues by the revenue's identity and the phase (a number for
+                # the phase, the train and the order of phases)
+                moment = (self.phase.name, self.phase.tiles, spec.diesel, self._order)
+                at = _MOMENTS.setdefault(moment, len(_MOMENTS))
+                for n in shared.phased:
+                    revenue = nodes[n].revenue
+                    held = _REVENUE_AT.get((id(revenue), at))
+                    if held is not None and held[0] is revenue:
+                        found[n] = held[1]
+                    else:
+                        value = self.base_value_of(nodes[n], spec)
+                        if len(_REVENUE_AT) > 100_000:
+                            _REVENUE_AT.clear()
+                        _REVENUE_AT[(id(revenue), at)] = (revenue, value)
+                        found[n] = value
             shared.values[key] = found
         return found
 
