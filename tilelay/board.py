@@ -186,8 +186,14 @@ class Board:
     def tiles_at(self, coords: Iterable[str]) -> list[Tile]:
         """The tiles at ``coords``, as :meth:`tile_at` gives them, in order."""
         laid = self._laid
+        printed = self.game.hexes
         hex_tile = self.game.hex_tile
-        return [t if (t := laid.get(c)) is not None else hex_tile(c) for c in coords]
+        return [
+            t
+            if (t := laid.get(c)) is not None or (t := printed.get(c)) is not None
+            else hex_tile(c)
+            for c in coords
+        ]
 
     def tokens_of(self, corporation: str) -> list[TokenKey]:
         """Where ``corporation`` has tokens, as ``(coord, city index)``."""

@@ -115,7 +115,7 @@ class RunResult:
 
 # A raw route: (stop node ids in order, entering path ends in order, cities, towns, offboards,
 # hex sides crossed)
-_Raw = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+_Raw = tuple[tuple[int, ...], Sequence[int], int, int, int, int]
 # A rated route: (revenue, track mask, raw route, scored node ids, bonus)
 _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
 # An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
@@ -151,28 +151,68 @@ def _length(found: _Found) -> int:
     return n
 
 
-def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _unfold(found: _Found) -> tuple[tuple[int, ...], _PathEnds]:
     """A found route's stops and entering path ends, in order (arm 1 back to the first stop,
-    then arm 2 out from it)."""
+    then arm 2 out from it); the path ends worked out when first asked."""
     stops: list[int] = []
-    ends: list[int] = []
     link = found[7]
     while link is not None:
-        m, cends, link = link
-        stops.append(m)
-        # the chain walked backwards: its path ends in reverse, each the path's other end
-        ends.extend([f ^ 1 for f in reversed(cends)])
+        stops.append(link[0])
+        link = link[2]
     stops.append(found[6])
     link = found[8]
     if link is not None:
-        arm: list[tuple[int, tuple[int, ...]]] = []
+        arm: list[int] = []
         while link is not None:
-            m, cends, link = link
-            arm.append((m, cends))
-        for m, cends in reversed(arm):
-            stops.append(m)
-            ends.extend(cends)
-    return tuple(stops), tuple(ends)
+            arm.append(link[0])
+            link = link[2]
+        arm.reverse()
+        stops.extend(arm)
+    return tuple(stops), _PathEnds(found)
+
+
+class _PathEnds(Sequence[int]):
+    """The path ends a found route enters, in order (:func:`_unfold`), worked out when first
+    asked (most games' rules rate a route by its stops alone)."""
+
+    __slots__ = ("_ends", "_found")
+
+    def __init__(self, found: _Found) -> None:
+        self._found: _Found | None = found
+        self._ends: tuple[int, ...] = ()
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        """The path ends."""
+        found = self._found
+        if found is not None:
+            ends: list[int] = []
+            link = found[7]
+            while link is not None:
+                _, cends, link = link
+                # the chain walked backwards: its path ends in reverse, each the path's
+                # other end
+                ends.extend([f ^ 1 for f in reversed(cends)])
+            link = found[8]
+            if link is not None:
+                arm: list[tuple[int, ...]] = []
+                while link is not None:
+                    arm.append(link[1])
+                    link = link[2]
+                for cends in reversed(arm):
+                    ends.extend(cends)
+            self._ends = tuple(ends)
+            self._found = None
+        return self._ends
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ends)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.ends[index]
 
 
 #: A key of :attr:`_Reach.memo` no train fits.
@@ -841,7 +881,10 @@ def _grown(
         term_first: bool,
         hexes: int,
     ) -> None:
-        """Grow the arms on from node ``n``."""
+        """Grow the arms on from node ``n``: each chain of track to a stop ``m`` that the
+        arm may take is an arm more (recorded as one row), grown on from ``m`` in turn."""
+        rows = arms.rows
+        arm_ends = arms.end
         for e in node_ends[n]:
             p = e >> 1
             if used & bits[p]:
@@ -856,7 +899,7 @@ def _grown(
             if out_chains is None:
                 out_chains = chain_of(e)
             extras = chain_hexes(e) if hexy else None
-            for k, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
+            for index, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
                 if used & mask or visited[m]:
                     continue
                 nx = x + cx
@@ -864,127 +907,128 @@ def _grown(
                     continue
                 nv, nw, nh = v, w, hexes
                 if extras is not None:
-                    entered, value, again = extras[k]
+                    entered, value, again = extras[index]
                     if distinct:
                         if again or entered & hexes:
                             continue
                         nh = hexes | entered
                     nv += value
                     nw += value
-                seen_m = seen | bits[m]
-                if juncs:
-                    if any(visited[j] for j in juncs):
+                if juncs and any(visited[j] for j in juncs):
+                    continue
+                # the arm reaches stop m
+                gm = groups[m]
+                if gm & gmask:
+                    continue
+                k = kind[m]
+                mc, mt, mo = c, t, o
+                if k == CITY:
+                    mc += cost[m]
+                elif k == TOWN:
+                    mt += cost[m]
+                else:
+                    mo += cost[m]
+                key = (mc, mt, mo, nx) if uses_hexes else (mc, mt, mo)
+                ok = fits_get(key)
+                if ok is None:
+                    ok = fit(key)
+                if not ok:
+                    continue
+                nv += bound[m]
+                nw += prune[m]
+                if ceiling is not None and reach.floor > _NO_THRESHOLD:
+                    if not tops_v:
+                        load(ceiling())
+                    floor = reach.floor
+                    room = cap - mc - mt - mo
+                    most = arms.v0 + nv + tops_v[room if room < last else last]
+                    if town_tops is not None and most >= floor:
+                        most = _filled(
+                            arms.w0 + nw,
+                            mc + mo,
+                            cap_major,
+                            pay,
+                            town_pay,
+                            tops_v,
+                            tops_major,
+                            town_tops,
+                        )
+                    if most < floor:
+                        # no route through this arm reaches what it needs
+                        arms.pruned = reach.least
                         continue
+                mgmask = gmask | gm
+                mused = used | mask
+                mseen = seen | bits[m]
+                for j in juncs:
+                    mseen |= bits[j]
+                mlink = (m, cends, link)
+                i = len(rows)
+                rows.append(
+                    (first, term_first, mused, mseen, mgmask, nh, mc, mt, mo, nx, nv, nw, mlink)
+                )
+                arm_ends.append(0)
+                if (
+                    watch is not None
+                    and arms.v0 + nv >= gate[0]
+                    and token_ends
+                    and (endable is None or endable[m])
+                ):
+                    # the route of the token and this arm: it may raise the thresholds now
+                    code = _pack(mc, mt, mo, nx if uses_hexes else 0)
+                    watch(
+                        (
+                            mused,
+                            arms.v0 + nv,
+                            mc,
+                            mt,
+                            mo,
+                            nx,
+                            arms.token,
+                            mlink,
+                            None,
+                            arms.w0 + nw,
+                            code,
+                        )
+                    )
+                if passable[m] and not term and k != OFFBOARD:
+                    if stop_costs:
+                        more = grown_get((mc, mt, mo))
+                        if more is None:
+                            more = grows(mc, mt, mo)
+                        if not more:
+                            # no train could visit a stop more: the arm ends here
+                            arm_ends[i] = len(rows)
+                            continue
+                    if pass_once is not None and pass_once[m]:
+                        if mgmask & passed:
+                            arm_ends[i] = len(rows)
+                            continue
+                        mgmask |= passed
+                    visited[m] = 1
                     for j in juncs:
                         visited[j] = 1
-                        seen_m |= bits[j]
-                arrive(
-                    arms,
-                    m,
-                    used | mask,
-                    seen_m,
-                    c,
-                    t,
-                    o,
-                    nx,
-                    nv,
-                    nw,
-                    gmask,
-                    (m, cends, link),
-                    term,
-                    first,
-                    term_first,
-                    nh,
-                )
-                if juncs:
+                    leave(
+                        arms,
+                        m,
+                        mused,
+                        mseen,
+                        mc,
+                        mt,
+                        mo,
+                        nx,
+                        nv,
+                        nw,
+                        mgmask,
+                        mlink,
+                        first,
+                        term_first,
+                        nh,
+                    )
+                    visited[m] = 0
                     for j in juncs:
                         visited[j] = 0
-
-    def arrive(
-        arms: _Arms,
-        m: int,
-        used: int,
-        seen: int,
-        c: int,
-        t: int,
-        o: int,
-        x: int,
-        v: int,
-        w: int,
-        gmask: int,
-        link: _Link,
-        term: bool,
-        first: int,
-        term_first: bool,
-        hexes: int,
-    ) -> None:
-        gm = groups[m]
-        if gm & gmask:
-            return
-        k = kind[m]
-        if k == CITY:
-            c += cost[m]
-        elif k == TOWN:
-            t += cost[m]
-        else:
-            o += cost[m]
-        key = (c, t, o, x) if uses_hexes else (c, t, o)
-        ok = fits_get(key)
-        if ok is None:
-            ok = fit(key)
-        if not ok:
-            return
-        v += bound[m]
-        w += prune[m]
-        if ceiling is not None and reach.floor > _NO_THRESHOLD:
-            if not tops_v:
-                load(ceiling())
-            floor = reach.floor
-            room = cap - c - t - o
-            most = arms.v0 + v + tops_v[room if room < last else last]
-            if town_tops is not None and most >= floor:
-                most = _filled(
-                    arms.w0 + w, c + o, cap_major, pay, town_pay, tops_v, tops_major, town_tops
-                )
-            if most < floor:
-                # no route through this arm reaches what it needs
-                arms.pruned = reach.least
-                return
-        gmask |= gm
-        # one row an arm (columns once the token's arms are grown)
-        rows = arms.rows
-        i = len(rows)
-        rows.append((first, term_first, used, seen, gmask, hexes, c, t, o, x, v, w, link))
-        arm_ends = arms.end
-        arm_ends.append(0)
-        if (
-            watch is not None
-            and arms.v0 + v >= gate[0]
-            and token_ends
-            and (endable is None or endable[m])
-        ):
-            # the route of the token and this arm: it may raise the thresholds now
-            code = _pack(c, t, o, x if uses_hexes else 0)
-            v0, w0 = arms.v0 + v, arms.w0 + w
-            watch((used, v0, c, t, o, x, arms.token, link, None, w0, code))
-        if passable[m] and not term and k != OFFBOARD:
-            if stop_costs:
-                more = grown_get((c, t, o))
-                if more is None:
-                    more = grows(c, t, o)
-                if not more:
-                    # no train could visit a stop more: the arm ends here
-                    arm_ends[i] = len(rows)
-                    return
-            if pass_once is not None and pass_once[m]:
-                if gmask & passed:
-                    arm_ends[i] = len(rows)
-                    return
-                gmask |= passed
-            visited[m] = 1
-            leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first, hexes)
-            visited[m] = 0
-        arm_ends[i] = len(rows)
+                arm_ends[i] = len(rows)
 
     for start in net.token_nodes:
         k = kind[start]
@@ -1365,7 +1409,7 @@ class RoutePlanner:
         self._specs: dict[int, tuple[TrainType, TrainSpec]] = {}
         self._exact: dict[TrainSpec, dict[int, _Rated | None]] = {}
         #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
-        self._unfolded: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._unfolded: dict[int, tuple[tuple[int, ...], _PathEnds]] = {}
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
@@ -1462,7 +1506,7 @@ class RoutePlanner:
         self,
         spec: TrainSpec,
         stops: tuple[int, ...],
-        ends: tuple[int, ...],
+        ends: Sequence[int],
         values: list[int],
         all_paid: bool,
     ) -> tuple[int, tuple[int, ...], int] | None:
@@ -1488,7 +1532,7 @@ class RoutePlanner:
         return self._express_with_bonus(spec, stops, ends, values)
 
     def _express_with_bonus(
-        self, spec: TrainSpec, stops: tuple[int, ...], ends: tuple[int, ...], values: list[int]
+        self, spec: TrainSpec, stops: tuple[int, ...], ends: Sequence[int], values: list[int]
     ) -> tuple[int, tuple[int, ...], int] | None:
         """An express route's best scored stops when the game's rules add bonuses: (stops'
         revenue, scored node ids, bonus), or None when no set is legal."""

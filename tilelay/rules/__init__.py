@@ -413,7 +413,7 @@ class RouteView:
         stops: tuple[int, ...],
         paid: tuple[int, ...],
         revenue: int,
-        ends: tuple[int, ...],
+        ends: Sequence[int],
         bonus: int = 0,
     ) -> None:
         self.ctx = ctx
