@@ -1086,7 +1086,13 @@ def _grown(
         if net.endable is not None:
             endable = net.endable
             arms.endable = [endable[link[0]] for link in arms.link if link is not None]
-        arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
+        # the counts packed (as _pack does)
+        if uses_hexes:
+            arms.code = [
+                c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT for c, t, o, x in arms.counts
+            ]
+        else:
+            arms.code = [c | t << _SHIFT | o << 2 * _SHIFT for c, t, o, _ in arms.counts]
         # the best sums of each arm and its longer arms (its direct longer arms' bests)
         ends = arms.end
         tops = list(arms.v)
