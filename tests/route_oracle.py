@@ -287,9 +287,18 @@ def rating(
 
 
 def best_total(
-    board: Board, corporation: str, phase: Phase, trains: Sequence[TrainType]
+    board: Board,
+    corporation: str,
+    phase: Phase,
+    trains: Sequence[TrainType],
+    pools: Sequence[int] | None = None,
 ) -> int | None:
-    """The best total revenue of ``trains`` together (None: too many combinations to try)."""
+    """The best total revenue of ``trains`` together (None: too many combinations to try).
+
+    ``pools`` gives each train a kind of its own (18 Los Angeles' passenger and freight
+    trains): the routes of trains of one kind share no track, those of different kinds may.
+    Without it every train is of one kind."""
+    kinds = list(pools) if pools is not None else [0] * len(trains)
     routes = routes_of(board, corporation)
     tokens = set(board.token_nodes(corporation))
     options: list[list[tuple[int, OracleRoute] | None]] = []
@@ -306,16 +315,22 @@ def best_total(
         return None
     best = 0
     for combo in itertools.product(*options):
-        chosen = [c for c in combo if c is not None]
-        used_paths: set[PathId] = set()
-        used_sides: set[Side] = set()
+        used_paths: dict[int, set[PathId]] = {}
+        used_sides: dict[int, set[Side]] = {}
         ok = True
-        for _, r in chosen:
-            if used_paths & r.paths or used_sides & r.sides:
+        total = 0
+        for kind, choice in zip(kinds, combo, strict=True):
+            if choice is None:
+                continue
+            value, r = choice
+            paths = used_paths.setdefault(kind, set())
+            sides = used_sides.setdefault(kind, set())
+            if paths & r.paths or sides & r.sides:
                 ok = False
                 break
-            used_paths |= r.paths
-            used_sides |= r.sides
+            paths |= r.paths
+            sides |= r.sides
+            total += value
         if ok:
-            best = max(best, sum(v for v, _ in chosen))
+            best = max(best, total)
     return best

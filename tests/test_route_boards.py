@@ -11,6 +11,7 @@ and cities full of other corporations' tokens.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from unittest import mock
 
@@ -24,7 +25,9 @@ from tilelay.board import Board
 from tilelay.games import Game, game_from_data
 from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
+from tilelay.route_rules import TrainSpec
 from tilelay.routes import RoutePlanner
+from tilelay.rules import GameRules
 from tilelay.trains import TrainType
 
 #: The hexes of the board (a flat map, three columns).
@@ -163,3 +166,36 @@ def test_the_optimum_equals_the_oracle_on_random_boards(
     for r in result.routes:
         assert not used & set(r.paths)
         used |= set(r.paths)
+
+
+class _Pools(GameRules):
+    """Rules giving each train (by name) a track pool: routes of trains of one pool share
+    no track, those of different pools may (18 Los Angeles' N and N/M trains)."""
+
+    def __init__(self, pools: dict[str, int]) -> None:
+        self.pools = pools
+
+    def train_spec(self, train: TrainType, ctx: Any = None) -> TrainSpec:
+        return replace(super().train_spec(train, ctx), pool=self.pools[train.name])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.lists(st.integers(0, 1), min_size=len(KINDS), max_size=len(KINDS)))
+def test_trains_of_two_track_pools_equal_the_oracle_on_random_boards(
+    position: tuple[Board, list[TrainType]], drawn: list[int]
+) -> None:
+    board, trains = position
+    pools = dict(zip(sorted(KINDS), drawn, strict=True))
+    phase = board.game.trains.phase("5")
+    expected = route_oracle.best_total(
+        board, "AA", phase, trains, pools=[pools[t.name] for t in trains]
+    )
+    if expected is None:
+        return  # too many combinations for the oracle
+    result = RoutePlanner(board, "AA", phase, rules=_Pools(pools)).best(trains)
+    assert result.revenue == expected, [(t.name, pools[t.name]) for t in trains]
+    used: dict[int, set[tuple[str, int]]] = {}
+    for r in result.routes:
+        mine = used.setdefault(pools[r.train], set())
+        assert not mine & set(r.paths)
+        mine |= set(r.paths)

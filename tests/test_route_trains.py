@@ -23,8 +23,8 @@ from tilelay.board import Board
 from tilelay.games import Game, game_from_data
 from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
-from tilelay.route_rules import UnsupportedTrain, train_spec
-from tilelay.routes import RoutePlanner
+from tilelay.route_rules import TrainSpec, UnsupportedTrain, train_spec
+from tilelay.routes import RouteError, RoutePlanner
 from tilelay.rules import GameRules
 from tilelay.trains import (
     CityScore,
@@ -228,6 +228,50 @@ def test_goods_trains_are_refused_without_rules_and_exact_with_them() -> None:
         RoutePlanner(b, "AA", "5").best([GOODS])
     planner = RoutePlanner(b, "AA", "5", rules=GoodsRules())
     assert planner.best([GOODS]).revenue == oracle(b, [GOODS])
+
+
+class PoolRules(GameRules):
+    """Rules whose trains named with a ``/`` keep their track apart only from each other's
+    (18 Los Angeles' freight trains beside its passenger trains, stated for any game)."""
+
+    def train_spec(self, train: TrainType, ctx: Any = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        return replace(spec, pool=1) if "/" in train.name else spec
+
+
+def test_trains_of_different_pools_share_track_and_of_one_pool_do_not() -> None:
+    """Two 3-trains keep their routes apart; a 3-train and a freight 3/5 (a pool of its
+    own) may both run the best route, and two freight trains keep apart again: each equal
+    to the oracle told which train is of which kind."""
+    b = board(("A9", "AA"))
+    three, freight = TRAINS["3"], TrainType("3/5", 0, 3)
+    rules = PoolRules()
+    alone = RoutePlanner(b, "AA", "5", rules=rules).best([three]).revenue
+    apart = RoutePlanner(b, "AA", "5", rules=rules).best([three, three])
+    shared = RoutePlanner(b, "AA", "5", rules=rules).best([three, freight])
+    freights = RoutePlanner(b, "AA", "5", rules=rules).best([freight, freight])
+    assert apart.revenue == oracle(b, [three, three]) < 2 * alone
+    assert shared.revenue == 2 * alone
+    assert shared.revenue == route_oracle.best_total(
+        b, "AA", GAME.trains.phase("5"), [three, freight], pools=[0, 1]
+    )
+    first, second = shared.routes
+    assert set(first.paths) & set(second.paths)
+    assert (
+        freights.revenue
+        == apart.revenue
+        == route_oracle.best_total(
+            b, "AA", GAME.trains.phase("5"), [freight, freight], pools=[1, 1]
+        )
+    )
+    # the recorded run of both on one track is legal only where the pools differ
+    planner = RoutePlanner(b, "AA", "5", rules=rules)
+    best = planner.best([three, freight])
+    assert planner.run_total(best.routes) == 2 * alone
+    plain = RoutePlanner(b, "AA", "5")
+    same = plain.find(three, first.stops)[0], plain.find(freight, second.stops)[0]
+    with pytest.raises(RouteError, match="shares track"):
+        plain.run_total(same)
 
 
 def test_trains_that_do_not_run_get_no_route() -> None:

@@ -186,6 +186,18 @@ class Board:
         tile = self._laid.get(coord)
         return tile if tile is not None else self.game.hex_tile(coord)
 
+    def tiles_at(self, coords: Iterable[str]) -> list[Tile]:
+        """The tiles at ``coords``, as :meth:`tile_at` gives them, in order."""
+        laid = self._laid
+        printed = self.game.hexes
+        hex_tile = self.game.hex_tile
+        return [
+            t
+            if (t := laid.get(c)) is not None or (t := printed.get(c)) is not None
+            else hex_tile(c)
+            for c in coords
+        ]
+
     def tokens_of(self, corporation: str) -> list[TokenKey]:
         """Where ``corporation`` has tokens, as ``(coord, city index)``."""
         return [key for key, corps in self._tokens.items() if corporation in corps]

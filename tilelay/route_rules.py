@@ -40,7 +40,7 @@ one gauge (1858's narrow-gauge trains) and a train that runs without a token.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -56,6 +56,7 @@ __all__ = [
     "Row",
     "TrainSpec",
     "UnsupportedTrain",
+    "WalkRules",
     "train_spec",
 ]
 
@@ -110,7 +111,10 @@ class TrainSpec:
     ``diesel`` whether stops pay their diesel revenue (a train named D, as 18xx.games does);
     ``scores_visits`` whether every stop it visits scores whatever their number (a train
     whose reach is a number: stops that use none of its reach score too), else the rows'
-    ``pay`` limit the stops scored."""
+    ``pay`` limit the stops scored. ``pool`` is the track the train's routes keep apart
+    from: the routes of a corporation's trains of one pool never share track, those of
+    trains of different pools may (18 Los Angeles' N and N/M trains; 0 for every train of
+    most games)."""
 
     name: str
     rows: tuple[Row, ...]
@@ -121,6 +125,7 @@ class TrainSpec:
     category: str = "passenger"
     diesel: bool = False
     scores_visits: bool = True
+    pool: int = 0
     _subsets: tuple[tuple[int, int, int], ...] = field(
         default=(), init=False, repr=False, compare=False
     )
@@ -147,6 +152,7 @@ class TrainSpec:
                     self.category,
                     self.diesel,
                     self.scores_visits,
+                    self.pool,
                 )
             ),
         )
@@ -273,6 +279,26 @@ class TrainSpec:
                 counts[c] -= 1
         chosen.sort()
         return sum(values[i] for i in chosen), tuple(chosen)
+
+
+@dataclass(frozen=True, slots=True)
+class WalkRules:
+    """Route rules a game states so that the search applies them as it walks (never
+    following a route they forbid), rather than rating routes it then refuses:
+
+    * ``no_ends``: node ids a route may not begin or end at (1860's halts, 1817's mines);
+    * ``pass_once``: node ids a route may pass through at most one of (1860's cities other
+      corporations' tokens fill);
+    * ``distinct_hexes``: a route may not enter a hex again after leaving it (1860);
+    * ``hex_bound``: coord -> the most a route earns, besides its stops, for its track
+      entering that hex (1817's mines and ranches: a bound, counted each time the track
+      enters the hex).
+    """
+
+    no_ends: frozenset[int] = frozenset()
+    pass_once: frozenset[int] = frozenset()
+    distinct_hexes: bool = False
+    hex_bound: Mapping[str, int] = field(default_factory=dict)
 
 
 def _mask(kinds: Sequence[str], where: str, halts: bool) -> int:

@@ -16,8 +16,9 @@ The generic rules (those 18xx.games applies to 1889, 1830 and 18Chesapeake):
   or last path of a route (the route stops at its node);
 * no two stops of the same group (:attr:`tilelay.tile.Node.groups`);
 * it includes at least one city holding the running corporation's token;
-* a corporation's routes never share a path or a hex side (but the routes of trains of
-  different track groups, :meth:`~tilelay.rules.GameRules.track_group`: 1822's E-train).
+* a corporation's routes never share a path or a hex side (but those of trains of
+  different track pools, :attr:`~tilelay.route_rules.TrainSpec.pool`, may: their masks are
+  shifted clear of each other's; 18 Los Angeles' N and N/M trains, 1822's E-train).
 
 What a train may visit and what it scores is :mod:`tilelay.route_rules` (a
 :class:`~tilelay.route_rules.TrainSpec` per train: stop classes, n+m, express, H-trains,
@@ -51,8 +52,9 @@ import heapq
 import itertools
 import operator
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tilelay.board import Board
 from tilelay.errors import NotFoundError, TilelayError
@@ -115,14 +117,12 @@ class RunResult:
 
 # A raw route: (stop node ids in order, entering path ends in order, cities, towns, offboards,
 # hex sides crossed)
-_Raw = tuple[tuple[int, ...], tuple[int, ...], int, int, int, int]
+_Raw = tuple[tuple[int, ...], Sequence[int], int, int, int, int]
 # A rated route: (revenue, track mask, raw route, scored node ids, bonus)
 _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
 # An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
 # there, the arm up to the stop before) or None at the route's first stop
-_Link = tuple[int, "_Ends", "_Link | None"] | None
-# The path ends of a chain of track entered in order, and entered walking it backwards
-_Ends = tuple[tuple[int, ...], tuple[int, ...]]
+_Link = tuple[int, tuple[int, ...], "_Link | None"] | None
 # A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
 # (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
 # packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
@@ -153,27 +153,68 @@ def _length(found: _Found) -> int:
     return n
 
 
-def _unfold(found: _Found) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _unfold(found: _Found) -> tuple[tuple[int, ...], _PathEnds]:
     """A found route's stops and entering path ends, in order (arm 1 back to the first stop,
-    then arm 2 out from it)."""
+    then arm 2 out from it); the path ends worked out when first asked."""
     stops: list[int] = []
-    ends: list[int] = []
     link = found[7]
     while link is not None:
-        m, cends, link = link
-        stops.append(m)
-        ends.extend(cends[1])
+        stops.append(link[0])
+        link = link[2]
     stops.append(found[6])
     link = found[8]
     if link is not None:
-        arm: list[tuple[int, _Ends]] = []
+        arm: list[int] = []
         while link is not None:
-            m, cends, link = link
-            arm.append((m, cends))
-        for m, cends in reversed(arm):
-            stops.append(m)
-            ends.extend(cends[0])
-    return tuple(stops), tuple(ends)
+            arm.append(link[0])
+            link = link[2]
+        arm.reverse()
+        stops.extend(arm)
+    return tuple(stops), _PathEnds(found)
+
+
+class _PathEnds(Sequence[int]):
+    """The path ends a found route enters, in order (:func:`_unfold`), worked out when first
+    asked (most games' rules rate a route by its stops alone)."""
+
+    __slots__ = ("_ends", "_found")
+
+    def __init__(self, found: _Found) -> None:
+        self._found: _Found | None = found
+        self._ends: tuple[int, ...] = ()
+
+    @property
+    def ends(self) -> tuple[int, ...]:
+        """The path ends."""
+        found = self._found
+        if found is not None:
+            ends: list[int] = []
+            link = found[7]
+            while link is not None:
+                _, cends, link = link
+                # the chain walked backwards: its path ends in reverse, each the path's
+                # other end
+                ends.extend([f ^ 1 for f in reversed(cends)])
+            link = found[8]
+            if link is not None:
+                arm: list[tuple[int, ...]] = []
+                while link is not None:
+                    arm.append(link[1])
+                    link = link[2]
+                for cends in reversed(arm):
+                    ends.extend(cends)
+            self._ends = tuple(ends)
+            self._found = None
+        return self._ends
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.ends)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.ends[index]
 
 
 #: A key of :attr:`_Reach.memo` no train fits.
@@ -203,15 +244,13 @@ class _Reach:
         specs: Sequence[TrainSpec],
         scales: Sequence[int] | None = None,
         town_tops: list[int] | None = None,
+        town_pays: Sequence[int] | None = None,
     ) -> None:
         self.specs = [s for s in specs if s.runs]
         limits = [s.hexes for s in self.specs]
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        self.key = tuple(
-            sorted({(s.rows, s.hexes, s.min_stops <= 1) for s in self.specs}, key=repr)
-        )
         #: (cities, towns, offboards[, hex sides]) -> whether a train fits
         fits = _FITS.get(tuple(self.specs))
         if fits is None:
@@ -219,6 +258,8 @@ class _Reach:
                 _FITS.clear()
             fits = _FITS[tuple(self.specs)] = {}
         self.fits: dict[tuple[int, ...], bool] = fits
+        #: (cities, towns, offboards) -> whether a train may run a route with a stop more
+        self.grown: dict[tuple[int, int, int], bool] = {}
         #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
         #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
         #: fits it)
@@ -229,12 +270,24 @@ class _Reach:
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
         self.town_tops = town_tops
         self._pays = [s.pay_capacity(0b111) for s in self.specs]
-        #: the most towns each train may score
-        self._town_pays = [s.pay_capacity(1 << TOWN) for s in self.specs]
-        #: the least sum any route needs (of any counts)
+        #: the most towns each train may score (by default as many as its rows pay for
+        #: towns)
+        self._town_pays = (
+            list(town_pays)
+            if town_pays is not None
+            else [s.pay_capacity(1 << TOWN) for s in self.specs]
+        )
+        #: the least sum a route needs for each train, and for any (of any counts)
+        self.least = [_NO_THRESHOLD] * len(self.specs)
         self.floor = _NO_THRESHOLD
         #: whether some train runs routes of one stop (a local train: its token's city alone)
         self.single = any(s.min_stops <= 1 for s in self.specs)
+
+    @property
+    def key(self) -> tuple[tuple[object, ...], ...]:
+        """What the routes within this reach depend on (the trains' rows and hexes, and
+        whether one runs routes of one stop)."""
+        return tuple(sorted({(s.rows, s.hexes, s.min_stops <= 1) for s in self.specs}, key=repr))
 
     def set_thresholds(self, thresholds: Sequence[int]) -> None:
         """Each train's threshold: a route is kept while some train that may run it could
@@ -243,10 +296,20 @@ class _Reach:
             self.thresholds[:] = thresholds
             self.memo.clear()
             self.packed.clear()
-            self.floor = min(
-                (-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)),
-                default=_NO_THRESHOLD,
-            )
+            self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
+            self.floor = min(self.least, default=_NO_THRESHOLD)
+
+    def grows(self, c: int, t: int, o: int) -> bool:
+        """Whether some train may run a route with one stop more than these counts (a
+        city, a town or an offboard; kept in :attr:`grown`)."""
+        key = (c, t, o)
+        found = any(
+            s.fits(more)
+            for s in self.specs
+            for more in ((c + 1, t, o), (c, t + 1, o), (c, t, o + 1))
+        )
+        self.grown[key] = found
+        return found
 
     def fit(self, key: tuple[int, ...]) -> bool:
         """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
@@ -318,9 +381,13 @@ class _Net:
         g = ctx.graph
         self.ctx = ctx
         self.graph = g
-        self.bits = _bits(len(g.paths) + len(g.end_lane) + 1)
-        #: the bit of a one-stop route at node n is ``single_shift + n`` (above the track's)
+        #: the bits of a route's track (paths, then hex sides and lanes); above them, the bit
+        #: of a one-stop route at node n is ``single_shift + n``
         self.single_shift = len(g.paths) + len(g.end_lane) + 1
+        self.bits = _bits(self.single_shift)
+        #: the bits of a route's mask, one-stop routes' included: a train's masks are shifted
+        #: by its track pool times this (TrainSpec.pool)
+        self.width = self.single_shift + len(g.nodes)
         rules = ctx.rules
         self.kind = ctx.classes
         self.cost = ctx.costs
@@ -335,6 +402,8 @@ class _Net:
         else:
             passable = [rules.passable(ctx, n) for n in range(len(g.nodes))]
         self.passable = passable
+        #: whether every stop uses some of a train's reach (visit cost 1 or more)
+        self.costly = min(shared.stop_costs, default=1) >= 1
         per_hex = rules.one_stop_per_hex
         groups = shared.memo.get(("routes.groups", per_hex))
         if groups is None:
@@ -351,6 +420,61 @@ class _Net:
         if chains is None:
             chains = ctx.board.memo["routes.chains"] = [None] * len(g.end_node)
         self.chains: list[list[_Chain] | None] = chains  # type: ignore[assignment]
+        # the game's rules the walk applies itself (GameRules.walk_rules)
+        walk = None if type(rules).walk_rules is GameRules.walk_rules else rules.walk_rules(ctx)
+        #: whether a route may begin or end at each node (None: at every node)
+        self.endable: list[bool] | None = None
+        #: the nodes a route may pass through at most one of (None: no such node)
+        self.pass_once: list[bool] | None = None
+        #: whether a route may not enter a hex again after leaving it
+        self.distinct = False
+        #: what the track entering each hex may add to a route's bound (None: nothing)
+        self.hex_values: list[int] | None = None
+        self.token_hex: dict[int, int] = {}
+        if walk is not None:
+            if walk.no_ends:
+                self.endable = [n not in walk.no_ends for n in range(len(g.nodes))]
+            if walk.pass_once:
+                self.pass_once = [n in walk.pass_once for n in range(len(g.nodes))]
+            self.distinct = walk.distinct_hexes
+            if any(v > 0 for v in walk.hex_bound.values()):
+                coords = _hex_ids(ctx.board)[1]
+                self.hex_values = [max(walk.hex_bound.get(c, 0), 0) for c in coords]
+                #: what a token's own hex adds to the bound of its routes
+                self.token_hex = {
+                    n: max(walk.hex_bound.get(ctx.coords[n], 0), 0) for n in self.token_nodes
+                }
+        #: per path end, its chains' hexes entered (mask), their hex values and whether the
+        #: chain enters a hex again (when the rules ask for hexes)
+        self._chain_hexes: list[list[tuple[int, int, bool]] | None] | None = (
+            [None] * len(g.end_node) if self.distinct or self.hex_values is not None else None
+        )
+
+    def chain_hexes(self, e: int) -> list[tuple[int, int, bool]]:
+        """For each chain from path end ``e`` (:meth:`chain`): the hexes it enters after
+        its first (bits by :func:`_hex_ids`), the most the hexes it enters add to the bound
+        (:attr:`hex_values`), and whether it enters a hex again itself."""
+        cache = self._chain_hexes
+        assert cache is not None
+        found = cache[e]
+        if found is None:
+            path_hex = _hex_ids(self.ctx.board)[0]
+            values = self.hex_values
+            bits = self.bits
+            found = []
+            for chain in self.chain(e):
+                seq: list[int] = []
+                for f in chain[3]:
+                    h = path_hex[f >> 1]
+                    if not seq or seq[-1] != h:
+                        seq.append(h)
+                entered = 0
+                for h in seq[1:]:
+                    entered |= bits[h]
+                value = 0 if values is None else sum(values[h] for h in seq[1:])
+                found.append((entered, value, len(set(seq)) != len(seq)))
+            cache[e] = found
+        return found
 
     def chain(self, e: int) -> list[_Chain]:
         """The chains of track from path end ``e`` (at a node) to the next stops (walked
@@ -371,40 +495,109 @@ class _Net:
         return found
 
 
+def _hex_ids(board: Board) -> tuple[list[int], list[str]]:
+    """Each path's hex as a number, and the hexes numbered (kept with the board)."""
+    found = board.memo.get("routes.hex_ids")
+    if found is None:
+        ids: dict[str, int] = {}
+        path_hex = [ids.setdefault(coord, len(ids)) for coord, _ in board.track_graph().paths]
+        found = board.memo["routes.hex_ids"] = (path_hex, list(ids))
+    return found  # type: ignore[return-value]
+
+
 def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
     """A bit mask per node of the groups it belongs to (a route stops at most once in a
     group); with ``per_hex`` each hex is a group of its stops as well."""
     shared = ctx._shared
-    if not shared.grouped and not per_hex:
-        return [0] * len(ctx.nodes)
+    groups = [0] * len(ctx.nodes)
     group_bits: dict[str, int] = {}
-    for node in ctx.nodes:
-        for name in node.groups:
-            group_bits.setdefault(name, len(group_bits))
-    groups: list[int] = []
-    hex_bits: dict[str, int] = {}
-    for node, coord in zip(ctx.nodes, ctx.coords, strict=True):
-        mask = 0
-        for name in node.groups:
-            mask |= 1 << group_bits[name]
-        if per_hex and node.is_stop:
-            # one stop per hex: the hex as a group of its own (bits above the groups')
-            mask |= 1 << (len(group_bits) + hex_bits.setdefault(coord, len(hex_bits)))
-        groups.append(mask)
+    if shared.grouped:
+        for n, node in enumerate(ctx.nodes):
+            if node.groups:
+                mask = 0
+                for name in node.groups:
+                    mask |= 1 << group_bits.setdefault(name, len(group_bits))
+                groups[n] = mask
+    if per_hex:
+        # one stop per hex: the hex as a group of its own (bits above the groups')
+        base = len(group_bits)
+        hex_bits: dict[str, int] = {}
+        coords = ctx.coords
+        for n, k in enumerate(ctx.classes):
+            if k >= 0:
+                groups[n] |= 1 << (base + hex_bits.setdefault(coords[n], len(hex_bits)))
     return groups
 
 
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
-# uses as a mask, hex sides crossed, the path ends entered in order both ways (:data:`_Ends`),
-# the junctions passed, whether its last path is terminal)
-_Chain = tuple[int, int, int, _Ends, tuple[int, ...], bool]
+# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
+# whether its last path is terminal)
+_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
 
 
 def _chains_from(net: _Net, start: int) -> list[_Chain]:
     """Every way along the track from path end ``start`` (at a node) to the next stop
     (through plain track and junctions, never using a path, hex side or junction twice).
     Each path has a bit, and each hex side (or lane of a side: :attr:`TrackGraph.end_lane`)
-    a bit above the paths'."""
+    a bit above the paths'. Most chains are a path to a node of the hex, or track that does
+    not branch to a stop a few hexes on: those are followed at once, the others walked."""
+    g = net.graph
+    end_node = g.end_node
+    kind = net.kind
+    bits = net.bits
+    o = start ^ 1
+    m = end_node[o]
+    used = bits[start >> 1]
+    if m >= 0:
+        if kind[m] >= 0:
+            return [(m, used, 0, (start,), (), False)]
+        return _walked_chains(net, start)
+    lane = g.end_lane[o]
+    used |= 0 if lane < 0 else bits[len(g.paths) + lane]
+    terminal = g.terminal
+    links = g.links
+    out: list[_Chain] = []
+    across = links[o]
+    if len(across) == 1:
+        # track that does not branch: followed hex by hex to its node
+        end_lane = g.end_lane
+        n_paths = len(g.paths)
+        ends = [start]
+        x = 0
+        while True:
+            f = across[0]
+            p = f >> 1
+            if used & bits[p]:
+                return out
+            used |= bits[p]
+            ends.append(f)
+            x += 1
+            o = f ^ 1
+            m = end_node[o]
+            if m >= 0:
+                if kind[m] < 0:
+                    return _walked_chains(net, start)
+                out.append((m, used, x, tuple(ends), (), terminal[p]))
+                return out
+            lane = end_lane[o]
+            if lane >= 0:
+                if used & bits[n_paths + lane]:
+                    return out
+                used |= bits[n_paths + lane]
+            across = links[o]
+            if len(across) != 1:
+                return _walked_chains(net, start) if across else out
+    for f in across:
+        p = f >> 1
+        m = end_node[f ^ 1]
+        if m < 0 or kind[m] < 0 or p == start >> 1:
+            return _walked_chains(net, start)
+        out.append((m, used | bits[p], 1, (start, f), (), terminal[p]))
+    return out
+
+
+def _walked_chains(net: _Net, start: int) -> list[_Chain]:
+    """:func:`_chains_from`, walked path by path."""
     g = net.graph
     end_node = g.end_node
     links = g.links
@@ -423,8 +616,7 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                walked = (tuple(ends), tuple([f ^ 1 for f in reversed(ends)]))
-                out.append((m, used, x, walked, tuple(junctions), last))
+                out.append((m, used, x, tuple(ends), tuple(junctions), last))
                 return
             if term or m in junctions:
                 return
@@ -476,14 +668,18 @@ class _Arms:
         "code",
         "counts",
         "end",
+        "endable",
         "first",
         "groups",
+        "hexes",
         "link",
         "mask",
         "nodes",
         "partner",
         "partner_w",
+        "pruned",
         "rest",
+        "rows",
         "term",
         "token",
         "top",
@@ -498,11 +694,18 @@ class _Arms:
         self.token = token
         self.v0 = v0
         self.w0 = w0
+        #: the arms as the walk grows them, a row each: (first, term, mask, nodes, groups,
+        #: hexes, cities, towns, offboards, hex sides, v, w, link)
+        self.rows: list[tuple[Any, ...]] = []
         self.first: list[int] = []
         self.term: list[bool] = []
         self.mask: list[int] = []
         self.nodes: list[int] = []
         self.groups: list[int] = []
+        #: the hexes each arm enters after the token's (when the game's rules ask)
+        self.hexes: list[int] = []
+        #: whether each arm's last stop may end a route (None: every stop may)
+        self.endable: list[bool] | None = None
         self.counts: list[tuple[int, int, int, int]] = []
         #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
         self.code: list[int] = []
@@ -518,10 +721,114 @@ class _Arms:
         self.rest: list[int] = []
         self.partner: list[int] = []
         self.partner_w: list[int] = []
+        #: what each train needed when an arm was last left out (:func:`_grown`; None:
+        #: none was)
+        self.pruned: list[int] | None = None
 
 
 def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) -> list[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`)."""
+    return list(_grown(net, reach, bound, prune))
+
+
+def _tops(values: Iterable[int], base: int) -> list[int]:
+    """``base``, then ``base`` plus the prefix sums of the positive ``values``, best first."""
+    out = [base]
+    for b in sorted((b for b in values if b > 0), reverse=True):
+        out.append(out[-1] + b)
+    return out
+
+
+class _Ceiling:
+    """The most the rest of a route can add to an arm's sums (:func:`_grown`), by the
+    reach it may still use (the reach the trains' rows give, less the arm's counts): the
+    best stops of the map by bound value as far as that reach goes, with every stop that
+    uses no reach and every hex value (:attr:`_Net.hex_values`). When towns fill
+    (:class:`_Reach`), the second sum (cities and offboards) with the best cities and
+    offboards, and the best towns as far as the trains score them."""
+
+    __slots__ = ("cap", "cap_major", "major", "pay", "town_pay", "towns", "v")
+
+    def __init__(self, net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]):
+        kind = net.kind
+        cost = net.cost
+        free = sum(
+            max(b, 0) for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w <= 0
+        )
+        if net.hex_values is not None:
+            free += sum(net.hex_values)
+        specs = reach.specs
+        #: the most reach (stops by visit cost) a route may use, and what the best stops
+        #: that fill it earn (by the reach left: index capped at the last)
+        self.cap = max((s.capacity(0b111) for s in specs), default=0)
+        self.v = _tops(
+            (b for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w > 0), free
+        )
+        self.towns: list[int] | None = None
+        self.major: list[int] = []
+        self.cap_major = self.pay = self.town_pay = 0
+        if reach.town_tops is not None:
+            majors = (1 << CITY) | (1 << OFFBOARD)
+            self.cap_major = max((s.capacity(majors) for s in specs), default=0)
+            self.pay = max(reach._pays, default=0)
+            self.town_pay = max(reach._town_pays, default=0)
+            free_w = sum(
+                max(p, 0)
+                for p, k, w in zip(prune, kind, cost, strict=True)
+                if k >= 0 and k != TOWN and w <= 0
+            )
+            if net.hex_values is not None:
+                free_w += sum(net.hex_values)
+            self.major = _tops(
+                (
+                    p
+                    for p, k, w in zip(prune, kind, cost, strict=True)
+                    if k >= 0 and k != TOWN and w > 0
+                ),
+                free_w,
+            )
+            self.towns = reach.town_tops
+
+
+def _filled(
+    w: int,
+    majors: int,
+    cap_major: int,
+    pay: int,
+    town_pay: int,
+    tops: list[int],
+    tops_major: list[int],
+    town_tops: list[int],
+) -> int:
+    """The most a route through an arm earns when towns fill (:class:`_Ceiling`): the arm's
+    cities and offboards (``w``, ``majors`` of them), and the best stops of the map for the
+    stops it may still score (``pay`` in all, ``cap_major`` cities and offboards,
+    ``town_pay`` towns): at most as many stops as are left to score, and at most the best
+    cities and offboards there is room for with the best towns."""
+    room = max(pay - majors, 0)
+    most = tops[min(room, len(tops) - 1)]
+    rest = max(cap_major - majors, 0)
+    split = tops_major[min(rest, len(tops_major) - 1)] + town_tops[min(room, town_pay)]
+    return w + (most if most < split else split)
+
+
+def _grown(
+    net: _Net,
+    reach: _Reach,
+    bound: Sequence[int],
+    prune: Sequence[int],
+    ceiling: Callable[[], _Ceiling] | None = None,
+    watch: Callable[[_Found], None] | None = None,
+    gate: list[int] | None = None,
+) -> Iterator[_Arms]:
+    """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
+    time. With ``ceiling`` (making a :class:`_Ceiling` when the walk first has a threshold),
+    an arm whose sum with the most the rest of a
+    route could add stays below what every route needs when it is reached
+    (:attr:`_Reach.least`, read as the walk raises them) is left out with its longer arms
+    (:attr:`_Arms.pruned` says what they were). ``watch`` (with ``gate``, as
+    :func:`_walk` takes them) sees each route of a token and one arm as its arm is grown,
+    so that the floor rises before the token's arms are all grown."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -537,9 +844,42 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
     uses_hexes = reach.uses_hexes
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
-    out: list[_Arms] = []
     node_shift = len(g.paths) + len(g.end_lane) + 1
     group_shift = node_shift + len(g.nodes)
+    # the game's walk rules (_Net): a route passing one of the pass-once nodes takes a group
+    # bit of its own (so no route, nor two arms of one, passes two), and the hexes an arm
+    # enters are bits above the groups' (two arms of one route enter no hex both)
+    pass_once = net.pass_once
+    hexy = net._chain_hexes is not None
+    distinct = net.distinct
+    passed = hex_shift = 0
+    if pass_once is not None or distinct:
+        passed = 1 << max((gm.bit_length() for gm in groups), default=0)
+        hex_shift = group_shift + passed.bit_length()
+    chain_hexes = net.chain_hexes
+    # the reach a route may still use beyond an arm, and the most it adds (worked out when
+    # the walk first has a threshold)
+    cap = last = cap_major = pay = town_pay = 0
+    tops_v: list[int] = []
+    tops_major: list[int] = []
+    town_tops: list[int] | None = None
+
+    def load(made: _Ceiling) -> None:
+        nonlocal cap, tops_v, last, cap_major, tops_major, town_tops, pay, town_pay
+        cap, tops_v, last = made.cap, made.v, len(made.v) - 1
+        cap_major, tops_major = made.cap_major, made.major
+        town_tops, pay, town_pay = made.towns, made.pay, made.town_pay
+        town_pay = min(town_pay, len(town_tops) - 1 if town_tops is not None else 0)
+
+    if gate is None:
+        gate = [_BIG]
+    endable = net.endable
+    token_ends = True
+    # whether every stop uses some reach (then an arm no train could take a stop further
+    # ends where it is)
+    stop_costs = net.costly
+    grown_get = reach.grown.get
+    grows = reach.grows
 
     def leave(
         arms: _Arms,
@@ -556,8 +896,12 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
         link: _Link,
         first: int,
         term_first: bool,
+        hexes: int,
     ) -> None:
-        """Grow the arms on from node ``n``."""
+        """Grow the arms on from node ``n``: each chain of track to a stop ``m`` that the
+        arm may take is an arm more (recorded as one row), grown on from ``m`` in turn."""
+        rows = arms.rows
+        arm_ends = arms.end
         for e in node_ends[n]:
             p = e >> 1
             if used & bits[p]:
@@ -571,175 +915,250 @@ def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) 
             out_chains = chains[e]
             if out_chains is None:
                 out_chains = chain_of(e)
-            for m, mask, cx, cends, juncs, term in out_chains:
+            extras = chain_hexes(e) if hexy else None
+            for index, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
                 if used & mask or visited[m]:
                     continue
                 nx = x + cx
                 if nx > max_x:
                     continue
-                seen_m = seen | bits[m]
-                if juncs:
-                    if any(visited[j] for j in juncs):
+                nv, nw, nh = v, w, hexes
+                if extras is not None:
+                    entered, value, again = extras[index]
+                    if distinct:
+                        if again or entered & hexes:
+                            continue
+                        nh = hexes | entered
+                    nv += value
+                    nw += value
+                if juncs and any(visited[j] for j in juncs):
+                    continue
+                # the arm reaches stop m
+                gm = groups[m]
+                if gm & gmask:
+                    continue
+                k = kind[m]
+                mc, mt, mo = c, t, o
+                if k == CITY:
+                    mc += cost[m]
+                elif k == TOWN:
+                    mt += cost[m]
+                else:
+                    mo += cost[m]
+                key = (mc, mt, mo, nx) if uses_hexes else (mc, mt, mo)
+                ok = fits_get(key)
+                if ok is None:
+                    ok = fit(key)
+                if not ok:
+                    continue
+                nv += bound[m]
+                nw += prune[m]
+                if ceiling is not None and reach.floor > _NO_THRESHOLD:
+                    if not tops_v:
+                        load(ceiling())
+                    floor = reach.floor
+                    room = cap - mc - mt - mo
+                    most = arms.v0 + nv + tops_v[room if room < last else last]
+                    if town_tops is not None and most >= floor:
+                        most = _filled(
+                            arms.w0 + nw,
+                            mc + mo,
+                            cap_major,
+                            pay,
+                            town_pay,
+                            tops_v,
+                            tops_major,
+                            town_tops,
+                        )
+                    if most < floor:
+                        # no route through this arm reaches what it needs
+                        arms.pruned = reach.least
                         continue
+                mgmask = gmask | gm
+                mused = used | mask
+                mseen = seen | bits[m]
+                for j in juncs:
+                    mseen |= bits[j]
+                mlink = (m, cends, link)
+                i = len(rows)
+                rows.append(
+                    (first, term_first, mused, mseen, mgmask, nh, mc, mt, mo, nx, nv, nw, mlink)
+                )
+                arm_ends.append(0)
+                if (
+                    watch is not None
+                    and arms.v0 + nv >= gate[0]
+                    and token_ends
+                    and (endable is None or endable[m])
+                ):
+                    # the route of the token and this arm: it may raise the thresholds now
+                    code = _pack(mc, mt, mo, nx if uses_hexes else 0)
+                    watch(
+                        (
+                            mused,
+                            arms.v0 + nv,
+                            mc,
+                            mt,
+                            mo,
+                            nx,
+                            arms.token,
+                            mlink,
+                            None,
+                            arms.w0 + nw,
+                            code,
+                        )
+                    )
+                if passable[m] and not term and k != OFFBOARD:
+                    if stop_costs:
+                        more = grown_get((mc, mt, mo))
+                        if more is None:
+                            more = grows(mc, mt, mo)
+                        if not more:
+                            # no train could visit a stop more: the arm ends here
+                            arm_ends[i] = len(rows)
+                            continue
+                    if pass_once is not None and pass_once[m]:
+                        if mgmask & passed:
+                            arm_ends[i] = len(rows)
+                            continue
+                        mgmask |= passed
+                    visited[m] = 1
                     for j in juncs:
                         visited[j] = 1
-                        seen_m |= bits[j]
-                arrive(
-                    arms,
-                    m,
-                    used | mask,
-                    seen_m,
-                    c,
-                    t,
-                    o,
-                    nx,
-                    v,
-                    w,
-                    gmask,
-                    (m, cends, link),
-                    term,
-                    first,
-                    term_first,
-                )
-                if juncs:
+                    leave(
+                        arms,
+                        m,
+                        mused,
+                        mseen,
+                        mc,
+                        mt,
+                        mo,
+                        nx,
+                        nv,
+                        nw,
+                        mgmask,
+                        mlink,
+                        first,
+                        term_first,
+                        nh,
+                    )
+                    visited[m] = 0
                     for j in juncs:
                         visited[j] = 0
+                arm_ends[i] = len(rows)
 
-    def arrive(
-        arms: _Arms,
-        m: int,
-        used: int,
-        seen: int,
-        c: int,
-        t: int,
-        o: int,
-        x: int,
-        v: int,
-        w: int,
-        gmask: int,
-        link: _Link,
-        term: bool,
-        first: int,
-        term_first: bool,
-    ) -> None:
-        gm = groups[m]
-        if gm & gmask:
-            return
-        k = kind[m]
-        if k == CITY:
-            c += cost[m]
-        elif k == TOWN:
-            t += cost[m]
-        else:
-            o += cost[m]
-        key = (c, t, o, x) if uses_hexes else (c, t, o)
-        ok = fits_get(key)
+    for start in net.token_nodes:
+        k = kind[start]
+        if k < 0:
+            continue
+        cw = cost[start]
+        c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
+        key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
+        ok = reach.fits.get(key)
         if ok is None:
             ok = fit(key)
         if not ok:
-            return
-        v += bound[m]
-        w += prune[m]
-        gmask |= gm
-        i = len(arms.first)
-        arms.first.append(first)
-        arms.term.append(term_first)
-        arms.mask.append(used)
-        arms.nodes.append(seen)
-        arms.groups.append(gmask)
-        arms.counts.append((c, t, o, x))
-        arms.v.append(v)
-        arms.w.append(w)
-        arms.link.append(link)
-        arms.end.append(0)
-        if passable[m] and not term and k != OFFBOARD:
-            visited[m] = 1
-            leave(arms, m, used, seen, c, t, o, x, v, w, gmask, link, first, term_first)
-            visited[m] = 0
-        arms.end[i] = len(arms.first)
-
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 20000))
-    try:
-        for start in net.token_nodes:
-            k = kind[start]
-            if k < 0:
-                continue
-            cw = cost[start]
-            c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
-            key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
-            ok = reach.fits.get(key)
-            if ok is None:
-                ok = fit(key)
-            if not ok:
-                continue
-            arms = _Arms(start, bound[start], prune[start])
-            visited[start] = 1
-            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False)
-            visited[start] = 0
+            continue
+        extra = net.token_hex.get(start, 0)
+        arms = _Arms(start, bound[start] + extra, prune[start] + extra)
+        token_ends = endable is None or endable[start]
+        visited[start] = 1
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20000))
+        try:
+            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+        finally:
+            sys.setrecursionlimit(limit)
+        # the routes through this token are all found from its arms: the later tokens'
+        # arms leave it out
+        n = len(arms.rows)
+        if n:
+            (
+                firsts,
+                arms.term,
+                arms.mask,
+                arms.nodes,
+                gms,
+                arms.hexes,
+                cs,
+                ts,
+                os_,
+                xs,
+                arms.v,
+                arms.w,
+                arms.link,
+            ) = map(list, zip(*arms.rows, strict=True))
+            arms.first = firsts
+            arms.counts = list(zip(cs, ts, os_, xs, strict=True))
             # the arms' groups without the token's
             g0 = groups[start]
-            n = len(arms.first)
-            arms.groups = [gm ^ g0 for gm in arms.groups]
-            arms.block = [
-                -1 if term else mask | seen << node_shift | gm << group_shift
-                for term, mask, seen, gm in zip(
-                    arms.term, arms.mask, arms.nodes, arms.groups, strict=True
-                )
+            arms.groups = [gm ^ g0 for gm in gms]
+        arms.rows = []
+        arms.block = [
+            -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
+            for term, mask, seen, gm, hx in zip(
+                arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
+            )
+        ]
+        if net.endable is not None:
+            endable = net.endable
+            arms.endable = [endable[link[0]] for link in arms.link if link is not None]
+        # the counts packed (as _pack does)
+        if uses_hexes:
+            arms.code = [
+                c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT for c, t, o, x in arms.counts
             ]
-            arms.code = [_pack(c, t, o, x if uses_hexes else 0) for c, t, o, x in arms.counts]
-            # the best sums of each arm and its longer arms (its direct longer arms' bests)
-            ends = arms.end
-            tops = list(arms.v)
-            tops_w = list(arms.w)
-            for i in range(n - 1, -1, -1):
-                c = i + 1
-                end = ends[i]
-                best, best_w = tops[i], tops_w[i]
-                while c < end:
-                    if tops[c] > best:
-                        best = tops[c]
-                    if tops_w[c] > best_w:
-                        best_w = tops_w[c]
-                    c = ends[c]
-                tops[i], tops_w[i] = best, best_w
-            arms.top = tops
-            arms.top_w = tops_w
-            rest = [n] * n
-            partner = [-1] * n
-            i = n - 1
-            firsts = arms.first
-            # arms are grouped by first end, in increasing order
-            j = n
-            while i >= 0:
-                if i + 1 < n and firsts[i + 1] != firsts[i]:
-                    j = i + 1
-                rest[i] = j
-                i -= 1
-            partner_w = [-1] * n
-            suffix = [-1] * (n + 1)
-            suffix_w = [-1] * (n + 1)
-            for i in range(n - 1, -1, -1):
-                usable = not arms.term[i]
-                suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
-                suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
-            for i in range(n):
-                if not arms.term[i]:
-                    partner[i] = suffix[rest[i]]
-                    partner_w[i] = suffix_w[rest[i]]
-            arms.rest = rest
-            arms.partner = partner
-            arms.partner_w = partner_w
-            out.append(arms)
-    finally:
-        sys.setrecursionlimit(limit)
-    return out
+        else:
+            arms.code = [c | t << _SHIFT | o << 2 * _SHIFT for c, t, o, _ in arms.counts]
+        # the best sums of each arm and its longer arms (its direct longer arms' bests)
+        ends = arms.end
+        tops = list(arms.v)
+        tops_w = list(arms.w)
+        for i in range(n - 1, -1, -1):
+            c = i + 1
+            end = ends[i]
+            best, best_w = tops[i], tops_w[i]
+            while c < end:
+                if tops[c] > best:
+                    best = tops[c]
+                if tops_w[c] > best_w:
+                    best_w = tops_w[c]
+                c = ends[c]
+            tops[i], tops_w[i] = best, best_w
+        arms.top = tops
+        arms.top_w = tops_w
+        rest = [n] * n
+        partner = [-1] * n
+        i = n - 1
+        firsts = arms.first
+        # arms are grouped by first end, in increasing order
+        j = n
+        while i >= 0:
+            if i + 1 < n and firsts[i + 1] != firsts[i]:
+                j = i + 1
+            rest[i] = j
+            i -= 1
+        partner_w = [-1] * n
+        suffix = [-1] * (n + 1)
+        suffix_w = [-1] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            usable = not arms.term[i]
+            suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
+            suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
+        for i in range(n):
+            if not arms.term[i]:
+                partner[i] = suffix[rest[i]]
+                partner_w[i] = suffix_w[rest[i]]
+        arms.rest = rest
+        arms.partner = partner
+        arms.partner_w = partner_w
+        yield arms
 
 
 def _walk(
     net: _Net,
     reach: _Reach,
-    arms_of: list[_Arms],
+    arms_of: Iterable[_Arms],
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
 ) -> tuple[dict[int, _Found], bool]:
@@ -763,6 +1182,8 @@ def _walk(
     if gate is None:
         gate = [_BIG]
     for arms in arms_of:
+        if arms.pruned is not None:
+            cut = True
         token = arms.token
         v0 = arms.v0
         w0 = arms.w0
@@ -782,7 +1203,11 @@ def _walk(
         n = len(masks)
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
-        if reach.single:
+        # the game's rules of where routes end: an arm whose last stop may not end a route
+        # makes no route of its own, nor with a partner (its longer arms may)
+        endable = arms.endable
+        token_ends = net.endable is None or net.endable[token]
+        if reach.single and token_ends:
             if v0 >= reach.single_need((bc, bt, bo)):
                 # the token's city alone (a local train's route): no track, its own bit
                 # above the track's, so that two such routes of one city never run together
@@ -812,8 +1237,9 @@ def _walk(
             vi = v0 + vs[i]
             wi = w0 + ws[i]
             ci, ti, oi, xi = counts[i]
+            ends_i = endable is None or endable[i]
             if vi >= need and wi >= need_w:
-                if mi not in found:
+                if mi not in found and ends_i and token_ends:
                     route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi, code)
                     found[mi] = route
                     if vi >= gate[0] and watch is not None:
@@ -821,7 +1247,7 @@ def _walk(
             else:
                 cut = True
             bi = blocks[i]
-            if bi >= 0 and partners[i] >= 0:
+            if bi >= 0 and partners[i] >= 0 and ends_i:
                 li = links[i]
                 base = code - own
                 floor = reach.floor
@@ -849,7 +1275,7 @@ def _walk(
                     w = wi + ws[j]
                     if v >= need and w >= need_w:
                         mask = mi | masks[j]
-                        if mask not in found:
+                        if mask not in found and (endable is None or endable[j]):
                             cj, tj, oj, xj = counts[j]
                             route = (
                                 mask,
@@ -885,15 +1311,16 @@ def _token_counts(net: _Net, token: int) -> tuple[int, int, int]:
 # ------------------------------------------------------------------------------ the planner
 
 #: The specs of trains under rules that work them out from the train alone (the base rule's
-#: :meth:`GameRules.train_spec`): (rules class, train) -> spec.
-_SPECS: dict[tuple[type, TrainType], TrainSpec] = {}
+#: :meth:`GameRules.train_spec`): (rules class, the train's id) -> (train, spec).
+_SPECS: dict[tuple[type, int], tuple[TrainType, TrainSpec]] = {}
 
 
 class _Ranked:
     """One train's routes, best first, rated exactly only as far as the search asks
     (:meth:`fill`). Routes wait in the order of their bounds; one is rated when its bound
-    reaches the best rated route not yet ranked, so the ranking is that of the exact
-    revenues (ties in the order the walk found the routes)."""
+    exceeds the best rated route not yet ranked, so the ranking is that of the exact
+    revenues (ties: the routes rated in the order the walk found them, before those whose
+    bound only equals their revenue; a tight bound leaves many such routes unrated)."""
 
     __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs", "shift")
 
@@ -903,11 +1330,11 @@ class _Ranked:
         rate: Callable[[_Found], int | None],
         shift: int = 0,
     ) -> None:
-        #: how far the routes' masks are moved up: trains of another track group (see
-        #: :meth:`GameRules.track_group`) use track of their own
-        self.shift = shift
         #: (bound, walk order, route), by bound (best first), then walk order
         self._waiting = waiting
+        #: how far the routes' track masks are shifted (the train's track pool: routes of
+        #: trains of different pools never collide)
+        self.shift = shift
         self._next = 0
         self._heap: list[tuple[int, int, _Found]] = []
         self._rate = rate
@@ -935,7 +1362,7 @@ class _Ranked:
         i = self._next
         n = len(waiting)
         while len(revs) <= j:
-            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+            while i < n and (not heap or waiting[i][0] > -heap[0][0]):
                 _, order, found = waiting[i]
                 i += 1
                 value = rate(found)
@@ -966,10 +1393,11 @@ class _Ranked:
         rate = self._rate
         masks = self.masks
         found_list = self.found
+        shift = self.shift
         i = self._next
         n = len(waiting)
         while True:
-            while i < n and (not heap or waiting[i][0] >= -heap[0][0]):
+            while i < n and (not heap or waiting[i][0] > -heap[0][0]):
                 _, order, found = waiting[i]
                 i += 1
                 value = rate(found)
@@ -979,7 +1407,7 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            masks.append(found[0] << self.shift)
+            masks.append(found[0] << shift)
             found_list.append(found)
             if -value <= ceiling or len(revs) >= size:
                 break
@@ -1013,10 +1441,10 @@ class RoutePlanner:
         self.facts = facts if facts is not None else RunFacts()
         self.context = RouteContext(board, corporation, self.phase, self.facts, self.rules)
         self._net = _Net(self.context)
-        self._specs: dict[TrainType, TrainSpec] = {}
+        self._specs: dict[int, tuple[TrainType, TrainSpec]] = {}
         self._exact: dict[TrainSpec, dict[int, _Rated | None]] = {}
         #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
-        self._unfolded: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._unfolded: dict[int, tuple[tuple[int, ...], _PathEnds]] = {}
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
@@ -1035,17 +1463,24 @@ class RoutePlanner:
     def spec(self, train: TrainType | str) -> TrainSpec:
         """How the game's rules rate ``train`` (:class:`UnsupportedTrain` when they cannot)."""
         t = self.train(train)
-        found = self._specs.get(t)
-        if found is None:
-            kind = type(self.rules)
-            if kind.train_spec is GameRules.train_spec:
-                # the base rule reads the train alone
-                found = _SPECS.get((kind, t))
-                if found is None:
-                    found = _SPECS[(kind, t)] = self.rules.train_spec(t, self.context)
+        # kept by the train's identity (a train type's hash walks all its fields)
+        held = self._specs.get(id(t))
+        if held is not None and held[0] is t:
+            return held[1]
+        kind = type(self.rules)
+        if kind.train_spec is GameRules.train_spec:
+            # the base rule reads the train alone
+            shared = _SPECS.get((kind, id(t)))
+            if shared is not None and shared[0] is t:
+                found = shared[1]
             else:
+                if len(_SPECS) > 4096:
+                    _SPECS.clear()
                 found = self.rules.train_spec(t, self.context)
-            self._specs[t] = found
+                _SPECS[(kind, id(t))] = (t, found)
+        else:
+            found = self.rules.train_spec(t, self.context)
+        self._specs[id(t)] = (t, found)
         return found
 
     # --------------------------------------------------------------- rating
@@ -1113,7 +1548,7 @@ class RoutePlanner:
         self,
         spec: TrainSpec,
         stops: tuple[int, ...],
-        ends: tuple[int, ...],
+        ends: Sequence[int],
         values: list[int],
         all_paid: bool,
     ) -> tuple[int, tuple[int, ...], int] | None:
@@ -1139,7 +1574,7 @@ class RoutePlanner:
         return self._express_with_bonus(spec, stops, ends, values)
 
     def _express_with_bonus(
-        self, spec: TrainSpec, stops: tuple[int, ...], ends: tuple[int, ...], values: list[int]
+        self, spec: TrainSpec, stops: tuple[int, ...], ends: Sequence[int], values: list[int]
     ) -> tuple[int, tuple[int, ...], int] | None:
         """An express route's best scored stops when the game's rules add bonuses: (stops'
         revenue, scored node ids, bonus), or None when no set is legal."""
@@ -1283,17 +1718,16 @@ class RoutePlanner:
     def run_total(self, routes: Sequence[Route]) -> int:
         """The revenue of running ``routes`` (found by this planner) together: their sum, with
         the game's whole-run rule. Raises :class:`RouteError` when two of them share track
-        (trains of one track group)."""
+        (trains of one track pool)."""
         used = 0
         views: list[RouteView] = []
         total = 0
-        width = self._net.single_shift + len(self.context.classes)
         for route in routes:
             origin = self._origin.get(route)
             if origin is None:
                 raise RouteError(f"route {'-'.join(route.hexes)} was not found by this planner")
             spec, rated = origin
-            mask = rated[1] << self.rules.track_group(spec) * width
+            mask = rated[1] << spec.pool * self._net.width
             if used & mask:
                 raise RouteError(f"route {'-'.join(route.hexes)} shares track with another")
             used |= mask
@@ -1401,12 +1835,7 @@ class _Search:
             self.bound = base
             self.prune = base
             self.scale = dict(zip(running, scales, strict=True))
-            shared = ctx._shared.memo
-            costs = shared.get("routes.costs")
-            if costs is None:
-                costs = shared["routes.costs"] = {
-                    w for w, k in zip(ctx.costs, ctx.classes, strict=True) if k >= 0
-                }
+            costs = ctx._shared.stop_costs
             majors = (1 << CITY) | (1 << OFFBOARD)
             town = 1 << TOWN
             fill = (
@@ -1416,18 +1845,24 @@ class _Search:
             )
             hooks = type(rules).route_hooks
             generic_hexes = type(rules).hex_distance is GameRules.hex_distance
-            towns = sorted(
-                (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN and v > 0),
-                reverse=True,
-            )
             town_tops = [0]
-            for v in towns:
-                town_tops.append(town_tops[-1] + v)
-            for s, b, scale in zip(running, bounds, scales, strict=True):
+            if fill:
+                town_tops = _tops(
+                    (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN), 0
+                )
+            # the most towns a train scores: as many as its rows pay for towns, but where the
+            # game chooses the stops scored itself (1860's and 1867's towns fill the city
+            # stops a route leaves unused), as many as it scores stops at all
+            own_pay = type(rules).paid_stops is not GameRules.paid_stops
+            town_pays = [
+                s.pay_capacity(0b111) if own_pay else s.pay_capacity(town) for s in running
+            ]
+            for s, b, scale, town_pay in zip(running, bounds, scales, town_pays, strict=True):
                 assert b is not None
                 self.consts[s] = b[1]
                 self.cheap[s] = (
                     not hooks
+                    and planner._net.hex_values is None
                     and b[0] is base
                     and b[1] == 0
                     and scale == 1
@@ -1437,16 +1872,15 @@ class _Search:
                     and (s.hexes is None or generic_hexes)
                 )
                 self.upper[s] = _upper(
-                    scale, b[1], s.pay_capacity(0b111), s.pay_capacity(1 << TOWN), town_tops, fill
+                    scale, b[1], s.pay_capacity(0b111), town_pay, town_tops, fill
                 )
-            self.reach = _Reach(running, scales, town_tops if fill else None)
+            self.reach = _Reach(running, scales, town_tops if fill else None, town_pays)
             if fill:
                 # towns fill: the pruning sum counts cities and offboards (see _upper)
                 self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
-        #: how far each train's routes' masks are moved up (its track group's own track)
-        width = planner._net.single_shift + n
-        self.shift = {s: rules.track_group(s) * width for s in running}
         self.arms: list[_Arms] | None = None
+        #: what the rest of a route may add beyond an arm (when first asked)
+        self.ceiling: _Ceiling | None = None
         self.rate = {
             s: planner._bounded_revenue(s) if self.cheap[s] else planner._revenue_of(s)
             for s in running
@@ -1475,32 +1909,83 @@ class _Search:
             extra = self.rules.run_bonus_bound(self.ctx)
         # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
         # of the bests so far kept (a sixteenth of their sum; none for a train alone)
-        best = {s: -1 for s in running}
+        # (the trains by index in the walk's callbacks: a train spec hashes in Python)
+        ups = [upper[s] for s in running]
+        rates = [rate[s] for s in running]
+        lows = [consts[s] for s in running]
+        each = range(len(running))
+        #: each slot's train, by index
+        slot_of = [running.index(s) for s in trains]
+        bests = [-1] * len(running)
+        #: the first route (in walk order) earning each train's best
+        best_routes: list[_Found | None] = [None] * len(running)
         gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
 
-        def watch(found: _Found) -> None:
-            better = False
-            for s in running:
-                if upper[s](found) <= best[s]:
-                    continue
-                value = rate[s](found)
-                if value is not None and value > best[s]:
-                    best[s] = value
-                    better = True
-            if better:
-                # a route improves a train's best when it earns at least one more; one is
-                # kept when it earns at least the best less the gap (and the run's bonus)
-                gap = max(sum(max(best[s], 0) for s in trains) // share, 1) + extra if share else 0
-                improve = [best[s] - consts[s] + 1 for s in running]
-                reach.set_thresholds([t - 1 - gap if share else t for t in improve])
-                gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+        #: the first routes seen, kept unrated while there are few (a small position is
+        #: then one walk and one combination that rates only what it needs)
+        pending: list[list[_Found]] = [[]]
 
-        found, cut = _walk(net, reach, self._arms(), watch, gate)
+        def improves(found: _Found) -> bool:
+            better = False
+            for k in each:
+                if ups[k](found) <= bests[k]:
+                    continue
+                value = rates[k](found)
+                if value is not None and value > bests[k]:
+                    bests[k] = value
+                    best_routes[k] = found
+                    better = True
+            return better
+
+        def tighten() -> None:
+            # a route improves a train's best when it earns at least one more; one is kept
+            # when it earns at least the best less the gap (and the run's bonus)
+            gap = max(sum(max(bests[k], 0) for k in slot_of) // share, 1) + extra if share else 0
+            improve = [b - low + 1 for b, low in zip(bests, lows, strict=True)]
+            # never lowered (a train's threshold falls when another's best widens the gap):
+            # the combination's bars are no lower than the highest (see below)
+            reach.set_thresholds(
+                [
+                    max(t - 1 - gap if share else t, old)
+                    for t, old in zip(improve, reach.thresholds, strict=True)
+                ]
+            )
+            gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+
+        def settle() -> None:
+            # the routes kept unrated, each train's best first (by bound, then walk order)
+            held = pending[0]
+            pending.clear()
+            for k in each:
+                up = ups[k]
+                for u, _, f in sorted(((up(f), i, f) for i, f in enumerate(held)), key=_first):
+                    if u <= bests[k]:
+                        break
+                    value = rates[k](f)
+                    if value is not None and value > bests[k]:
+                        bests[k] = value
+                        best_routes[k] = f
+            tighten()
+
+        def watch(found: _Found) -> None:
+            if pending:
+                pending[0].append(found)
+                if len(pending[0]) >= _EAGER:
+                    settle()
+            elif improves(found):
+                tighten()
+
+        found, cut = _walk(net, reach, self._arms(watch, gate), watch, gate)
+        if pending and (alone or cut):
+            settle()
+        if alone:
+            # the walk saw every route that could beat the best so far: its best is the
+            # answer
+            return self._alone(trains[0], best_routes[0], bests[0], len(found))
+        best = dict(zip(running, bests, strict=True))
         if not cut:
             return self._combine(found, {})
-        if alone:
-            return self._combine(found, {trains[0]: best[trains[0]]})
         # step 2: the routes of a run within ``gap`` of every train's best, combined; the
         # gap widened until the run found is within it (then no run is better)
         tops = sum(max(best[s], 0) for s in trains)
@@ -1508,7 +1993,11 @@ class _Search:
         result: tuple[int, list[int], list[_Ranked], int] | None = None
         olds: dict[TrainSpec, int] = {}
         while True:
-            bars = {s: best[s] - gap - extra for s in running}
+            # the walk kept every route of a train whose bound reached the train's highest
+            # threshold: no bar is lower, and the gap proven must be within every train's
+            walked = {s: t + consts[s] for s, t in zip(running, reach.thresholds, strict=True)}
+            bars = {s: max(best[s] - gap - extra, walked[s]) for s in running}
+            within = min(best[s] - extra - bars[s] for s in running)
             if result is None:
                 result = self._combine(found, bars)
             else:
@@ -1518,16 +2007,60 @@ class _Search:
                 result = wider if wider[1] else (*result[:3], wider[3])
             olds = bars
             proven = tops - result[0]
-            if proven <= gap:
+            if proven <= within:
                 return result
             gap = min(proven, 2 * gap)
             reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
             found, _ = _walk(net, reach, self._arms())
 
-    def _arms(self) -> list[_Arms]:
-        if self.arms is None:
-            self.arms = _grow(self.planner._net, self.reach, self.bound, self.prune)
-        return self.arms
+    def _alone(
+        self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
+    ) -> tuple[int, list[int], list[_Ranked], int]:
+        """:meth:`run`'s answer for one train: its best route (None: it runs nothing)."""
+        empty = _Ranked([], lambda f: None)
+        picks = [-1] * len(self.slots)
+        lists = [empty] * len(self.slots)
+        if route is None:
+            return 0, picks, lists, candidates
+        slot = next(i for i, s in enumerate(self.slots) if s.runs)
+        lists[slot] = _Ranked.exact([(revenue, 0, route)])
+        picks[slot] = 0
+        return revenue, picks, lists, candidates
+
+    def _ceiling(self) -> _Ceiling:
+        if self.ceiling is None:
+            self.ceiling = _Ceiling(self.planner._net, self.reach, self.bound, self.prune)
+        return self.ceiling
+
+    def _arms(
+        self, watch: Callable[[_Found], None] | None = None, gate: list[int] | None = None
+    ) -> Iterable[_Arms]:
+        """The arms of a walk (:func:`_grown`): grown a token at a time as the walk comes to
+        it, those no route could need at the thresholds the walk has reached left out; kept
+        for another walk whose thresholds are no lower than those they were cut at."""
+        held = self.arms
+        least = self.reach.least
+        if held is not None and all(
+            a.pruned is None or all(n >= p for n, p in zip(least, a.pruned, strict=True))
+            for a in held
+        ):
+            return held
+        return self._grown(watch, gate)
+
+    def _grown(
+        self, watch: Callable[[_Found], None] | None, gate: list[int] | None
+    ) -> Iterator[_Arms]:
+        net = self.planner._net
+        # a train alone: its threshold is its best so far, which the rest of a route often
+        # cannot beat (with several trains the thresholds are too low to pay for the test)
+        alone = len([s for s in self.slots if s.runs]) == 1
+        out: list[_Arms] = []
+        for arms in _grown(
+            net, self.reach, self.bound, self.prune, self._ceiling if alone else None, watch, gate
+        ):
+            out.append(arms)
+            yield arms
+        self.arms = out
 
     def _longest(self) -> int:
         """The most stops any route of the trains may have (for whole-run bounds)."""
@@ -1552,10 +2085,13 @@ class _Search:
         rules = self.rules
         lists: dict[TrainSpec, _Ranked] = {}
         routes = list(found.values())
+        width = planner._net.width
         for s in self.running:
             bar = bars.get(s, _NO_THRESHOLD)
             const = self.consts[s]
             rate = self.rate[s]
+            # the train's track pool: its masks shifted clear of other pools'
+            shift = s.pool * width
             if self.cheap[s]:
                 ranked: list[tuple[int, int, _Found]] = []
                 for i, f in enumerate(routes):
@@ -1564,7 +2100,7 @@ class _Search:
                         if value is not None:
                             ranked.append((value, i, f))
                 ranked.sort(key=lambda r: -r[0])
-                lists[s] = _Ranked.exact(ranked, self.shift[s])
+                lists[s] = _Ranked.exact(ranked, shift)
             else:
                 upper = self.upper[s]
                 runs = _runner(s)
@@ -1580,7 +2116,7 @@ class _Search:
                     waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
-                lists[s] = _Ranked(waiting, rate, self.shift[s])
+                lists[s] = _Ranked(waiting, rate, shift)
         empty = _Ranked([], lambda f: None)
         slot_lists = [lists[s] if s.runs else empty for s in self.slots]
         same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]
@@ -1672,11 +2208,20 @@ def _choose(
     ``seed``): the seed is the best run of routes earning at least ``olds[i]`` in list
     ``i`` (and maybe others), so only runs with a route earning less are sought."""
     n = len(lists)
-    groups = [_Groups(lst, exits) for lst in lists]
+    groups = [_Groups(lst, exits << lst.shift) for lst in lists]
     suffix = [0] * (n + 1)
     for k in range(n - 1, 0, -1):
         suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
+
+
+#: How many routes the walk keeps unrated before it rates them and sets thresholds.
+_EAGER = 64
+
+
+def _first(item: tuple[int, int, _Found]) -> tuple[int, int]:
+    """Routes (bound, walk order, route) best bound first, then in walk order."""
+    return (-item[0], item[1])
 
 
 #: How many routes the combination ranks at a time in a list it groups (:class:`_Groups`).
@@ -1687,11 +2232,34 @@ _CHUNK = 128
 _GROUPS = 512
 
 
+#: The exits a list's routes are grouped by when all of them split the routes too finely.
+_FEW = 6
+
+
+def _busiest(masks: list[int], size: int, exits: int) -> int:
+    """The :data:`_FEW` bits of ``exits`` the first ``size`` routes use most (those used by
+    at least one in eight)."""
+    count: dict[int, int] = {}
+    for j in range(size):
+        rest = masks[j] & exits
+        while rest:
+            low = rest & -rest
+            count[low] = count.get(low, 0) + 1
+            rest ^= low
+    best = sorted(count, key=lambda b: -count[b])[:_FEW]
+    out = 0
+    for b in best:
+        if count[b] * 8 >= size:
+            out |= b
+    return out
+
+
 class _Groups:
     """A ranked list's routes grouped by the part of ``exits`` they use (see
     :func:`_choose`), as far as the list is ranked. When the exits split the routes too
     finely (more than :data:`_GROUPS` groups, or one for fewer than four routes), the list
-    is not grouped (``exits`` 0): the combination tries its routes in turn."""
+    is grouped by the few exits most of its routes use (:func:`_busiest`), or else not
+    grouped (``exits`` 0): the combination tries its routes in turn."""
 
     __slots__ = ("_done", "_open", "exits", "keys", "members", "ranked", "using")
 
@@ -1788,9 +2356,10 @@ class _Groups:
         ranked = self.ranked
         settled = size >= 256 or ranked.exhausted
         if exits and (len(members) > _GROUPS or (settled and len(members) * 4 > size)):
-            # the exits split the routes too finely (a corporation with many tokens): no
-            # groups, every route tried in turn
-            self.exits = 0
+            # the exits split the routes too finely (a corporation with many tokens): the
+            # exits most routes use (a few, when some are used by many), else no groups and
+            # every route tried in turn
+            self.exits = _busiest(masks, size, exits) if exits.bit_count() > _FEW else 0
             self.keys.clear()
             members.clear()
             self.using.clear()

@@ -18,6 +18,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
 ``route_bound``           the most a route can earn, per stop and in all (for the bound)
+``walk_rules``            rules the walk applies itself (ends, passes, hexes entered again)
 ``hex_distance``          how far an H-train's route reaches (hex sides crossed)
 ========================  ==================================================================
 
@@ -40,12 +41,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, compress, count
+from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
 from tilelay.board import NEUTRAL, Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
-from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, train_spec
+from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, WalkRules, train_spec
 from tilelay.tile import Node, NodeKind, Tile
 from tilelay.trains import Phase, TrainType
 
@@ -89,6 +92,11 @@ class RunFacts:
 
 #: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
 _REVENUES: dict[tuple[object, ...], int] = {}
+#: The moments phased revenues are worked out for (phase, its tiles, diesel, the order of
+#: phases), numbered; and the revenues by (the revenue's id, the moment's number) ->
+#: (revenue, value).
+_MOMENTS: dict[tuple[object, ...], int] = {}
+_REVENUE_AT: dict[tuple[int, int], tuple[object, int]] = {}
 
 # What the route search needs of each tile's nodes, worked out once per tile (tiles are
 # immutable and shared by every board they lie on): id(tile) -> (the tile, kept so that its
@@ -99,12 +107,29 @@ _TILE_FACTS: dict[int, tuple[Tile, _TileFacts]] = {}
 class _TileFacts:
     """One tile's nodes as the route search sees them (see :class:`_BoardNodes`)."""
 
-    __slots__ = ("classes", "costs", "grouped", "open", "phased", "plain", "slots")
+    __slots__ = (
+        "cities",
+        "classes",
+        "costs",
+        "grouped",
+        "nodes",
+        "open",
+        "phased",
+        "plain",
+        "slots",
+        "stop_costs",
+    )
 
     def __init__(self, tile: Tile) -> None:
         nodes = tile.nodes
+        self.nodes = nodes
         self.classes = tuple(_CLASS.get(n.kind, -1) for n in nodes)
         self.costs = tuple(n.visit_cost for n in nodes)
+        #: the node indices of the tile's cities, in order
+        self.cities = tuple(i for i, n in enumerate(nodes) if n.kind is NodeKind.CITY)
+        self.stop_costs = frozenset(
+            w for w, c in zip(self.costs, self.classes, strict=True) if c >= 0
+        )
         self.slots = tuple(n.slots for n in nodes)
         # whether a route may pass through each node when no token is there (the base rule)
         self.open = tuple(
@@ -116,12 +141,22 @@ class _TileFacts:
             0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
             for c, n in zip(self.classes, nodes, strict=True)
         )
+        # whether each node's revenue depends on the phase
         self.phased = tuple(
-            i
-            for i, (c, n) in enumerate(zip(self.classes, nodes, strict=True))
-            if c >= 0 and n.revenue is not None and n.revenue.phases
+            c >= 0 and n.revenue is not None and bool(n.revenue.phases)
+            for c, n in zip(self.classes, nodes, strict=True)
         )
         self.grouped = any(n.groups for n in nodes)
+
+
+_NODES = attrgetter("nodes")
+_CLASSES = attrgetter("classes")
+_COSTS = attrgetter("costs")
+_OPEN = attrgetter("open")
+_PLAIN = attrgetter("plain")
+_PHASED = attrgetter("phased")
+_GROUPED = attrgetter("grouped")
+_STOP_COSTS = attrgetter("stop_costs")
 
 
 def _tile_facts(tile: Tile) -> _TileFacts:
@@ -135,32 +170,31 @@ def _tile_facts(tile: Tile) -> _TileFacts:
 
 class _BoardNodes:
     """What every search on one board sees of its nodes (kept with the board): built from
-    each tile's facts, in the track graph's order (hex by hex, every node of a tile)."""
+    each tile's facts, in the track graph's order (hex by hex, every node of a tile), and
+    the tiles of the hexes with nodes."""
 
     def __init__(self, board: Board, graph: Any) -> None:
-        tiles: dict[str, Tile] = {}
-        nodes: list[Node] = []
-        classes: list[int] = []
-        costs: list[int] = []
-        open_: list[bool] = []
-        plain: list[int] = []
-        phased: list[int] = []
-        grouped = False
         tile_at = board.tile_at
-        for coord in board.game.hexes:
-            tile = tiles[coord] = tile_at(coord)
-            if not tile.nodes:
-                continue
-            facts = _tile_facts(tile)
-            if facts.phased:
-                base = len(nodes)
-                phased.extend(base + i for i in facts.phased)
-            nodes.extend(tile.nodes)
-            classes.extend(facts.classes)
-            costs.extend(facts.costs)
-            open_.extend(facts.open)
-            plain.extend(facts.plain)
-            grouped = grouped or facts.grouped
+        coords = [c for c, _ in graph.nodes]
+        keys = list(dict.fromkeys(coords))
+        tile_list = board.tiles_at(keys)
+        tiles: dict[str, Tile] = dict(zip(keys, tile_list, strict=True))
+        held_facts = _TILE_FACTS
+        per_tile: list[_TileFacts] = [
+            found[1]
+            if (found := held_facts.get(id(tile))) is not None and found[0] is tile
+            else _tile_facts(tile)
+            for tile in tile_list
+        ]
+        # the tiles' facts joined, in the graph's order
+        nodes: list[Node] = list(chain.from_iterable(map(_NODES, per_tile)))
+        classes: list[int] = list(chain.from_iterable(map(_CLASSES, per_tile)))
+        costs: list[int] = list(chain.from_iterable(map(_COSTS, per_tile)))
+        open_: list[bool] = list(chain.from_iterable(map(_OPEN, per_tile)))
+        plain: list[int] = list(chain.from_iterable(map(_PLAIN, per_tile)))
+        phased: list[int] = list(compress(count(), chain.from_iterable(map(_PHASED, per_tile))))
+        grouped = any(map(_GROUPED, per_tile))
+        stop_costs: frozenset[int] = frozenset().union(*map(_STOP_COSTS, per_tile))
         if len(nodes) != len(graph.nodes):  # not the graph's order: node by node
             tiles = {}
             nodes = []
@@ -185,7 +219,8 @@ class _BoardNodes:
                 if c >= 0 and n.revenue is not None and n.revenue.phases
             ]
             grouped = any(n.groups for n in nodes)
-        self.coords: list[str] = [c for c, _ in graph.nodes]
+            stop_costs = frozenset(w for w, c in zip(costs, classes, strict=True) if c >= 0)
+        self.coords: list[str] = coords
         self.tiles = tiles
         self.nodes = nodes
         self.classes = classes
@@ -198,12 +233,17 @@ class _BoardNodes:
         self.phased = phased
         #: whether any node belongs to a group
         self.grouped = grouped
+        #: the visit costs of the stops
+        self.stop_costs = stop_costs
         held: list[tuple[str, ...]] = [()] * len(nodes)
         token_cities: list[int] = []
         node_id = graph.node_id
+        facts_at = dict(zip(keys, per_tile, strict=True))
         for (coord, city), corps in board.tokens.items():
-            tile = tiles.get(coord) or board.tile_at(coord)
-            cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
+            facts = facts_at.get(coord)
+            if facts is None:
+                continue  # no node there
+            cities = facts.cities
             if city < len(cities):
                 n = node_id.get((coord, cities[city]))
                 if n is not None:
@@ -241,6 +281,7 @@ class RouteContext:
             shared = memo["rules.nodes"] = _BoardNodes(board, graph)
         assert isinstance(shared, _BoardNodes)
         self.coords = shared.coords
+        #: the tiles of the hexes with nodes (any hex: :meth:`hex_tile`)
         self.tiles = shared.tiles
         self.nodes = shared.nodes
         self.classes = shared.classes
@@ -287,8 +328,22 @@ class RouteContext:
         if found is None:
             found = list(shared.plain)
             nodes = shared.nodes
-            for n in shared.phased:
-                found[n] = self.base_value_of(nodes[n], spec)
+            if shared.phased:
+                # phased revenues by the revenue's identity and the phase (a number for
+                # the phase, the train and the order of phases)
+                moment = (self.phase.name, self.phase.tiles, spec.diesel, self._order)
+                at = _MOMENTS.setdefault(moment, len(_MOMENTS))
+                for n in shared.phased:
+                    revenue = nodes[n].revenue
+                    held = _REVENUE_AT.get((id(revenue), at))
+                    if held is not None and held[0] is revenue:
+                        found[n] = held[1]
+                    else:
+                        value = self.base_value_of(nodes[n], spec)
+                        if len(_REVENUE_AT) > 100_000:
+                            _REVENUE_AT.clear()
+                        _REVENUE_AT[(id(revenue), at)] = (revenue, value)
+                        found[n] = value
             shared.values[key] = found
         return found
 
@@ -296,11 +351,15 @@ class RouteContext:
         """``spec``'s stop values with ``extra[coord]`` added to every stop of the hexes it
         names (a fresh list: for :meth:`GameRules.route_bound`)."""
         out = list(self.values(spec))
-        if extra:
-            classes = self.classes
-            for n, coord in enumerate(self.coords):
-                add = extra.get(coord)
-                if add and classes[n] >= 0:
+        classes = self.classes
+        node_id = self.graph.node_id
+        for coord, add in extra.items():
+            tile = self.tiles.get(coord)
+            if not add or tile is None:
+                continue
+            for i in range(len(tile.nodes)):
+                n = node_id.get((coord, i))
+                if n is not None and classes[n] >= 0:
                     out[n] += add
         return out
 
@@ -311,6 +370,12 @@ class RouteContext:
     def tile(self, node: int) -> Tile:
         """The tile holding ``node``."""
         return self.tiles[self.coords[node]]
+
+    def hex_tile(self, coord: str) -> Tile:
+        """The tile on hex ``coord``, with nodes or not (:attr:`tiles` holds only the tiles
+        of the hexes with nodes)."""
+        tile = self.tiles.get(coord)
+        return tile if tile is not None else self.board.tile_at(coord)
 
     def base_value(self, node: int, spec: TrainSpec) -> int:
         """The revenue of ``node`` in the phase for ``spec`` (before any multiplier)."""
@@ -356,7 +421,7 @@ class RouteView:
         stops: tuple[int, ...],
         paid: tuple[int, ...],
         revenue: int,
-        ends: tuple[int, ...],
+        ends: Sequence[int],
         bonus: int = 0,
     ) -> None:
         self.ctx = ctx
@@ -643,11 +708,11 @@ class GameRules:
         have that name."""
         return None
 
-    def track_group(self, spec: TrainSpec) -> int:
-        """The track group of a train: routes of trains of different groups may share track
-        (18xx.games' ``TRAIN_AUTOROUTE_GROUPS`` and a game's ``check_overlap``: 1822's
-        E-train); default 0, every train one group."""
-        return 0
+    def walk_rules(self, ctx: RouteContext) -> WalkRules | None:
+        """Rules the search applies as it walks, before any other route hook is asked
+        (:class:`~tilelay.route_rules.WalkRules`: ends, passes, hexes entered again, a bound
+        for the hexes the track enters); ``None``: none."""
+        return None
 
     def hex_distance(self, view: RouteView) -> int:
         """How far an H-train's route reaches: the hex sides it crosses."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from tilelay.route_rules import TrainSpec
+from tilelay.route_rules import TrainSpec, WalkRules
 from tilelay.rules import (
     GameRules,
     GameState,
@@ -197,16 +197,19 @@ class G1817(GameRules):
 
     # ------------------------------------------------------------------ routes
 
-    def route_allowed(self, view: RouteView) -> bool:
-        if not view.stops:
-            return True
-        ctx = view.ctx
-        assigned = ctx.facts.assignments
-        for end in (view.stops[0], view.stops[-1]):
-            here = assigned.get(ctx.coords[end], ())
-            if MINE in here or RANCH in here:
-                return False
-        return True
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        # no route begins or ends in a hex with a mine or a ranch; what their hexes add
+        # bounded as the track enters them (the walk applies both)
+        passed = {
+            h: 10 * ((MINE in ids) + (RANCH in ids)) for h, ids in ctx.facts.assignments.items()
+        }
+        passed = {h: v for h, v in passed.items() if v}
+        coords = ctx.coords
+        classes = ctx.classes
+        return WalkRules(
+            no_ends=frozenset(n for n, c in enumerate(coords) if classes[n] >= 0 and c in passed),
+            hex_bound=passed,
+        )
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
@@ -221,11 +224,10 @@ class G1817(GameRules):
         return bonus
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
-        # a bridge counted on every stop of its hex; every mine and ranch as if passed
+        # a bridge counted on every stop of its hex (mines and ranches: walk_rules)
         assigned = ctx.facts.assignments
         bridges = {h: 10 for h, ids in assigned.items() if BRIDGE in ids}
-        passed = sum(10 * ((MINE in ids) + (RANCH in ids)) for ids in assigned.values())
-        return ctx.bound_with(spec, bridges), passed
+        return ctx.bound_with(spec, bridges), 0
 
 
 def _mark(state: GameState, coord: str, what: str) -> None:

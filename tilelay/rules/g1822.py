@@ -106,6 +106,9 @@ class G1822(GameRules):
         spec = super().train_spec(train, ctx)
         if train.name in self.local_trains:
             spec = replace(spec, min_stops=1)
+        if train.name == self.e_train:
+            # the E-train may share track with the other trains (not they with each other)
+            spec = replace(spec, pool=1)
         return spec
 
     def train_type(self, game: Game, name: str) -> TrainType | None:
@@ -136,10 +139,6 @@ class G1822(GameRules):
                 StopAllowance(("town",), UNLIMITED_STOPS, UNLIMITED_STOPS),
             ),
         )
-
-    def track_group(self, spec: TrainSpec) -> int:
-        """The E-train may share track with the other trains (not they with each other)."""
-        return 1 if spec.name == self.e_train else 0
 
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx
@@ -272,7 +271,7 @@ class G1822(GameRules):
             for p in view.paths:
                 at, j = graph.paths[p]
                 if at == coord:
-                    tile = ctx.tiles.get(at) or ctx.board.tile_at(at)
+                    tile = ctx.hex_tile(at)
                     used.update(e for e in tile.paths[j].edges() if e in edges)
         return used == edges
 
@@ -464,7 +463,7 @@ def _kind(game: Game, sym: str) -> str | None:
 
 def _city_node(ctx: RouteContext, coord: str, city: int) -> int | None:
     """The graph node of city ``city`` (counting the tile's cities) of ``coord``."""
-    tile = ctx.tiles.get(coord) or ctx.board.tile_at(coord)
+    tile = ctx.hex_tile(coord)
     cities = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY]
     if city >= len(cities):
         return None

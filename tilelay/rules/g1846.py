@@ -114,7 +114,16 @@ class G1846(GameRules):
     # ------------------------------------------------------------------ routes
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
-        # each bonus counted on every stop of the hexes that may earn it
+        # each bonus counted on every stop of the hexes that may earn it (the same for
+        # every train)
+        extra = ctx.memo.get("1846.bonus_hexes")
+        if extra is None:
+            extra = ctx.memo["1846.bonus_hexes"] = self._bonus_hexes(ctx)
+        return ctx.bound_with(spec, extra), 0
+
+    def _bonus_hexes(self, ctx: RouteContext) -> dict[str, int]:
+        """The most each hex's stops may add to a route: the bonuses of the companies the
+        corporation holds assigned there, and the icons of the bonus ends."""
         facts = ctx.facts
         extra: dict[str, int] = {}
         for company, amount, icon in self.bonuses:
@@ -128,7 +137,7 @@ class G1846(GameRules):
         for coord, tile in ctx.tiles.items():
             if self.bonus_end(tile):
                 extra[coord] = extra.get(coord, 0) + icon_number(tile)
-        return ctx.bound_with(spec, extra), 0
+        return extra
 
     def bonus_end(self, tile: Tile) -> bool:
         """Whether a stop on ``tile`` may be an end of the east-west bonus (an eastern

@@ -28,10 +28,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from tilelay.route_rules import CITY, TOWN, TrainSpec
+from tilelay.route_rules import CITY, TOWN, TrainSpec, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
+from tilelay.trains import TrainType
 
 __all__ = ["G1860"]
 
@@ -100,8 +102,17 @@ class G1860(GameRules):
 
     # ------------------------------------------------------------------ routes
 
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        if ctx is None or not (self._leased(ctx) or ctx.facts.extra.get("nationalization")):
+            return spec
+        # a leased train, and every train from nationalization on: towns only fill the city
+        # stops a route leaves unused (the town row pays for none of its own)
+        rows = tuple(replace(r, pay=0) if r.classes >> TOWN & 1 else r for r in spec.rows)
+        return replace(spec, rows=rows)
+
     def passable(self, ctx: RouteContext, node: int) -> bool:
-        # a tokened-out city may be passed (once a route: see route_allowed)
+        # a tokened-out city may be passed (once a route: see walk_rules)
         return (self.bypass and ctx.classes[node] == CITY) or super().passable(ctx, node)
 
     def _bypasses(self, view: RouteView) -> int:
@@ -110,18 +121,19 @@ class G1860(GameRules):
         base = super().passable
         return sum(1 for n in view.stops[1:-1] if not base(ctx, n))
 
-    def route_allowed(self, view: RouteView) -> bool:
-        ctx = view.ctx
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        # no route begins or ends at a halt, passes two tokened-out cities, or enters a hex
+        # again (the walk applies these)
         nodes = ctx.nodes
-        stops = view.stops
-        if not stops or nodes[stops[0]].halt or nodes[stops[-1]].halt:
-            return False
-        if self._bypasses(view) > 1:
-            return False
-        if "re_enter_hexes" in ctx.facts.optional_rules:
-            return True
-        hexes = view.hexes
-        return len(set(hexes)) == len(hexes)
+        base = super().passable
+        classes = ctx.classes
+        return WalkRules(
+            no_ends=frozenset(n for n, node in enumerate(nodes) if node.halt),
+            pass_once=frozenset(
+                n for n, c in enumerate(classes) if self.bypass and c == CITY and not base(ctx, n)
+            ),
+            distinct_hexes="re_enter_hexes" not in ctx.facts.optional_rules,
+        )
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         ctx = views[0].ctx
@@ -163,8 +175,9 @@ class G1860(GameRules):
         leased = self._leased(ctx)
         majors = [n for n in view.stops if classes[n] != TOWN]
         towns = [n for n in view.stops if classes[n] == TOWN and not nodes[n].halt]
-        second = 0 if leased or extra.get("nationalization") else minor.pay
-        spare = max(second + major.pay - len(majors), 0)
+        # the town row pays for none for a leased train and from nationalization on
+        # (train_spec): then towns have only the spare city stops
+        spare = max(minor.pay + major.pay - len(majors), 0)
         if leased:
             # every stop earns the same: as many as there is room for, towns before halts
             halts = [] if extra.get("halts_ignored") else [n for n in view.stops if nodes[n].halt]

@@ -136,12 +136,12 @@ class G18India(GameRules):
         sides = self._border_sides(view.ctx)
         if not sides:
             return 0
-        graph = view.ctx.graph
-        tiles = view.ctx.tiles
+        ctx = view.ctx
+        graph = ctx.graph
         count = 0
         for pid in view.paths:
             coord, j = graph.paths[pid]
-            for edge in tiles[coord].paths[j].edges():
+            for edge in ctx.hex_tile(coord).paths[j].edges():
                 if (coord, edge) in sides:
                     count += 1
         return count // 2

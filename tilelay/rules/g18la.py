@@ -10,18 +10,26 @@
   closes when the draft ends (its home token goes), at the first action that is not a
   player's bid or pass (``G18LosAngeles::Game#init_round_finished``).
 
-Not modelled yet: trains of the two kinds (``N`` and ``N/M``) may share track, the Angeles
-Public Dump's −20 token and the Redondo Junction token of the second edition.
+* The routes of passenger trains (``N``) may share track with those of freight trains
+  (``N/M``), but not with each other's, and so for freight trains
+  (``G18LosAngeles::Game#check_overlap``, ``#compute_other_paths``): a freight train's track
+  pool is its own (:attr:`~tilelay.route_rules.TrainSpec.pool`).
+
+Not modelled yet: the Angeles Public Dump's −20 token and the Redondo Junction token of the
+second edition.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from tilelay.rules import GameState, RouteView, register
+from tilelay.route_rules import TrainSpec
+from tilelay.rules import GameState, RouteContext, RouteView, register
 from tilelay.rules.g1846 import G1846, close_minor, icon_number, minors
 from tilelay.tile import Tile
+from tilelay.trains import TrainType
 
 #: What replay keeps of the draft (:attr:`GameState.extra`): the companies drafted so far, and
 #: whether the draft is over.
@@ -37,6 +45,15 @@ class G18LosAngeles(G1846):
 
     names: ClassVar[tuple[str, ...]] = ("18 Los Angeles", "18 Los Angeles 1", "18 Los Angeles 2")
     bonuses = (("RKO", 20, None), ("LAC", 30, None), ("LAS", 20, "port"))
+    #: whether passenger and freight trains keep their track apart only from their own kind
+    shared_track: ClassVar[bool] = True
+
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        if self.shared_track and "/" in train.name:
+            # a freight train (N/M): its own track pool
+            return replace(spec, pool=1)
+        return spec
 
     def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         super().before_action(state, action)
