@@ -6,6 +6,7 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,6 +50,20 @@ def engine_games_known() -> Iterator[None]:
         yield
     finally:
         registry.reset()
+
+
+@pytest.fixture(scope="module")
+def engine_games() -> Iterator[None]:
+    """The engine's games known for a whole test module (:func:`engine_games_known`); a
+    module of game rules uses it for every test with
+    ``pytestmark = pytest.mark.usefixtures("engine_games")``."""
+    with engine_games_known():
+        yield
+
+
+def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:
+    """A recorded action of corporation ``entity``."""
+    return {"type": type_, "entity": entity, "entity_type": "corporation", **fields}
 
 
 def offboard_revenues(game: Game, coord: str) -> dict[str, int]:

@@ -31,6 +31,7 @@ revenue the record gives, but for those :data:`RECORDED` lists, with the reason.
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -269,6 +270,20 @@ def test_optimum_equals_the_engines(stem: str, engine_games: None) -> None:
         assert failed == {ENGINE_FAILS[stem][0]}, failed
 
 
+def compare_with_rule_off(
+    stem: str, switch: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> Comparison:
+    """The fixture against the engine with a game's rule switched off (``switch``: the rules
+    class by its dotted name and its switch's name); the record must replay to the end."""
+    if not (FIXTURES / f"{stem}.json").exists():
+        pytest.skip(f"reference data absent: {FIXTURES}")
+    module, _, name = switch[0].rpartition(".")
+    monkeypatch.setattr(getattr(importlib.import_module(module), name), switch[1], False)
+    audit = audit_record(FIXTURES / f"{stem}.json")
+    assert audit.error is None, audit.error
+    return compare(audit, engine_lines(stem), stem)
+
+
 @pytest.mark.parametrize("stem", sorted(BYPASS))
 def test_without_bypasses_the_optimum_is_the_engines(
     stem: str, engine_games: None, monkeypatch: pytest.MonkeyPatch
@@ -276,15 +291,7 @@ def test_without_bypasses_the_optimum_is_the_engines(
     """Where a game's routes may pass tokened-out cities, ours may be higher than the
     engine's auto-router finds; with that rule switched off ours equals it everywhere (but
     where :data:`ENGINE_MISSES` says why not), so the bypasses are all that is higher."""
-    import importlib
-
-    if not (FIXTURES / f"{stem}.json").exists():
-        pytest.skip(f"reference data absent: {FIXTURES}")
-    module, _, name = BYPASS[stem][0].rpartition(".")
-    monkeypatch.setattr(getattr(importlib.import_module(module), name), BYPASS[stem][1], False)
-    audit = audit_record(FIXTURES / f"{stem}.json")
-    result = compare(audit, engine_lines(stem), stem)
-    assert audit.error is None, audit.error
+    result = compare_with_rule_off(stem, BYPASS[stem], monkeypatch)
     assert not result.differing, sorted(result.differing.items())
     assert "bypass the engine's walk never takes" not in result.counts
 
@@ -297,15 +304,7 @@ def test_without_track_pools_the_optimum_is_the_engines(
     precomputed combination; with that rule switched off (every train keeps its routes
     apart from all others) ours equals it everywhere, so shared track is all that is
     higher, and the 31 recorded runs that share track are no longer legal."""
-    import importlib
-
-    if not (FIXTURES / f"{stem}.json").exists():
-        pytest.skip(f"reference data absent: {FIXTURES}")
-    module, _, name = TRACK_POOLS[stem][0].rpartition(".")
-    monkeypatch.setattr(getattr(importlib.import_module(module), name), TRACK_POOLS[stem][1], False)
-    audit = audit_record(FIXTURES / f"{stem}.json")
-    result = compare(audit, engine_lines(stem), stem)
-    assert audit.error is None, audit.error
+    result = compare_with_rule_off(stem, TRACK_POOLS[stem], monkeypatch)
     assert not result.differing, sorted(result.differing.items())
     assert "shared track the precomputed combination leaves out" not in result.counts
     assert len(result.recorded) == 31, sorted(result.recorded)

@@ -5,13 +5,11 @@ against the independent brute-force oracle (:mod:`tests.route_oracle`) too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests import route_oracle
-from tests.conftest import engine_games_known
 from tilelay.board import Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game
@@ -20,11 +18,7 @@ from tilelay.routes import RoutePlanner
 from tilelay.rules import RunFacts, rules_for
 from tilelay.rules.g1822 import G1822, G1822MRS, G1822NRS
 
-
-@pytest.fixture(scope="module", autouse=True)
-def engine_games() -> Iterator[None]:
-    with engine_games_known():
-        yield
+pytestmark = pytest.mark.usefixtures("engine_games")
 
 
 @pytest.fixture(scope="module")

@@ -7,12 +7,11 @@ whose recorded routes each use one rule, rated as the 18xx.games engine rates th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE, engine_games_known
+from tests.conftest import REFERENCE, corp
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.replay import ReplayStep, replay_steps
 from tilelay.route_rules import TOWN, UnsupportedTrain, train_spec
@@ -21,14 +20,7 @@ from tilelay.trains import StopAllowance, TrainType
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "1860__19354.json"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def engine_games() -> Iterator[None]:
-    with engine_games_known():
-        yield
-
-
-def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:
-    return {"type": type_, "entity": entity, "entity_type": "corporation", **fields}
+pytestmark = pytest.mark.usefixtures("engine_games")
 
 
 def buy(entity: str, train: str) -> dict[str, Any]:

@@ -6,22 +6,18 @@ whole run, under Ruby) rates the same: its auto-router never routes a pullman.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE, engine_games_known
+from tests.conftest import REFERENCE
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.replay import ReplayStep, replay_steps
 
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "18EU__74045.json"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def engine_games() -> Iterator[None]:
-    with engine_games_known():
-        yield
+pytestmark = pytest.mark.usefixtures("engine_games")
 
 
 def act(entity: str | int, type_: str, kind: str = "corporation", **fields: Any) -> dict[str, Any]:

@@ -9,12 +9,11 @@ made."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE, engine_games_known
+from tests.conftest import REFERENCE, corp
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.replay import ReplayStep, replay_steps
 from tilelay.routes import RoutePlanner
@@ -23,14 +22,7 @@ from tilelay.rules.g18india import G18India
 GAUGE = "gauge_change"
 
 
-@pytest.fixture(scope="module", autouse=True)
-def engine_games() -> Iterator[None]:
-    with engine_games_known():
-        yield
-
-
-def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:
-    return {"type": type_, "entity": entity, "entity_type": "corporation", **fields}
+pytestmark = pytest.mark.usefixtures("engine_games")
 
 
 def lay(entity: str, coord: str, tile: str, rotation: int) -> dict[str, Any]:

@@ -6,23 +6,14 @@ The games are read from the 18xx.games engine's sources (skipped where they are 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.conftest import engine_games_known
+from tests.conftest import corp
 from tilelay.replay import ReplayStep, replay_steps
 
-
-@pytest.fixture(scope="module", autouse=True)
-def engine_games() -> Iterator[None]:
-    with engine_games_known():
-        yield
-
-
-def corp(entity: str, type_: str, **fields: Any) -> dict[str, Any]:
-    return {"type": type_, "entity": entity, "entity_type": "corporation", **fields}
+pytestmark = pytest.mark.usefixtures("engine_games")
 
 
 def player(type_: str, **fields: Any) -> dict[str, Any]:
