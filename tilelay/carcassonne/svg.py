@@ -73,18 +73,22 @@ def turn_point(point: tuple[float, float], rotation: int) -> tuple[float, float]
     return (x, y)
 
 
-def _city_path(mask: int) -> str:
-    if mask == 0b1111:
-        return "M0 0 L100 0 L100 100 L0 100 Z"
+_Point = tuple[float, float]
+
+
+def _city_outline(mask: int) -> tuple[_Point, list[tuple[_Point | None, _Point]]]:
+    """A city's outline (not the whole tile): where it starts, and each step to the next
+    corner, along the tile's side (no control point) or along a curve bulging inward over
+    the open sides between (its control point)."""
     start = next(s for s in range(4) if mask >> s & 1 and not mask >> ((s - 1) % 4) & 1)
-    parts = [f"M{_pt(_CORNERS[start])}"]
+    out: list[tuple[_Point | None, _Point]] = []
     s = start
     steps = 0
     while steps < 4:
         if mask >> s & 1:
-            parts.append(f"L{_pt(_CORNERS[(s + 1) % 4])}")
             s = (s + 1) % 4
             steps += 1
+            out.append((None, _CORNERS[s]))
             continue
         run = []
         while not mask >> s & 1 and steps < 4:
@@ -93,8 +97,17 @@ def _city_path(mask: int) -> str:
             steps += 1
         mx = sum(_MIDS[r][0] for r in run) / len(run)
         my = sum(_MIDS[r][1] for r in run) / len(run)
-        control = (50 + (mx - 50) * 0.4, 50 + (my - 50) * 0.4)
-        parts.append(f"Q{_pt(control)} {_pt(_CORNERS[s])}")
+        out.append(((50 + (mx - 50) * 0.4, 50 + (my - 50) * 0.4), _CORNERS[s]))
+    return _CORNERS[start], out
+
+
+def _city_path(mask: int) -> str:
+    if mask == 0b1111:
+        return "M0 0 L100 0 L100 100 L0 100 Z"
+    start, steps = _city_outline(mask)
+    parts = [f"M{_pt(start)}"]
+    for control, corner in steps:
+        parts.append(f"L{_pt(corner)}" if control is None else f"Q{_pt(control)} {_pt(corner)}")
     return " ".join(parts) + " Z"
 
 
@@ -147,25 +160,14 @@ def _city_polygon(mask: int) -> list[tuple[float, float]]:
     """The city's drawn shape as a polygon (its curves sampled)."""
     if mask == 0b1111:
         return list(_CORNERS)
-    start = next(s for s in range(4) if mask >> s & 1 and not mask >> ((s - 1) % 4) & 1)
-    points = [_CORNERS[start]]
-    s, steps = start, 0
-    while steps < 4:
-        if mask >> s & 1:
-            s = (s + 1) % 4
-            steps += 1
-            points.append(_CORNERS[s])
-            continue
-        run = []
-        while not mask >> s & 1 and steps < 4:
-            run.append(s)
-            s = (s + 1) % 4
-            steps += 1
-        mx = sum(_MIDS[r][0] for r in run) / len(run)
-        my = sum(_MIDS[r][1] for r in run) / len(run)
-        control = (50 + (mx - 50) * 0.4, 50 + (my - 50) * 0.4)
-        a = points[-1]
-        points += [_quad(a, control, _CORNERS[s], i / 8) for i in range(1, 9)]
+    start, steps = _city_outline(mask)
+    points = [start]
+    for control, corner in steps:
+        if control is None:
+            points.append(corner)
+        else:
+            a = points[-1]
+            points += [_quad(a, control, corner, i / 8) for i in range(1, 9)]
     return points
 
 
