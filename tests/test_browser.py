@@ -13,6 +13,7 @@ import struct
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +51,14 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free loopback port, while inside: its base
+    URL (the browser tests' server)."""
     import uvicorn
 
     port = _free_port()
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -71,8 +73,10 @@ def server() -> Iterator[str]:
         thread.join(timeout=10)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, while inside; skips (saying why) when either
+    is absent."""
     if not HAVE_PLAYWRIGHT:
         print("skipping browser tests: playwright is not importable")
         pytest.skip("playwright is not importable")
@@ -85,6 +89,18 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with serving(create_app()) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture

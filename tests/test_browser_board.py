@@ -11,8 +11,6 @@ temporary folder, and checked to be real pictures.
 from __future__ import annotations
 
 import os
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import REFERENCE, reference
-from tests.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, LAUNCH_ARGS, _check_png, _free_port
+from tests.test_browser import _check_png, chromium, serving
 from tilelay.games import registry
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState
@@ -35,46 +33,21 @@ FIXTURE = REFERENCE / "18xxgames" / "fixtures" / "1889_314.json"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
     from tilelay.sources.games import add_paths
 
-    mp = pytest.MonkeyPatch()
     if ENGINE.is_dir():
         add_paths([ENGINE])
-    port = _free_port()
-    app = create_app(db=tmp_path_factory.mktemp("db") / "boards.sqlite3")
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the uvicorn server did not start")
-        time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}"
+        with serving(create_app(db=tmp_path_factory.mktemp("db") / "boards.sqlite3")) as url:
+            yield url
     finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
         registry.reset()
-        mp.undo()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not HAVE_PLAYWRIGHT:
-        pytest.skip("playwright is not importable")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is absent")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _page(browser: Any, width: int = 1280, height: int = 800, touch: bool = False) -> Any:

@@ -14,8 +14,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import CHROMIUM, HAVE_PLAYWRIGHT, LAUNCH_ARGS, _check_png, _free_port
+from tests.test_browser import _check_png, chromium, serving
 from tilelay.carcassonne.game import Game, Move
 from tilelay.carcassonne.record import GameRecord, restore
 from tilelay.web import create_app
@@ -33,39 +31,14 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import uvicorn
-
-    port = _free_port()
-    app = create_app(db=tmp_path_factory.mktemp("db") / "games.sqlite3")
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            pytest.fail("the uvicorn server did not start")
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
+    with serving(create_app(db=tmp_path_factory.mktemp("db") / "games.sqlite3")) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not HAVE_PLAYWRIGHT:
-        pytest.skip("playwright is not importable")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is absent")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture
