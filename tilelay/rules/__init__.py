@@ -90,11 +90,9 @@ class RunFacts:
         return what in self.assignments.get(target, ())
 
 
-#: Phased revenues worked out (by revenue, phase and whether the train is a diesel).
-_REVENUES: dict[tuple[object, ...], int] = {}
-#: The moments phased revenues are worked out for (phase, its tiles, diesel, the order of
-#: phases), numbered; and the revenues by (the revenue's id, the moment's number) ->
-#: (revenue, value).
+#: Phased revenues worked out: the moments they are worked out for (phase, its tiles,
+#: diesel, the order of phases), numbered; and the revenues by (the revenue's id, the
+#: moment's number) -> (the revenue, kept so that its id stays its own; its value).
 _MOMENTS: dict[tuple[object, ...], int] = {}
 _REVENUE_AT: dict[tuple[int, int], tuple[object, int]] = {}
 
@@ -290,6 +288,8 @@ class RouteContext:
         self.tokens = shared.tokens
         self._shared = shared
         self._order = tuple(p.name for p in self.game.phases)
+        #: the number of this moment for a diesel and for other trains (see _MOMENTS)
+        self._moments: dict[bool, int] = {}
         self._values: dict[TrainSpec, list[int]] = {}
         #: what a game's rules work out once per search (their own keys)
         self.memo: dict[str, Any] = {}
@@ -328,22 +328,8 @@ class RouteContext:
         if found is None:
             found = list(shared.plain)
             nodes = shared.nodes
-            if shared.phased:
-                # phased revenues by the revenue's identity and the phase (a number for
-                # the phase, the train and the order of phases)
-                moment = (self.phase.name, self.phase.tiles, spec.diesel, self._order)
-                at = _MOMENTS.setdefault(moment, len(_MOMENTS))
-                for n in shared.phased:
-                    revenue = nodes[n].revenue
-                    held = _REVENUE_AT.get((id(revenue), at))
-                    if held is not None and held[0] is revenue:
-                        found[n] = held[1]
-                    else:
-                        value = self.base_value_of(nodes[n], spec)
-                        if len(_REVENUE_AT) > 100_000:
-                            _REVENUE_AT.clear()
-                        _REVENUE_AT[(id(revenue), at)] = (revenue, value)
-                        found[n] = value
+            for n in shared.phased:
+                found[n] = self.base_value_of(nodes[n], spec)
             shared.values[key] = found
         return found
 
@@ -389,13 +375,20 @@ class RouteContext:
             return 0
         if not revenue.phases:
             return revenue.value
-        key = (revenue, self.phase.name, self.phase.tiles, spec.diesel, self._order)
-        found = _REVENUES.get(key)
-        if found is None:
-            if len(_REVENUES) > 100_000:
-                _REVENUES.clear()
-            found = _REVENUES[key] = self._phased(revenue, spec)
-        return found
+        # by the revenue's identity and a number for the moment (hashing neither)
+        at = self._moments.get(spec.diesel)
+        if at is None:
+            moment = (self.phase.name, self.phase.tiles, spec.diesel, self._order)
+            at = self._moments[spec.diesel] = _MOMENTS.setdefault(moment, len(_MOMENTS))
+        key = (id(revenue), at)
+        held = _REVENUE_AT.get(key)
+        if held is not None and held[0] is revenue:
+            return held[1]
+        value = self._phased(revenue, spec)
+        if len(_REVENUE_AT) > 100_000:
+            _REVENUE_AT.clear()
+        _REVENUE_AT[key] = (revenue, value)
+        return value
 
     def _phased(self, revenue: Any, spec: TrainSpec) -> int:
         phase = self.phase
