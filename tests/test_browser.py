@@ -300,3 +300,11 @@ def test_routes_page_in_the_browser(server: str, page: Any, tmp_path: Path) -> N
     page.screenshot(path=str(shot), full_page=True)
     _check_png(shot, 1280, 900)
     assert page.console_errors == []
+    # a record the server refuses: its error, in its words (the browser logs the 400)
+    page.fill("#record", "{not json")
+    page.click("#record-show")
+    page.wait_for_selector("#routes-result .error p.message")
+    assert "JSON" in page.inner_text("#routes-result .error p.message")
+    assert page.console_errors == [
+        "Failed to load resource: the server responded with a status of 400 (Bad Request)"
+    ]

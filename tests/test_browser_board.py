@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.conftest import REFERENCE, reference
@@ -367,3 +368,39 @@ def test_usable_on_laptops_and_tablets(
     _no_overflow(pg)
     _shot(pg, shots, f"1889_14_{width}x{height}")
     assert pg.console_errors == []
+
+
+def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    state = BoardState("1889").to_json()
+    made = httpx.post(f"{server}/api/boards", json={"name": "to rename", "state": state})
+    assert made.status_code == 201
+    board_id = made.json()["board"]["id"]
+    pg = _page(browser)
+    pg.goto(server + "/boards", wait_until="load")
+    row = pg.locator(f'#boards tr[data-id="{board_id}"]')
+    pg.once("dialog", lambda d: d.accept("renamed in the browser"))
+    row.locator("button.rename").click()
+    pg.wait_for_function(
+        "id => document.querySelector(`#boards tr[data-id='${id}'] a.open`).textContent"
+        " === 'renamed in the browser'",
+        arg=str(board_id),
+    )
+    assert httpx.get(f"{server}/api/boards/{board_id}").json()["board"]["name"] == (
+        "renamed in the browser"
+    )
+    # an import the server refuses: its message
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    pg.set_input_files("#import-file", str(bad))
+    pg.click("#import")
+    pg.wait_for_function("() => document.getElementById('import-status').textContent !== ''")
+    status = pg.inner_text("#import-status")
+    assert status.startswith("Not imported: ") and "JSON" in status, status
+    asked: list[str] = []
+    pg.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    row.locator("button.delete").click()
+    row.wait_for(state="detached")
+    assert asked == ["Delete it? This cannot be undone."]
+    assert httpx.get(f"{server}/api/boards/{board_id}").status_code == 404

@@ -134,8 +134,12 @@ def test_page_get_and_posted_form(client: TestClient) -> None:
     r = client.get("/routes/1889")
     assert r.status_code == 200
     assert 'id="record"' in r.text and "/static/routes.js" in r.text
+    # the scripts' shared requests load first
+    assert r.text.index("/static/api.js") < r.text.index("/static/routes.js")
     assert client.get("/routes/nosuchgame").status_code == 404
     assert client.get("/static/routes.js").status_code == 200
+    api = client.get("/static/api.js")
+    assert api.status_code == 200 and "window.tilelay" in api.text
     body = _fixture("1889")
     first = _runs(json.loads(body))[0]
     form = urlencode({"record": body.decode(), "action": str(first.action["id"])})

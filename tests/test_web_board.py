@@ -186,8 +186,10 @@ def test_saved_boards(client: TestClient) -> None:
     page = client.get("/boards")
     assert page.status_code == 200 and f"?board={imported['board']['id']}" in page.text
     assert f'?board={board_id}"' not in page.text
+    assert page.text.index("/static/api.js") < page.text.index("/static/boards.js")
     board_page = client.get(f"/board/1889?board={imported['board']['id']}")
     assert board_page.status_code == 200 and "K8=57-1" in board_page.text
+    assert board_page.text.index("/static/api.js") < board_page.text.index("/static/board.js")
     assert client.get("/board/1830?board=" + str(imported["board"]["id"])).status_code == 404
 
 

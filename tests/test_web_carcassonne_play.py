@@ -239,6 +239,7 @@ def test_the_pages(client: TestClient) -> None:
     table = client.get(r.headers["location"])
     assert table.status_code == 200
     assert 'id="carc-app"' in table.text and "/static/carcassonne.js" in table.text
+    assert table.text.index("/static/api.js") < table.text.index("/static/carcassonne.js")
     assert "person vs computer, hard (seed 3)" in table.text
     assert "the Abbot" in table.text and "the River" not in table.text
     assert "</script><" not in table.text.split('id="boot">')[1].split("</script>")[0]

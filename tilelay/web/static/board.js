@@ -14,7 +14,6 @@
   let lays = null; // the last answer of /api/boards/lays
   let saved = boot.board || null; // {id, name, version} of the saved board, or null
   let dirty = false;
-  let busy = 0;
   let zoom = 1;
   let record = null; // the imported record's summary while stepping through it
   let recordStep = 0;
@@ -23,43 +22,8 @@
 
   // ------------------------------------------------------------------ requests
 
-  async function call(method, url, body) {
-    busy += 1;
-    app.classList.add("busy");
-    try {
-      const init = { method, headers: {} };
-      if (body !== undefined) {
-        init.headers["Content-Type"] = "application/json";
-        init.body = typeof body === "string" ? body : JSON.stringify(body);
-      }
-      const response = await fetch(url, init);
-      let data = null;
-      try {
-        data = await response.json();
-      } catch (e) {
-        data = null;
-      }
-      if (!response.ok) {
-        const err = new Error((data && data.error) || "the server answered " + response.status);
-        err.status = response.status;
-        err.data = data;
-        throw err;
-      }
-      return data;
-    } finally {
-      busy -= 1;
-      if (!busy) app.classList.remove("busy");
-    }
-  }
-
-  function toast(text, kind) {
-    const box = $("message");
-    box.textContent = text;
-    box.className = "toast " + (kind || "error");
-    box.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => (box.hidden = true), kind === "info" ? 2500 : 8000);
-  }
+  const { call } = tilelay.client(app);
+  const toast = tilelay.toast;
 
   async function edit(path, extra) {
     if (record) return;

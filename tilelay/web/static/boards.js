@@ -8,17 +8,7 @@
     t.dateTime = d.toISOString();
     t.textContent = d.toLocaleString();
   });
-  async function call(method, url, body) {
-    const init = { method, headers: {} };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
-    }
-    const response = await fetch(url, init);
-    const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error((data && data.error) || "the server answered " + response.status);
-    return data;
-  }
+  const call = tilelay.request;
   root.addEventListener("click", async (ev) => {
     const row = ev.target.closest("tr[data-id]");
     if (!row) return;

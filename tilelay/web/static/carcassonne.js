@@ -17,44 +17,15 @@
   let placed = null; // {x, y, rotation}: the tile put on a square, its follower not chosen yet
   let cursor = null; // {x, y}: the keyboard's square
   let zoom = null; // null: fit the board to its box
-  let busy = 0;
   let stepTimer = null;
   let stopped = false; // computer moves stop after an error until the page is told to go on
   let litFarm = null;
 
   // ------------------------------------------------------------------ requests
 
-  async function call(method, url, body) {
-    busy += 1;
-    app.classList.add("busy");
-    try {
-      const init = { method, headers: {} };
-      if (body !== undefined) {
-        init.headers["Content-Type"] = "application/json";
-        init.body = JSON.stringify(body);
-      }
-      const response = await fetch(url, init);
-      const data = await response.json().catch(() => null);
-      if (!response.ok) {
-        const err = new Error((data && data.error) || "the server answered " + response.status);
-        err.status = response.status;
-        throw err;
-      }
-      return data;
-    } finally {
-      busy -= 1;
-      if (!busy) app.classList.remove("busy");
-    }
-  }
-
-  function toast(text, kind) {
-    const box = $("message");
-    box.textContent = text;
-    box.className = "toast " + (kind || "error");
-    box.hidden = false;
-    clearTimeout(toast.timer);
-    toast.timer = setTimeout(() => (box.hidden = true), 5000);
-  }
+  const client = tilelay.client(app);
+  const call = client.call;
+  const toast = tilelay.toast;
 
   async function change(path, body) {
     try {
@@ -383,7 +354,7 @@
       '<thead><tr><th scope="col">Player</th><th scope="col" class="figures">In hand</th>' +
       '<th scope="col" class="points">Points</th></tr></thead>' +
       `<tbody>${rows.join("")}</tbody>`;
-    $("undo").disabled = !game.can_undo || busy > 0;
+    $("undo").disabled = !game.can_undo || client.busy() > 0;
     const people = view.players.filter((p) => p.person).length;
     $("undo").textContent = people > 1 ? "↶ Undo the last person's move" : "↶ Undo my last move";
     // the last move
@@ -468,13 +439,13 @@
 
   function schedule() {
     clearTimeout(stepTimer);
-    if (g().finished || g().person_to_move || stopped || busy) return;
+    if (g().finished || g().person_to_move || stopped || client.busy()) return;
     stepTimer = setTimeout(() => change("step"), delay);
   }
 
   function place(x, y) {
     const spot = spotAt(x, y);
-    if (!spot || busy) return;
+    if (!spot || client.busy()) return;
     placed = { x, y, rotation: fitRotation(spot, rot) };
     rot = placed.rotation;
     cursor = { x, y };
@@ -493,7 +464,7 @@
   }
 
   function commit(action) {
-    if (!placed || busy) return;
+    if (!placed || client.busy()) return;
     change("move", {
       x: placed.x,
       y: placed.y,
@@ -541,7 +512,7 @@
   // ------------------------------------------------------------------ events
 
   $("board").addEventListener("click", (ev) => {
-    if (!personToMove() || busy) return;
+    if (!personToMove() || client.busy()) return;
     const figure = ev.target.closest("g.follower-spot");
     if (figure) {
       chooseFigure(Number(figure.dataset.key));
@@ -624,7 +595,7 @@
     if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
     const key = ev.key;
     if ((key === "z" && (ev.ctrlKey || ev.metaKey)) || (key === "u" && !ev.ctrlKey && !ev.metaKey)) {
-      if (g().can_undo && !busy) change("undo");
+      if (g().can_undo && !client.busy()) change("undo");
       ev.preventDefault();
       return;
     }

@@ -34,25 +34,15 @@
     const url = api + (action ? "?action=" + encodeURIComponent(action) : "");
     busy.hidden = false;
     try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: text,
-      });
-      let data = null;
-      try {
-        data = await response.json();
-      } catch (e) {
-        data = null;
-      }
-      if (!response.ok || !data) {
-        showError((data && data.error) || "The server answered " + response.status + ".");
+      const data = await tilelay.request("POST", url, text);
+      if (!data) {
+        showError("The server answered no result.");
         return;
       }
       result.innerHTML = data.panel;
       result.dataset.action = String(data.action);
     } catch (e) {
-      showError("The server could not be reached: " + e);
+      showError(e.status ? e.message : "The server could not be reached: " + e);
     } finally {
       busy.hidden = true;
     }
