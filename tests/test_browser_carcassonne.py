@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -386,3 +387,27 @@ def test_two_windows_on_one_game(server: str, browser: Any) -> None:
     assert first.console_errors == []
     # the browser itself notes the refused request; the page has no error of its own
     assert [e for e in second.console_errors if "409 (Conflict)" not in e] == []
+
+
+def test_saved_games_refuse_a_bad_import_and_delete(
+    server: str, browser: Any, tmp_path: Path
+) -> None:
+    pg = _page(browser)
+    game_id = _start(pg, server, ["greedy", "random"], seed=5)
+    pg.goto(server + "/carcassonne/play", wait_until="load")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"moves": "none"}', encoding="utf-8")
+    pg.set_input_files("#import-file", str(bad))
+    pg.click("#import")
+    pg.wait_for_function("() => document.getElementById('import-status').textContent !== ''")
+    status = pg.inner_text("#import-status")
+    assert status.startswith("Not imported: ") and len(status) > len("Not imported: "), status
+    asked: list[str] = []
+    pg.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    row = pg.locator(f"#games tr[data-id='{game_id}']")
+    row.locator("button.delete").click()
+    row.wait_for(state="detached")
+    assert asked and asked[0].startswith("Delete ")
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        urllib.request.urlopen(f"{server}/api/carcassonne/games/{game_id}", timeout=30)
+    assert gone.value.code == 404
