@@ -56,7 +56,11 @@ def test_no_route_earns_more_than_its_bound(stem: str) -> None:
             for spec in running:
                 upper = search.upper[spec]
                 reach = _Reach([spec])
-                routes, _ = _walk(net, reach, _grow(net, reach, search.bound, search.prune))
+                routes, _ = _walk(
+                    net,
+                    reach,
+                    _grow(net, reach, search.walker_of[spec].bound, search.walker_of[spec].prune),
+                )
                 for found in routes.values():
                     rated = planner.rated(spec, found)
                     if rated is None:
