@@ -52,7 +52,7 @@ import heapq
 import itertools
 import operator
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -770,21 +770,26 @@ class _Ceiling:
 
     __slots__ = ("cap", "cap_major", "major", "pay", "town_pay", "towns", "v")
 
-    def __init__(self, net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]):
+    def __init__(
+        self,
+        net: _Net,
+        reach: _Reach,
+        bound: Sequence[int],
+        prune: Sequence[int],
+        left_out: Collection[int] = (),
+    ):
         kind = net.kind
         cost = net.cost
-        free = sum(
-            max(b, 0) for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w <= 0
-        )
+        # the stops left out (the tokens whose routes are walked already, and the arm's)
+        stops = [n for n, k in enumerate(kind) if k >= 0 and n not in left_out]
+        free = sum(max(bound[n], 0) for n in stops if cost[n] <= 0)
         if net.hex_values is not None:
             free += sum(net.hex_values)
         specs = reach.specs
         #: the most reach (stops by visit cost) a route may use, and what the best stops
         #: that fill it earn (by the reach left: index capped at the last)
         self.cap = max((s.capacity(0b111) for s in specs), default=0)
-        self.v = _tops(
-            (b for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w > 0), free
-        )
+        self.v = _tops((bound[n] for n in stops if cost[n] > 0), free)
         self.towns: list[int] | None = None
         self.major: list[int] = []
         self.cap_major = self.pay = self.town_pay = 0
@@ -793,21 +798,10 @@ class _Ceiling:
             self.cap_major = max((s.capacity(majors) for s in specs), default=0)
             self.pay = max(reach._pays, default=0)
             self.town_pay = max(reach._town_pays, default=0)
-            free_w = sum(
-                max(p, 0)
-                for p, k, w in zip(prune, kind, cost, strict=True)
-                if k >= 0 and k != TOWN and w <= 0
-            )
+            free_w = sum(max(prune[n], 0) for n in stops if kind[n] != TOWN and cost[n] <= 0)
             if net.hex_values is not None:
                 free_w += sum(net.hex_values)
-            self.major = _tops(
-                (
-                    p
-                    for p, k, w in zip(prune, kind, cost, strict=True)
-                    if k >= 0 and k != TOWN and w > 0
-                ),
-                free_w,
-            )
+            self.major = _tops((prune[n] for n in stops if kind[n] != TOWN and cost[n] > 0), free_w)
             self.towns = reach.town_tops
 
 
@@ -1068,7 +1062,14 @@ def _grown(
                         visited[j] = 0
                 arm_ends[i] = len(rows)
 
-    for start in net.token_nodes:
+    tokens = net.token_nodes
+    if ceiling is not None:
+        # the tokens of most value first: the routes through them raise the thresholds
+        # soonest, and the later tokens' routes, which leave them out, may then fall short
+        tokens = sorted(tokens, key=lambda n: -bound[n])
+    #: the tokens whose arms are grown (the later tokens' routes leave them out)
+    done: list[int] = []
+    for start in tokens:
         k = kind[start]
         if k < 0:
             continue
@@ -1084,10 +1085,27 @@ def _grown(
         arms = _Arms(start, bound[start] + extra, prune[start] + extra)
         token_ends = endable is None or endable[start]
         visited[start] = 1
+        grow = True
+        if ceiling is not None and reach.floor > _NO_THRESHOLD:
+            # the most a route through this token earns, the earlier tokens left out
+            left = [n for n in done if bound[n] > 0 or prune[n] > 0]
+            load(_Ceiling(net, reach, bound, prune, (*left, start)) if left else ceiling())
+            room = cap - c0 - t0 - o0
+            most = arms.v0 + tops_v[room if room < last else last]
+            if town_tops is not None and most >= reach.floor:
+                most = _filled(
+                    arms.w0, c0 + o0, cap_major, pay, town_pay, tops_v, tops_major, town_tops
+                )
+            if most < reach.floor:
+                # no route through this token reaches what it needs
+                arms.pruned = reach.least
+                grow = False
+        done.append(start)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+            if grow:
+                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
         finally:
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
@@ -2059,7 +2077,12 @@ class _Search:
                 elif improves(route, ks):
                     tighten()
 
-            routes, cut = _walk(net, w.reach, self._arms(w, watch, gate), watch, gate)
+            def rated(ks: list[int] = ks, pending: list[list[_Found]] = pending) -> None:
+                if pending:
+                    settle(pending.pop(), ks)
+
+            arms = self._arms(w, watch, gate, rated)
+            routes, cut = _walk(net, w.reach, arms, watch, gate)
             found.append(routes)
             cuts.append(cut)
             if pending and len(found) < len(walkers):
@@ -2129,10 +2152,13 @@ class _Search:
         walker: _Walker,
         watch: Callable[[_Found], None] | None = None,
         gate: list[int] | None = None,
+        settle: Callable[[], None] | None = None,
     ) -> Iterable[_Arms]:
         """The arms of a walk (:func:`_grown`): grown a token at a time as the walk comes to
         it, those no route could need at the thresholds the walk has reached left out; kept
-        for another walk whose thresholds are no lower than those they were cut at."""
+        for another walk whose thresholds are no lower than those they were cut at.
+        ``settle`` (the walk's routes kept unrated, rated) is called where a walk of one
+        train comes to its next token: the thresholds it sets may leave the token out."""
         held = walker.arms
         least = walker.reach.least
         if held is not None and all(
@@ -2140,18 +2166,19 @@ class _Search:
             for a in held
         ):
             return held
-        return self._grown(walker, watch, gate)
+        return self._grown(walker, watch, gate, settle)
 
     def _grown(
         self,
         walker: _Walker,
         watch: Callable[[_Found], None] | None,
         gate: list[int] | None,
+        settle: Callable[[], None] | None,
     ) -> Iterator[_Arms]:
         net = self.planner._net
         # a train alone: its threshold is its best so far, which the rest of a route often
         # cannot beat (with several trains the thresholds are too low to pay for the test)
-        alone = len([s for s in self.slots if s.runs]) == 1
+        alone = len(walker.specs) == 1
         out: list[_Arms] = []
         for arms in _grown(
             net,
@@ -2164,6 +2191,8 @@ class _Search:
         ):
             out.append(arms)
             yield arms
+            if alone and settle is not None:
+                settle()
         walker.arms = out
 
     def _longest(self) -> int:
