@@ -461,6 +461,8 @@ class _Net:
         """Whether a route of some of ``specs`` may begin or end at each node (None: at
         every node): :attr:`endable`, narrowed where each train has ends of its own
         (:attr:`train_ends`)."""
+        if not self.train_ends:
+            return self.endable
         names = tuple(sorted({s.name for s in specs}))
         if names in self._ends_of:
             return self._ends_of[names]
@@ -1063,9 +1065,11 @@ def _grown(
                 arm_ends[i] = len(rows)
 
     tokens = net.token_nodes
-    if ceiling is not None:
-        # the tokens of most value first: the routes through them raise the thresholds
-        # soonest, and the later tokens' routes, which leave them out, may then fall short
+    if ceiling is not None and all(s.unlimited for s in reach.specs):
+        # trains of unlimited reach: the rest of the map is always within reach, so the
+        # ceiling leaves out no arm of a token, only whole tokens (below); the tokens of
+        # most value first, as the routes through them raise the thresholds soonest, and
+        # the later tokens' routes, which leave them out, may then fall short
         tokens = sorted(tokens, key=lambda n: -bound[n])
     #: the tokens whose arms are grown (the later tokens' routes leave them out)
     done: list[int] = []
@@ -2176,9 +2180,10 @@ class _Search:
         settle: Callable[[], None] | None,
     ) -> Iterator[_Arms]:
         net = self.planner._net
-        # a train alone: its threshold is its best so far, which the rest of a route often
-        # cannot beat (with several trains the thresholds are too low to pay for the test)
-        alone = len(walker.specs) == 1
+        # a train alone in its walk (and in one slot): its threshold is its best so far
+        # (less the gap, beside other walks' trains), which the rest of a route often cannot
+        # beat (with several trains the thresholds are too low to pay for the test)
+        alone = len([s for s in self.slots if s.runs and s in walker.specs]) == 1
         out: list[_Arms] = []
         for arms in _grown(
             net,
