@@ -56,11 +56,60 @@ def test_no_route_earns_more_than_its_bound(stem: str) -> None:
             for spec in running:
                 upper = search.upper[spec]
                 reach = _Reach([spec])
-                routes, _ = _walk(net, reach, _grow(net, reach, search.bound, search.prune))
+                routes, _ = _walk(
+                    net,
+                    reach,
+                    _grow(net, reach, search.walker_of[spec].bound, search.walker_of[spec].prune),
+                )
                 for found in routes.values():
                     rated = planner.rated(spec, found)
                     if rated is None:
                         continue
                     assert upper(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
                     checked += 1
+    assert checked > 0
+
+
+def test_train_ends_leave_out_no_route_the_train_runs() -> None:
+    """A train's own route ends (:attr:`tilelay.route_rules.WalkRules.train_ends`, 1822's
+    E-train: its own cities, France through the Channel) leave out of the walk only routes
+    the train may not run: every route it runs, walked without them, is walked with them,
+    its bound (the E-train's own cities) at least its revenue."""
+    path = reference("18xxgames", "fixtures", "1822__33845.json")
+    checked = 0
+    with engine_games_known():
+        runs = 0
+        for step in replay_steps(load_record(path)):
+            if step.action.get("type") != "run_routes":
+                continue
+            corp = str(step.action.get("entity"))
+            names = step.runnable_names(corp)
+            if "E" not in names:
+                continue
+            runs += 1
+            if runs % 3:
+                continue
+            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+            spec = planner.spec("E")
+            search = _Search(planner, [spec], [spec])
+            walker = search.walker_of[spec]
+            net = planner._net
+            assert net.train_ends, step.action_id
+            reach = _Reach([spec])
+            ended, _ = _walk(net, reach, _grow(net, reach, walker.bound, walker.prune))
+            ends, net.train_ends = net.train_ends, {}
+            net._ends_of.clear()
+            try:
+                every, _ = _walk(net, reach, _grow(net, reach, walker.bound, walker.prune))
+            finally:
+                net.train_ends = ends
+                net._ends_of.clear()
+            assert len(every) > len(ended), step.action_id
+            for mask, found in every.items():
+                rated = planner.rated(spec, found)
+                if rated is None:
+                    continue
+                assert mask in ended, (step.action_id, rated[2][0])
+                assert search.upper[spec](found) >= rated[0], (step.action_id, rated[2][0])
+                checked += 1
     assert checked > 0

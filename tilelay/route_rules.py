@@ -292,13 +292,16 @@ class WalkRules:
     * ``distinct_hexes``: a route may not enter a hex again after leaving it (1860);
     * ``hex_bound``: coord -> the most a route earns, besides its stops, for its track
       entering that hex (1817's mines and ranches: a bound, counted each time the track
-      enters the hex).
+      enters the hex);
+    * ``train_ends``: train name -> the only node ids that train's route may begin and end
+      at (1822's E-train: the corporation's token cities, and France through the Channel).
     """
 
     no_ends: frozenset[int] = frozenset()
     pass_once: frozenset[int] = frozenset()
     distinct_hexes: bool = False
     hex_bound: Mapping[str, int] = field(default_factory=dict)
+    train_ends: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
 
 def _mask(kinds: Sequence[str], where: str, halts: bool) -> int:

@@ -52,7 +52,7 @@ import heapq
 import itertools
 import operator
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -285,9 +285,12 @@ class _Reach:
 
     @property
     def key(self) -> tuple[tuple[object, ...], ...]:
-        """What the routes within this reach depend on (the trains' rows and hexes, and
-        whether one runs routes of one stop)."""
-        return tuple(sorted({(s.rows, s.hexes, s.min_stops <= 1) for s in self.specs}, key=repr))
+        """What the routes within this reach depend on (the trains' rows and hexes, whether
+        one runs routes of one stop, and their names: a game's rules may end a train's
+        routes at nodes of its own, :attr:`_Net.train_ends`)."""
+        return tuple(
+            sorted({(s.rows, s.hexes, s.min_stops <= 1, s.name) for s in self.specs}, key=repr)
+        )
 
     def set_thresholds(self, thresholds: Sequence[int]) -> None:
         """Each train's threshold: a route is kept while some train that may run it could
@@ -424,6 +427,9 @@ class _Net:
         walk = None if type(rules).walk_rules is GameRules.walk_rules else rules.walk_rules(ctx)
         #: whether a route may begin or end at each node (None: at every node)
         self.endable: list[bool] | None = None
+        #: train name -> the only nodes its route may begin or end at (WalkRules.train_ends)
+        self.train_ends: dict[str, frozenset[int]] = {}
+        self._ends_of: dict[tuple[str, ...], list[bool] | None] = {}
         #: the nodes a route may pass through at most one of (None: no such node)
         self.pass_once: list[bool] | None = None
         #: whether a route may not enter a hex again after leaving it
@@ -434,6 +440,7 @@ class _Net:
         if walk is not None:
             if walk.no_ends:
                 self.endable = [n not in walk.no_ends for n in range(len(g.nodes))]
+            self.train_ends = dict(walk.train_ends)
             if walk.pass_once:
                 self.pass_once = [n in walk.pass_once for n in range(len(g.nodes))]
             self.distinct = walk.distinct_hexes
@@ -449,6 +456,22 @@ class _Net:
         self._chain_hexes: list[list[tuple[int, int, bool]] | None] | None = (
             [None] * len(g.end_node) if self.distinct or self.hex_values is not None else None
         )
+
+    def ends_for(self, specs: Sequence[TrainSpec]) -> list[bool] | None:
+        """Whether a route of some of ``specs`` may begin or end at each node (None: at
+        every node): :attr:`endable`, narrowed where each train has ends of its own
+        (:attr:`train_ends`)."""
+        if not self.train_ends:
+            return self.endable
+        names = tuple(sorted({s.name for s in specs}))
+        if names in self._ends_of:
+            return self._ends_of[names]
+        found = self.endable
+        if names and all(name in self.train_ends for name in names):
+            allowed = frozenset().union(*(self.train_ends[name] for name in names))
+            found = [(found is None or found[n]) and n in allowed for n in range(len(self.kind))]
+        self._ends_of[names] = found
+        return found
 
     def chain_hexes(self, e: int) -> list[tuple[int, int, bool]]:
         """For each chain from path end ``e`` (:meth:`chain`): the hexes it enters after
@@ -749,21 +772,26 @@ class _Ceiling:
 
     __slots__ = ("cap", "cap_major", "major", "pay", "town_pay", "towns", "v")
 
-    def __init__(self, net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]):
+    def __init__(
+        self,
+        net: _Net,
+        reach: _Reach,
+        bound: Sequence[int],
+        prune: Sequence[int],
+        left_out: Collection[int] = (),
+    ):
         kind = net.kind
         cost = net.cost
-        free = sum(
-            max(b, 0) for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w <= 0
-        )
+        # the stops left out (the tokens whose routes are walked already, and the arm's)
+        stops = [n for n, k in enumerate(kind) if k >= 0 and n not in left_out]
+        free = sum(max(bound[n], 0) for n in stops if cost[n] <= 0)
         if net.hex_values is not None:
             free += sum(net.hex_values)
         specs = reach.specs
         #: the most reach (stops by visit cost) a route may use, and what the best stops
         #: that fill it earn (by the reach left: index capped at the last)
         self.cap = max((s.capacity(0b111) for s in specs), default=0)
-        self.v = _tops(
-            (b for b, k, w in zip(bound, kind, cost, strict=True) if k >= 0 and w > 0), free
-        )
+        self.v = _tops((bound[n] for n in stops if cost[n] > 0), free)
         self.towns: list[int] | None = None
         self.major: list[int] = []
         self.cap_major = self.pay = self.town_pay = 0
@@ -772,21 +800,10 @@ class _Ceiling:
             self.cap_major = max((s.capacity(majors) for s in specs), default=0)
             self.pay = max(reach._pays, default=0)
             self.town_pay = max(reach._town_pays, default=0)
-            free_w = sum(
-                max(p, 0)
-                for p, k, w in zip(prune, kind, cost, strict=True)
-                if k >= 0 and k != TOWN and w <= 0
-            )
+            free_w = sum(max(prune[n], 0) for n in stops if kind[n] != TOWN and cost[n] <= 0)
             if net.hex_values is not None:
                 free_w += sum(net.hex_values)
-            self.major = _tops(
-                (
-                    p
-                    for p, k, w in zip(prune, kind, cost, strict=True)
-                    if k >= 0 and k != TOWN and w > 0
-                ),
-                free_w,
-            )
+            self.major = _tops((prune[n] for n in stops if kind[n] != TOWN and cost[n] > 0), free_w)
             self.towns = reach.town_tops
 
 
@@ -873,7 +890,7 @@ def _grown(
 
     if gate is None:
         gate = [_BIG]
-    endable = net.endable
+    endable = net.ends_for(reach.specs)
     token_ends = True
     # whether every stop uses some reach (then an arm no train could take a stop further
     # ends where it is)
@@ -1047,7 +1064,16 @@ def _grown(
                         visited[j] = 0
                 arm_ends[i] = len(rows)
 
-    for start in net.token_nodes:
+    tokens = net.token_nodes
+    if ceiling is not None and all(s.unlimited for s in reach.specs):
+        # trains of unlimited reach: the rest of the map is always within reach, so the
+        # ceiling leaves out no arm of a token, only whole tokens (below); the tokens of
+        # most value first, as the routes through them raise the thresholds soonest, and
+        # the later tokens' routes, which leave them out, may then fall short
+        tokens = sorted(tokens, key=lambda n: -bound[n])
+    #: the tokens whose arms are grown (the later tokens' routes leave them out)
+    done: list[int] = []
+    for start in tokens:
         k = kind[start]
         if k < 0:
             continue
@@ -1063,10 +1089,27 @@ def _grown(
         arms = _Arms(start, bound[start] + extra, prune[start] + extra)
         token_ends = endable is None or endable[start]
         visited[start] = 1
+        grow = True
+        if ceiling is not None and reach.floor > _NO_THRESHOLD:
+            # the most a route through this token earns, the earlier tokens left out
+            left = [n for n in done if bound[n] > 0 or prune[n] > 0]
+            load(_Ceiling(net, reach, bound, prune, (*left, start)) if left else ceiling())
+            room = cap - c0 - t0 - o0
+            most = arms.v0 + tops_v[room if room < last else last]
+            if town_tops is not None and most >= reach.floor:
+                most = _filled(
+                    arms.w0, c0 + o0, cap_major, pay, town_pay, tops_v, tops_major, town_tops
+                )
+            if most < reach.floor:
+                # no route through this token reaches what it needs
+                arms.pruned = reach.least
+                grow = False
+        done.append(start)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
         try:
-            leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+            if grow:
+                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
         finally:
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
@@ -1100,8 +1143,7 @@ def _grown(
                 arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
             )
         ]
-        if net.endable is not None:
-            endable = net.endable
+        if endable is not None:
             arms.endable = [endable[link[0]] for link in arms.link if link is not None]
         # the counts packed (as _pack does)
         if uses_hexes:
@@ -1179,6 +1221,7 @@ def _walk(
     found: dict[int, _Found] = {}
     route: _Found
     cut = False
+    ends_at = net.ends_for(reach.specs)
     if gate is None:
         gate = [_BIG]
     for arms in arms_of:
@@ -1206,7 +1249,7 @@ def _walk(
         # the game's rules of where routes end: an arm whose last stop may not end a route
         # makes no route of its own, nor with a partner (its longer arms may)
         endable = arms.endable
-        token_ends = net.endable is None or net.endable[token]
+        token_ends = ends_at is None or ends_at[token]
         if reach.single and token_ends:
             if v0 >= reach.single_need((bc, bt, bo)):
                 # the token's city alone (a local train's route): no track, its own bit
@@ -1771,6 +1814,50 @@ def _reach_key(spec: TrainSpec) -> tuple[int, int, str]:
     return (-stops, -hexes, spec.name)
 
 
+class _Walker:
+    """One walk of a search (:class:`_Search`): some of the running trains, their routes
+    bounded by one sum of stop values (``bound``; ``prune`` when towns fill, see
+    :class:`_Reach`), kept within ``reach``; the arms it grew (kept for another walk) and
+    what the rest of a route may add beyond an arm (:class:`_Ceiling`, made when first
+    asked)."""
+
+    __slots__ = ("_ceiling", "arms", "bound", "prune", "reach", "specs")
+
+    def __init__(
+        self, specs: list[TrainSpec], bound: list[int], prune: list[int], reach: _Reach
+    ) -> None:
+        self.specs = specs
+        self.bound = bound
+        self.prune = prune
+        self.reach = reach
+        self.arms: list[_Arms] | None = None
+        self._ceiling: _Ceiling | None = None
+
+    def ceiling(self, net: _Net) -> _Ceiling:
+        """What the rest of a route may add beyond an arm."""
+        if self._ceiling is None:
+            self._ceiling = _Ceiling(net, self.reach, self.bound, self.prune)
+        return self._ceiling
+
+
+def _walk_groups(specs: Sequence[TrainSpec], arrays: Sequence[list[int]]) -> list[list[int]]:
+    """The trains (by index) each walk of a search takes: all in one walk (their routes
+    bounded by one sum, the most of their bound values), but a walk for each track pool
+    (:attr:`TrainSpec.pool`) where the pools' bound values differ (a walk bounding a train
+    by values it cannot earn, 1822's E-train beside a 2P, keeps routes that cannot pay it).
+    Trains of different pools never share track, so no route of a run is lost between
+    walks; the combination sees each train's routes from its own walk."""
+    pools: dict[int, list[int]] = {}
+    for i, s in enumerate(specs):
+        pools.setdefault(s.pool, []).append(i)
+    if len(pools) == 1:
+        return [list(range(len(specs)))]
+    first = arrays[0]
+    if all(a is first or a == first for a in arrays):
+        return [list(range(len(specs)))]
+    return list(pools.values())
+
+
 class _Search:
     """The best routes of trains together (:meth:`RoutePlanner.best`), exactly (see the
     module docstring):
@@ -1809,82 +1896,94 @@ class _Search:
         self.upper: dict[TrainSpec, Callable[[_Found], int]] = {}
         #: train s earns at most scale[s] times a route's bound sum plus consts[s]
         self.scale: dict[TrainSpec, int] = dict.fromkeys(running, 1)
+        #: the walks, and each train's
+        self.walkers: list[_Walker] = []
+        self.walker_of: dict[TrainSpec, _Walker] = {}
         if not self.exactable:
-            self.bound: list[int] = [0] * n
             for s in running:
                 self.consts[s] = _BIG
                 self.cheap[s] = False
                 self.upper[s] = lambda f: _BIG
-            self.reach = _Reach(running)
-            self.prune = self.bound
+            zero = [0] * n
+            self._add(_Walker(running, zero, zero, _Reach(running)))
         else:
-            arrays = [b[0] for b in bounds if b is not None]
-            first = arrays[0]
-            if all(a is first for a in arrays):
-                scales = [1] * len(running)
-                base = first if min(first, default=0) >= 0 else [max(0, v) for v in first]
-            else:
-                # one sum for every train: train i earns at most scales[i] times it
-                scales = [max(1, *s.multipliers) for s in running]
-                base = [0] * n
-                for array, scale in zip(arrays, scales, strict=True):
-                    if scale == 1:
-                        base = [a if a > b else b for a, b in zip(array, base, strict=True)]
-                    else:
-                        base = [max(-(-a // scale), b) for a, b in zip(array, base, strict=True)]
-            self.bound = base
-            self.prune = base
-            self.scale = dict(zip(running, scales, strict=True))
-            costs = ctx._shared.stop_costs
-            majors = (1 << CITY) | (1 << OFFBOARD)
-            town = 1 << TOWN
-            fill = (
-                costs <= {0, 1}
-                and all(s.pay_capacity(majors) >= s.capacity(majors) for s in running)
-                and any(s.capacity(town) > s.pay_capacity(town) for s in running)
-            )
-            hooks = type(rules).route_hooks
-            generic_hexes = type(rules).hex_distance is GameRules.hex_distance
-            town_tops = [0]
-            if fill:
-                town_tops = _tops(
-                    (v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN), 0
-                )
-            # the most towns a train scores: as many as its rows pay for towns, but where the
-            # game chooses the stops scored itself (1860's and 1867's towns fill the city
-            # stops a route leaves unused), as many as it scores stops at all
-            own_pay = type(rules).paid_stops is not GameRules.paid_stops
-            town_pays = [
-                s.pay_capacity(0b111) if own_pay else s.pay_capacity(town) for s in running
-            ]
-            for s, b, scale, town_pay in zip(running, bounds, scales, town_pays, strict=True):
-                assert b is not None
-                self.consts[s] = b[1]
-                self.cheap[s] = (
-                    not hooks
-                    and planner._net.hex_values is None
-                    and b[0] is base
-                    and b[1] == 0
-                    and scale == 1
-                    and s.pays_all
-                    and (s.scores_visits or costs <= {1})
-                    and s.min_stops <= 2
-                    and (s.hexes is None or generic_hexes)
-                )
-                self.upper[s] = _upper(
-                    scale, b[1], s.pay_capacity(0b111), town_pay, town_tops, fill
-                )
-            self.reach = _Reach(running, scales, town_tops if fill else None, town_pays)
-            if fill:
-                # towns fill: the pruning sum counts cities and offboards (see _upper)
-                self.prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
-        self.arms: list[_Arms] | None = None
-        #: what the rest of a route may add beyond an arm (when first asked)
-        self.ceiling: _Ceiling | None = None
+            arrays: list[list[int]] = [b[0] for b in bounds if b is not None]
+            for group in _walk_groups(running, arrays):
+                self._add(self._walker([running[i] for i in group], [bounds[i] for i in group]))
         self.rate = {
             s: planner._bounded_revenue(s) if self.cheap[s] else planner._revenue_of(s)
             for s in running
         }
+
+    def _add(self, walker: _Walker) -> None:
+        self.walkers.append(walker)
+        for s in walker.specs:
+            self.walker_of[s] = walker
+
+    def _walker(
+        self, specs: list[TrainSpec], bounds: Sequence[tuple[list[int], int] | None]
+    ) -> _Walker:
+        """The walk of ``specs`` (some of the running trains) by their bounds (one sum for
+        them all: the most of their bound values, by their multipliers), with each train's
+        bound of a found route (:attr:`upper`)."""
+        ctx = self.ctx
+        rules = self.rules
+        planner = self.planner
+        n = len(ctx.classes)
+        arrays = [b[0] for b in bounds if b is not None]
+        first = arrays[0]
+        if all(a is first for a in arrays):
+            scales = [1] * len(specs)
+            base = first if min(first, default=0) >= 0 else [max(0, v) for v in first]
+        else:
+            # one sum for every train: train i earns at most scales[i] times it
+            scales = [max(1, *s.multipliers) for s in specs]
+            base = [0] * n
+            for array, scale in zip(arrays, scales, strict=True):
+                if scale == 1:
+                    base = [a if a > b else b for a, b in zip(array, base, strict=True)]
+                else:
+                    base = [max(-(-a // scale), b) for a, b in zip(array, base, strict=True)]
+        prune = base
+        self.scale.update(zip(specs, scales, strict=True))
+        costs = ctx._shared.stop_costs
+        majors = (1 << CITY) | (1 << OFFBOARD)
+        town = 1 << TOWN
+        fill = (
+            costs <= {0, 1}
+            and all(s.pay_capacity(majors) >= s.capacity(majors) for s in specs)
+            and any(s.capacity(town) > s.pay_capacity(town) for s in specs)
+        )
+        hooks = type(rules).route_hooks
+        generic_hexes = type(rules).hex_distance is GameRules.hex_distance
+        town_tops = [0]
+        if fill:
+            town_tops = _tops((v for v, k in zip(base, ctx.classes, strict=True) if k == TOWN), 0)
+        # the most towns a train scores: as many as its rows pay for towns, but where the
+        # game chooses the stops scored itself (1860's and 1867's towns fill the city
+        # stops a route leaves unused), as many as it scores stops at all
+        own_pay = type(rules).paid_stops is not GameRules.paid_stops
+        town_pays = [s.pay_capacity(0b111) if own_pay else s.pay_capacity(town) for s in specs]
+        for s, b, scale, town_pay in zip(specs, bounds, scales, town_pays, strict=True):
+            assert b is not None
+            self.consts[s] = b[1]
+            self.cheap[s] = (
+                not hooks
+                and planner._net.hex_values is None
+                and b[0] is base
+                and b[1] == 0
+                and scale == 1
+                and s.pays_all
+                and (s.scores_visits or costs <= {1})
+                and s.min_stops <= 2
+                and (s.hexes is None or generic_hexes)
+            )
+            self.upper[s] = _upper(scale, b[1], s.pay_capacity(0b111), town_pay, town_tops, fill)
+        reach = _Reach(specs, scales, town_tops if fill else None, town_pays)
+        if fill:
+            # towns fill: the pruning sum counts cities and offboards (see _upper)
+            prune = [0 if k == TOWN else v for v, k in zip(base, ctx.classes, strict=True)]
+        return _Walker(specs, base, prune, reach)
 
     def run(self) -> tuple[int, list[int], list[_Ranked], int]:
         """(the best total, the route index per slot or -1, the slots' lists, how many
@@ -1892,14 +1991,12 @@ class _Search:
         planner = self.planner
         net = planner._net
         running = self.running
-        reach = self.reach
+        walkers = self.walkers
         if not self.exactable:
-            found, _ = _walk(net, reach, self._arms())
-            return self._combine(found, {})
+            return self._combine([_walk(net, w.reach, self._arms(w))[0] for w in walkers], {})
         consts = self.consts
         rate = self.rate
         upper = self.upper
-        scales = reach.scales
         run_hooks = type(self.rules).run_hooks
         trains = [s for s in self.slots if s.runs]
         alone = len(trains) == 1 and not run_hooks
@@ -1907,28 +2004,27 @@ class _Search:
         if not alone and run_hooks:
             self.ctx.longest = self._longest()
             extra = self.rules.run_bonus_bound(self.ctx)
-        # steps 1 and 2 in one walk: each train's best so far, and the routes within the gap
-        # of the bests so far kept (a sixteenth of their sum; none for a train alone)
+        # steps 1 and 2 in one walk (a walk each for trains whose bounds differ: see
+        # _walk_groups): each train's best so far, and the routes within the gap of the bests
+        # so far kept (a sixteenth of their sum; none for a train alone)
         # (the trains by index in the walk's callbacks: a train spec hashes in Python)
         ups = [upper[s] for s in running]
         rates = [rate[s] for s in running]
         lows = [consts[s] for s in running]
-        each = range(len(running))
         #: each slot's train, by index
         slot_of = [running.index(s) for s in trains]
         bests = [-1] * len(running)
         #: the first route (in walk order) earning each train's best
         best_routes: list[_Found | None] = [None] * len(running)
-        gate = [_NO_THRESHOLD]
         share = 0 if alone else 16
+        #: each walk's trains (by index), and the least bound sum a route of theirs must
+        #: have to improve a best (its gate)
+        each: list[list[int]] = [[running.index(s) for s in w.specs] for w in walkers]
+        gates: list[list[int]] = [[_NO_THRESHOLD] for _ in walkers]
 
-        #: the first routes seen, kept unrated while there are few (a small position is
-        #: then one walk and one combination that rates only what it needs)
-        pending: list[list[_Found]] = [[]]
-
-        def improves(found: _Found) -> bool:
+        def improves(found: _Found, trains: list[int]) -> bool:
             better = False
-            for k in each:
+            for k in trains:
                 if ups[k](found) <= bests[k]:
                     continue
                 value = rates[k](found)
@@ -1942,22 +2038,21 @@ class _Search:
             # a route improves a train's best when it earns at least one more; one is kept
             # when it earns at least the best less the gap (and the run's bonus)
             gap = max(sum(max(bests[k], 0) for k in slot_of) // share, 1) + extra if share else 0
-            improve = [b - low + 1 for b, low in zip(bests, lows, strict=True)]
-            # never lowered (a train's threshold falls when another's best widens the gap):
-            # the combination's bars are no lower than the highest (see below)
-            reach.set_thresholds(
-                [
-                    max(t - 1 - gap if share else t, old)
-                    for t, old in zip(improve, reach.thresholds, strict=True)
-                ]
-            )
-            gate[0] = min(-(-t // k) for t, k in zip(improve, scales, strict=True))
+            for w, ks, gate in zip(walkers, each, gates, strict=True):
+                improve = [bests[k] - lows[k] + 1 for k in ks]
+                # never lowered (a train's threshold falls when another's best widens the
+                # gap): the combination's bars are no lower than the highest (see below)
+                w.reach.set_thresholds(
+                    [
+                        max(t - 1 - gap if share else t, old)
+                        for t, old in zip(improve, w.reach.thresholds, strict=True)
+                    ]
+                )
+                gate[0] = min(-(-t // k) for t, k in zip(improve, w.reach.scales, strict=True))
 
-        def settle() -> None:
+        def settle(held: list[_Found], trains: list[int]) -> None:
             # the routes kept unrated, each train's best first (by bound, then walk order)
-            held = pending[0]
-            pending.clear()
-            for k in each:
+            for k in trains:
                 up = ups[k]
                 for u, _, f in sorted(((up(f), i, f) for i, f in enumerate(held)), key=_first):
                     if u <= bests[k]:
@@ -1968,23 +2063,45 @@ class _Search:
                         best_routes[k] = f
             tighten()
 
-        def watch(found: _Found) -> None:
-            if pending:
-                pending[0].append(found)
-                if len(pending[0]) >= _EAGER:
-                    settle()
-            elif improves(found):
-                tighten()
+        found: list[dict[int, _Found]] = []
+        #: whether each walk's thresholds left routes out
+        cuts: list[bool] = []
+        #: the first routes each walk sees, kept unrated while there are few (a small
+        #: position is then one walk and one combination that rates only what it needs)
+        pendings: list[list[list[_Found]]] = [[[]] for _ in walkers]
+        for w, ks, gate, pending in zip(walkers, each, gates, pendings, strict=True):
 
-        found, cut = _walk(net, reach, self._arms(watch, gate), watch, gate)
-        if pending and (alone or cut):
-            settle()
+            def watch(
+                route: _Found, ks: list[int] = ks, pending: list[list[_Found]] = pending
+            ) -> None:
+                if pending:
+                    pending[0].append(route)
+                    if len(pending[0]) >= _EAGER:
+                        settle(pending.pop(), ks)
+                elif improves(route, ks):
+                    tighten()
+
+            def rated(ks: list[int] = ks, pending: list[list[_Found]] = pending) -> None:
+                if pending:
+                    settle(pending.pop(), ks)
+
+            arms = self._arms(w, watch, gate, rated)
+            routes, cut = _walk(net, w.reach, arms, watch, gate)
+            found.append(routes)
+            cuts.append(cut)
+            if pending and len(found) < len(walkers):
+                # the bests so far set the next walk's thresholds
+                settle(pending.pop(), ks)
+        if pendings[-1] and (alone or any(cuts)):
+            # step 2 needs every train's best (where no walk cut a route, the combination
+            # rates what it needs)
+            settle(pendings[-1].pop(), each[-1])
         if alone:
             # the walk saw every route that could beat the best so far: its best is the
             # answer
-            return self._alone(trains[0], best_routes[0], bests[0], len(found))
+            return self._alone(trains[0], best_routes[0], bests[0], len(found[0]))
         best = dict(zip(running, bests, strict=True))
-        if not cut:
+        if not any(cuts):
             return self._combine(found, {})
         # step 2: the routes of a run within ``gap`` of every train's best, combined; the
         # gap widened until the run found is within it (then no run is better)
@@ -1994,8 +2111,13 @@ class _Search:
         olds: dict[TrainSpec, int] = {}
         while True:
             # the walk kept every route of a train whose bound reached the train's highest
-            # threshold: no bar is lower, and the gap proven must be within every train's
-            walked = {s: t + consts[s] for s, t in zip(running, reach.thresholds, strict=True)}
+            # threshold (every route, where its walk cut none): no bar is lower, and the gap
+            # proven must be within every train's
+            walked = {
+                s: t + consts[s] if cut else _NO_THRESHOLD
+                for w, cut in zip(walkers, cuts, strict=True)
+                for s, t in zip(w.specs, w.reach.thresholds, strict=True)
+            }
             bars = {s: max(best[s] - gap - extra, walked[s]) for s in running}
             within = min(best[s] - extra - bars[s] for s in running)
             if result is None:
@@ -2010,8 +2132,10 @@ class _Search:
             if proven <= within:
                 return result
             gap = min(proven, 2 * gap)
-            reach.set_thresholds([best[s] - gap - extra - consts[s] for s in running])
-            found, _ = _walk(net, reach, self._arms())
+            for i, w in enumerate(walkers):
+                if cuts[i]:
+                    w.reach.set_thresholds([best[s] - gap - extra - consts[s] for s in w.specs])
+                    found[i], cuts[i] = _walk(net, w.reach, self._arms(w))
 
     def _alone(
         self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
@@ -2027,40 +2151,54 @@ class _Search:
         picks[slot] = 0
         return revenue, picks, lists, candidates
 
-    def _ceiling(self) -> _Ceiling:
-        if self.ceiling is None:
-            self.ceiling = _Ceiling(self.planner._net, self.reach, self.bound, self.prune)
-        return self.ceiling
-
     def _arms(
-        self, watch: Callable[[_Found], None] | None = None, gate: list[int] | None = None
+        self,
+        walker: _Walker,
+        watch: Callable[[_Found], None] | None = None,
+        gate: list[int] | None = None,
+        settle: Callable[[], None] | None = None,
     ) -> Iterable[_Arms]:
         """The arms of a walk (:func:`_grown`): grown a token at a time as the walk comes to
         it, those no route could need at the thresholds the walk has reached left out; kept
-        for another walk whose thresholds are no lower than those they were cut at."""
-        held = self.arms
-        least = self.reach.least
+        for another walk whose thresholds are no lower than those they were cut at.
+        ``settle`` (the walk's routes kept unrated, rated) is called where a walk of one
+        train comes to its next token: the thresholds it sets may leave the token out."""
+        held = walker.arms
+        least = walker.reach.least
         if held is not None and all(
             a.pruned is None or all(n >= p for n, p in zip(least, a.pruned, strict=True))
             for a in held
         ):
             return held
-        return self._grown(watch, gate)
+        return self._grown(walker, watch, gate, settle)
 
     def _grown(
-        self, watch: Callable[[_Found], None] | None, gate: list[int] | None
+        self,
+        walker: _Walker,
+        watch: Callable[[_Found], None] | None,
+        gate: list[int] | None,
+        settle: Callable[[], None] | None,
     ) -> Iterator[_Arms]:
         net = self.planner._net
-        # a train alone: its threshold is its best so far, which the rest of a route often
-        # cannot beat (with several trains the thresholds are too low to pay for the test)
-        alone = len([s for s in self.slots if s.runs]) == 1
+        # a train alone in its walk (and in one slot): its threshold is its best so far
+        # (less the gap, beside other walks' trains), which the rest of a route often cannot
+        # beat (with several trains the thresholds are too low to pay for the test)
+        alone = len([s for s in self.slots if s.runs and s in walker.specs]) == 1
         out: list[_Arms] = []
         for arms in _grown(
-            net, self.reach, self.bound, self.prune, self._ceiling if alone else None, watch, gate
+            net,
+            walker.reach,
+            walker.bound,
+            walker.prune,
+            (lambda: walker.ceiling(net)) if alone else None,
+            watch,
+            gate,
         ):
             out.append(arms)
             yield arms
-        self.arms = out
+            if alone and settle is not None:
+                settle()
+        walker.arms = out
 
     def _longest(self) -> int:
         """The most stops any route of the trains may have (for whole-run bounds)."""
@@ -2072,21 +2210,24 @@ class _Search:
 
     def _combine(
         self,
-        found: dict[int, _Found],
+        found: list[dict[int, _Found]],
         bars: dict[TrainSpec, int],
         seed: int = -_BIG,
         olds: dict[TrainSpec, int] | None = None,
     ) -> tuple[int, list[int], list[_Ranked], int]:
-        """Step 3 on ``found``: routes of train ``s`` whose bound is below ``bars[s]`` left
-        out; only runs worth more than ``seed`` sought (no route indices, ``[]``, when there
-        is none), and with ``olds`` (the bars of the combination that found ``seed``) only
-        runs with a route below its train's old bar."""
+        """Step 3 on ``found`` (the routes of each walk, :attr:`walkers`): routes of train
+        ``s`` whose bound is below ``bars[s]`` left out; only runs worth more than ``seed``
+        sought (no route indices, ``[]``, when there is none), and with ``olds`` (the bars
+        of the combination that found ``seed``) only runs with a route below its train's
+        old bar."""
         planner = self.planner
         rules = self.rules
         lists: dict[TrainSpec, _Ranked] = {}
-        routes = list(found.values())
+        walked = [list(f.values()) for f in found]
+        of_walker = {id(w): i for i, w in enumerate(self.walkers)}
         width = planner._net.width
         for s in self.running:
+            routes = walked[of_walker[id(self.walker_of[s])]]
             bar = bars.get(s, _NO_THRESHOLD)
             const = self.consts[s]
             rate = self.rate[s]
@@ -2123,7 +2264,7 @@ class _Search:
         exact: Callable[[list[int], int], int] | None = None
         bound = 0
         if type(rules).run_hooks:
-            self.ctx.longest = max((_length(f) for f in routes), default=0)
+            self.ctx.longest = max((_length(f) for r in walked for f in r), default=0)
             bound = rules.run_bonus_bound(self.ctx)
             slots = self.slots
 
@@ -2139,7 +2280,7 @@ class _Search:
         exits = self.planner._net.exits
         old = None if olds is None else [olds.get(s, -_BIG) for s in self.slots]
         total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
-        return total, picks, slot_lists, len(found)
+        return total, picks, slot_lists, sum(len(f) for f in found)
 
 
 def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:

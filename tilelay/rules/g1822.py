@@ -56,7 +56,7 @@ from typing import Any, ClassVar
 
 from tilelay.errors import NotFoundError
 from tilelay.games import Game
-from tilelay.route_rules import CITY, TrainSpec
+from tilelay.route_rules import CITY, TrainSpec, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.tile import NodeKind
 from tilelay.trains import UNLIMITED_STOPS, StopAllowance, TrainType
@@ -206,11 +206,38 @@ class G1822(GameRules):
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
         found = self._destination(ctx)
+        if spec.name == self.e_train:
+            # the E-train earns at its own cities alone (the Channel's at most France's
+            # too), and the destination bonus there
+            values = ctx.values(spec)
+            france = max(
+                (values[n] for n in range(len(ctx.coords)) if ctx.coords[n] == self.france),
+                default=0,
+            )
+            bound = [0] * len(values)
+            for n in self._own_cities(ctx):
+                channel = ctx.coords[n] == self.english_channel
+                bound[n] = max(values[n], france) if channel else values[n]
+            if found is not None:
+                bound[found[1]] += ctx.base_value(found[1], spec) * spec.multipliers[CITY]
+            return bound, 0
         if found is None:
             return ctx.values(spec), 0
         destination = found[1]
         bonus = ctx.base_value(destination, spec) * spec.multipliers[CITY]
         return ctx.bound_with(spec, {ctx.coords[destination]: bonus}), 0
+
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        """The E-train's route begins and ends at the corporation's own cities (or at France
+        through the Channel, where the corporation holds the Channel's token)."""
+        ends = set(self._own_cities(ctx))
+        if self._channel_held(ctx):
+            ends.update(n for n in range(len(ctx.coords)) if ctx.coords[n] == self.france)
+        return WalkRules(train_ends={self.e_train: frozenset(ends)})
+
+    def _own_cities(self, ctx: RouteContext) -> list[int]:
+        """The cities with the corporation's token."""
+        return [n for n in range(len(ctx.coords)) if ctx.classes[n] == CITY and ctx.tokened[n]]
 
     def _destination(self, ctx: RouteContext) -> tuple[int, int] | None:
         """The nodes of the corporation's home token and destination token, when it has
