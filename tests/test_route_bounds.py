@@ -5,7 +5,8 @@ The search rates a route exactly only when its bound can still beat the best fou
 stops walking where no longer route's bound could: a bound below a route's revenue can lose
 the optimum without a test of the optimum noticing (the position may not need that route).
 So every route of every train (each train's routes walked without thresholds, rated
-exactly) is checked against the bound (:class:`tilelay.routes._Search`'s ``upper``), on
+exactly) is checked against the bound (:class:`tilelay.routes._Search`'s ``upper``, and
+its ``tight``: a game's bound from a route's stops), on
 every fifth ``run_routes`` of a record (the routes walked with the search's bound values).
 """
 
@@ -32,11 +33,14 @@ RECORDS = (
     "18India__18India_game_end_bank",
 )
 
+#: Records whose games bound routes from their stops too (GameRules.stops_bound): 18India.
+CLOSER = ("18India__18India_game_end_bank",)
+
 
 @pytest.mark.parametrize("stem", RECORDS)
 def test_no_route_earns_more_than_its_bound(stem: str) -> None:
     path = reference("18xxgames", "fixtures", f"{stem}.json")
-    checked = 0
+    checked = closer_checked = 0
     with engine_games_known():
         runs = 0
         for step in replay_steps(load_record(path)):
@@ -55,6 +59,7 @@ def test_no_route_earns_more_than_its_bound(stem: str) -> None:
             net = planner._net
             for spec in running:
                 upper = search.upper[spec]
+                closer = search.tight[spec]
                 reach = _Reach([spec])
                 routes, _ = _walk(
                     net,
@@ -67,7 +72,13 @@ def test_no_route_earns_more_than_its_bound(stem: str) -> None:
                         continue
                     assert upper(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
                     checked += 1
+                    if closer is not None:
+                        # the game's closer bound from the stops (GameRules.stops_bound)
+                        assert closer(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
+                        closer_checked += 1
     assert checked > 0
+    if stem in CLOSER:
+        assert closer_checked > 0
 
 
 def test_train_ends_leave_out_no_route_the_train_runs() -> None:

@@ -1896,6 +1896,9 @@ class _Search:
         self.upper: dict[TrainSpec, Callable[[_Found], int]] = {}
         #: train s earns at most scale[s] times a route's bound sum plus consts[s]
         self.scale: dict[TrainSpec, int] = dict.fromkeys(running, 1)
+        #: a closer bound of an express train's revenue on a found route, asked before
+        #: rating it (GameRules.express_bound; None: none)
+        self.tight: dict[TrainSpec, Callable[[_Found], int] | None] = dict.fromkeys(running)
         #: the walks, and each train's
         self.walkers: list[_Walker] = []
         self.walker_of: dict[TrainSpec, _Walker] = {}
@@ -1979,6 +1982,9 @@ class _Search:
                 and (s.hexes is None or generic_hexes)
             )
             self.upper[s] = _upper(scale, b[1], s.pay_capacity(0b111), town_pay, town_tops, fill)
+            closer = rules.stops_bound(ctx, s)
+            if closer is not None:
+                self.tight[s] = _stops_upper(planner, closer)
         reach = _Reach(specs, scales, town_tops if fill else None, town_pays)
         if fill:
             # towns fill: the pruning sum counts cities and offboards (see _upper)
@@ -2009,6 +2015,7 @@ class _Search:
         # so far kept (a sixteenth of their sum; none for a train alone)
         # (the trains by index in the walk's callbacks: a train spec hashes in Python)
         ups = [upper[s] for s in running]
+        tights = [self.tight[s] for s in running]
         rates = [rate[s] for s in running]
         lows = [consts[s] for s in running]
         #: each slot's train, by index
@@ -2026,6 +2033,9 @@ class _Search:
             better = False
             for k in trains:
                 if ups[k](found) <= bests[k]:
+                    continue
+                tight = tights[k]
+                if tight is not None and tight(found) <= bests[k]:
                     continue
                 value = rates[k](found)
                 if value is not None and value > bests[k]:
@@ -2054,9 +2064,12 @@ class _Search:
             # the routes kept unrated, each train's best first (by bound, then walk order)
             for k in trains:
                 up = ups[k]
+                tight = tights[k]
                 for u, _, f in sorted(((up(f), i, f) for i, f in enumerate(held)), key=_first):
                     if u <= bests[k]:
                         break
+                    if tight is not None and tight(f) <= bests[k]:
+                        continue
                     value = rates[k](f)
                     if value is not None and value > bests[k]:
                         bests[k] = value
@@ -2322,6 +2335,22 @@ def _upper(
         return scale * min(f[1], filled) + const
 
     return upper
+
+
+def _stops_upper(
+    planner: RoutePlanner, bound: Callable[[Sequence[int]], int]
+) -> Callable[[_Found], int]:
+    """A game's closer bound of a found route (:meth:`GameRules.stops_bound`), from its
+    stops (unfolded once a route)."""
+    unfolded = planner._unfolded
+
+    def tight(found: _Found) -> int:
+        held = unfolded.get(found[0])
+        if held is None:
+            held = unfolded[found[0]] = _unfold(found)
+        return bound(held[0])
+
+    return tight
 
 
 def _choose(

@@ -32,11 +32,11 @@ engine tries the sets (:meth:`tilelay.routes.RoutePlanner`'s express rule).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from tilelay.hexgeo import neighbour_edge
-from tilelay.route_rules import CITY, TrainSpec
+from tilelay.route_rules import CITY, TrainSpec, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
 from tilelay.tile import Border, BorderType, Color
 
@@ -130,29 +130,39 @@ class G18India(GameRules):
         cities = sum(1 for n in stops if classes[n] == CITY)
         return cities + gauges <= view.spec.capacity(1 << CITY)
 
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        """A route begins and ends at a city: the walk ends none at another stop."""
+        return WalkRules(no_ends=frozenset(n for n, k in enumerate(ctx.classes) if 0 <= k != CITY))
+
     def gauge_changes(self, view: RouteView) -> int:
         """The gauge changes the route crosses, as the engine counts them: the hex sides
         with a border that its paths reach, halved."""
-        sides = self._border_sides(view.ctx)
-        if not sides:
+        per_path = self._path_sides(view.ctx)
+        if per_path is None:
             return 0
-        ctx = view.ctx
-        graph = ctx.graph
         count = 0
         for pid in view.paths:
-            coord, j = graph.paths[pid]
-            for edge in ctx.hex_tile(coord).paths[j].edges():
-                if (coord, edge) in sides:
-                    count += 1
+            count += per_path[pid]
         return count // 2
 
-    def _border_sides(self, ctx: RouteContext) -> frozenset[tuple[str, int]]:
-        found = ctx.memo.get("india.sides")
-        if found is None:
-            found = ctx.memo["india.sides"] = frozenset(
-                (coord, edge) for coord, edge, _, _ in _borders(ctx.facts.extra, ctx.game)
-            )
-        assert isinstance(found, frozenset)
+    def _path_sides(self, ctx: RouteContext) -> list[int] | None:
+        """For each graph path, how many of its hex sides have a border (None: no border
+        is left; kept per search)."""
+        key = "india.path_sides"
+        if key in ctx.memo:
+            held: list[int] | None = ctx.memo[key]
+            return held
+        sides = frozenset(
+            (coord, edge) for coord, edge, _, _ in _borders(ctx.facts.extra, ctx.game)
+        )
+        found: list[int] | None = None
+        if sides:
+            graph = ctx.graph
+            found = []
+            for coord, j in graph.paths:
+                edges = ctx.hex_tile(coord).paths[j].edges()
+                found.append(sum(1 for edge in edges if (coord, edge) in sides))
+        ctx.memo[key] = found
         return found
 
     def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
@@ -241,25 +251,86 @@ class G18India(GameRules):
         a variable city its bonus at the board's largest revenue, a destination every
         available commodity it takes, the first place of each connection its bonus."""
         values = list(ctx.values(spec))
-        names = _names(ctx)
         top = max((ctx.base_value(n, spec) for n in range(len(values))), default=0)
         variable = max(top - self.variable_base, 0) * _multiplier(spec)
-        extra = ctx.facts.extra
-        claimed: Mapping[str, tuple[str, ...]] = dict(extra.get("india.claimed", ()))
-        own = set(claimed.get(ctx.corporation, ()))
-        taken = {c for cs in claimed.values() for c in cs}
-        open_ = [s for s in self.commodities if s not in taken or s in own]
+        commodity = self._commodity_bound(ctx)
+        names = _names(ctx)
         for n, name in enumerate(names):
             if name is None or ctx.classes[n] < 0:
                 continue
             add = variable if name in self.variable_cities else 0
             add += sum(v for a, _, v in self.connections if a == name)
-            for source in open_:
-                _, value, where = self.commodities[source]
-                if name in where:
-                    add += self.spices.get(name, 0) if value is None else value
-            values[n] += add
+            values[n] += add + commodity[n]
         return values, 0
+
+    def stops_bound(self, ctx: RouteContext, spec: TrainSpec) -> Callable[[Sequence[int]], int]:
+        """From a route's stops: none unless it begins and ends at a city; its best stops
+        by their values with the variable cities' bonus at the route's own largest revenue
+        off the red hexes (as :meth:`paid_stops` chooses them, as many of each class as the
+        train scores), its connections, and every available commodity of its
+        destinations."""
+        values = ctx.values(spec)
+        classes = ctx.classes
+        names = _names(ctx)
+        commodity = self._commodity_bound(ctx)
+        red = Color.RED
+        base = self.variable_base
+        # each stop's revenue off the red hexes (0 on them)
+        rendered = [
+            ctx.base_value(n, spec) if k >= 0 and ctx.tile(n).color != red else 0
+            for n, k in enumerate(classes)
+        ]
+        variable = [name in self.variable_cities for name in names]
+        mult = _multiplier(spec)
+        pays = [min(spec.pay_capacity(1 << k), len(classes)) for k in range(3)]
+        connections = self.connections
+
+        def bound(stops: Sequence[int]) -> int:
+            if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
+                return -1
+            each = max(max((rendered[n] for n in stops), default=0), base) - base
+            each *= mult
+            total = 0
+            by_class: list[list[int]] = [[], [], []]
+            here: set[str | None] = set()
+            for n in stops:
+                total += commodity[n]
+                by_class[classes[n]].append(values[n] + (each if variable[n] else 0))
+                here.add(names[n])
+            for worth, pay in zip(by_class, pays, strict=True):
+                if len(worth) > pay:
+                    worth.sort(reverse=True)
+                    del worth[pay:]
+                total += sum(w for w in worth if w > 0)
+            for a, b, v in connections:
+                if a in here and b in here:
+                    total += v
+            return total
+
+        return bound
+
+    def _commodity_bound(self, ctx: RouteContext) -> list[int]:
+        """Per node: what the commodities still available earn a route reaching it, as a
+        destination of each (its own spice value for the spices; kept per search)."""
+        found = ctx.memo.get("india.commodity_bound")
+        if found is None:
+            names = _names(ctx)
+            extra = ctx.facts.extra
+            claimed: Mapping[str, tuple[str, ...]] = dict(extra.get("india.claimed", ()))
+            own = set(claimed.get(ctx.corporation, ()))
+            taken = {c for cs in claimed.values() for c in cs}
+            open_ = [s for s in self.commodities if s not in taken or s in own]
+            found = [0] * len(names)
+            for n, name in enumerate(names):
+                if name is None or ctx.classes[n] < 0:
+                    continue
+                for source in open_:
+                    _, value, where = self.commodities[source]
+                    if name in where:
+                        found[n] += self.spices.get(name, 0) if value is None else value
+            ctx.memo["india.commodity_bound"] = found
+        assert isinstance(found, list)
+        return found
 
     # ------------------------------------------------------------------ replay
 
