@@ -2338,17 +2338,17 @@ def _upper(
 
 
 def _stops_upper(
-    planner: RoutePlanner, bound: Callable[[Sequence[int]], int]
+    planner: RoutePlanner, bound: Callable[[Sequence[int], int], int]
 ) -> Callable[[_Found], int]:
     """A game's closer bound of a found route (:meth:`GameRules.stops_bound`), from its
-    stops (unfolded once a route)."""
+    stops (unfolded once a route) and its track mask."""
     unfolded = planner._unfolded
 
     def tight(found: _Found) -> int:
         held = unfolded.get(found[0])
         if held is None:
             held = unfolded[found[0]] = _unfold(found)
-        return bound(held[0])
+        return bound(held[0], found[0])
 
     return tight
 

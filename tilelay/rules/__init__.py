@@ -18,7 +18,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
 ``route_bound``           the most a route can earn, per stop and in all (for the bound)
-``stops_bound``           a closer bound of a route from its stops (asked before rating)
+``stops_bound``           a closer bound of a route from its stops and track (before rating)
 ``walk_rules``            rules the walk applies itself (ends, passes, hexes entered again)
 ``hex_distance``          how far an H-train's route reaches (hex sides crossed)
 ========================  ==================================================================
@@ -698,14 +698,16 @@ class GameRules:
 
     def stops_bound(
         self, ctx: RouteContext, spec: TrainSpec
-    ) -> Callable[[Sequence[int]], int] | None:
+    ) -> Callable[[Sequence[int], int], int] | None:
         """A closer bound of what ``spec``'s routes earn than :meth:`route_bound`'s, from a
-        route's stops (node ids, in order): a function of them at least the revenue, with
-        its bonus, of every route with those stops that the train may run (what it says of
-        a route the train may not run does not matter). The search asks it of a route
-        whose :meth:`route_bound` could beat the best found before rating the route
-        exactly, so it pays where it is much cheaper than rating (an express train scoring
-        its best stops). ``None``: no such bound (the default)."""
+        route's stops (node ids, in order) and its track (an int with bit ``p`` set for
+        each graph path ``p`` it uses; the bits above the paths' are the search's): a
+        function of them at least the route's revenue with its bonus, when the train may
+        run it (what it says of a route the train may not run does not matter). The
+        search asks it of a route whose :meth:`route_bound` could beat the best found
+        before rating the route exactly, so it pays where it is much cheaper than rating
+        (an express train scoring its best stops). ``None``: no such bound (the
+        default)."""
         return None
 
     def train_type(self, game: Game, name: str) -> TrainType | None:

@@ -263,16 +263,18 @@ class G18India(GameRules):
             values[n] += add + commodity[n]
         return values, 0
 
-    def stops_bound(self, ctx: RouteContext, spec: TrainSpec) -> Callable[[Sequence[int]], int]:
-        """From a route's stops: none unless it begins and ends at a city; its best stops
-        by their values with the variable cities' bonus at the route's own largest revenue
-        off the red hexes (as :meth:`paid_stops` chooses them, as many of each class as the
-        train scores), its connections, and every available commodity of its
-        destinations."""
+    def stops_bound(
+        self, ctx: RouteContext, spec: TrainSpec
+    ) -> Callable[[Sequence[int], int], int]:
+        """From a route's stops and track: none unless it begins and ends at a city; its
+        best stops by their values with the variable cities' bonus at the route's own
+        largest revenue off the red hexes (as :meth:`paid_stops` chooses them, as many of
+        each class as the train scores), its connections, and the commodities it delivers
+        (as :meth:`commodity_bonus` finds them: a source's hex and a destination's hex on
+        its track)."""
         values = ctx.values(spec)
         classes = ctx.classes
         names = _names(ctx)
-        commodity = self._commodity_bound(ctx)
         red = Color.RED
         base = self.variable_base
         # each stop's revenue off the red hexes (0 on them)
@@ -284,30 +286,85 @@ class G18India(GameRules):
         mult = _multiplier(spec)
         pays = [min(spec.pay_capacity(1 << k), len(classes)) for k in range(3)]
         connections = self.connections
+        delivery, spice_places = self._track_masks(ctx)
 
-        def bound(stops: Sequence[int]) -> int:
+        # the classes the train scores, and each node's value where it is of one (None
+        # elsewhere)
+        paying = [
+            (
+                k,
+                pays[k],
+                [max(v, 0) if c == k else None for v, c in zip(values, classes, strict=True)],
+            )
+            for k in range(3)
+            if pays[k] > 0
+        ]
+        rendered_of = rendered.__getitem__
+
+        def bound(stops: Sequence[int], track: int) -> int:
             if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
                 return -1
-            each = max(max((rendered[n] for n in stops), default=0), base) - base
-            each *= mult
+            top = max(map(rendered_of, stops))
+            each = (top - base) * mult if top > base else 0
             total = 0
-            by_class: list[list[int]] = [[], [], []]
-            here: set[str | None] = set()
-            for n in stops:
-                total += commodity[n]
-                by_class[classes[n]].append(values[n] + (each if variable[n] else 0))
-                here.add(names[n])
-            for worth, pay in zip(by_class, pays, strict=True):
+            for _, pay, of_class in paying:
+                worth = [
+                    v + each if variable[n] else v for n in stops if (v := of_class[n]) is not None
+                ]
                 if len(worth) > pay:
                     worth.sort(reverse=True)
                     del worth[pay:]
-                total += sum(w for w in worth if w > 0)
+                total += sum(worth)
+            here = set(map(names.__getitem__, stops))
             for a, b, v in connections:
                 if a in here and b in here:
                     total += v
+            for source_mask, where_mask, value in delivery:
+                if track & source_mask and track & where_mask:
+                    if value is None:
+                        value = max(v for m, v in spice_places if track & m)
+                    total += value
             return total
 
         return bound
+
+    def _track_masks(
+        self, ctx: RouteContext
+    ) -> tuple[list[tuple[int, int, int | None]], list[tuple[int, int]]]:
+        """The commodities still available as masks of graph paths (bit ``p`` for path
+        ``p``): per source, the paths of its hex (the jewelry's where it is assigned), of
+        its destinations' hexes, and its bonus (None: the spices'); and per place with a
+        spice value, the paths of its hexes and the value (kept per search)."""
+        found = ctx.memo.get("india.track_masks")
+        if found is None:
+            extra = ctx.facts.extra
+            claimed: Mapping[str, tuple[str, ...]] = dict(extra.get("india.claimed", ()))
+            own = set(claimed.get(ctx.corporation, ()))
+            taken = {c for cs in claimed.values() for c in cs}
+            jewelry = extra.get("india.jewelry")
+            hexes = ctx.game.hexes
+            # location name -> the paths of its hexes
+            at: dict[str, int] = {}
+            for p, (coord, _) in enumerate(ctx.graph.paths):
+                name = hexes[coord].location_name if coord in hexes else None
+                if name:
+                    at[name] = at.get(name, 0) | 1 << p
+                if coord == jewelry:
+                    at[self.jewelry] = at.get(self.jewelry, 0) | 1 << p
+            delivery: list[tuple[int, int, int | None]] = []
+            for source, (_, value, where) in self.commodities.items():
+                if source in taken and source not in own:
+                    continue
+                source_mask = at.get(source, 0)
+                where_mask = 0
+                for place in where:
+                    where_mask |= at.get(place, 0)
+                if source_mask and where_mask:
+                    delivery.append((source_mask, where_mask, value))
+            spice_places = [(at[p], v) for p, v in self.spices.items() if p in at]
+            found = ctx.memo["india.track_masks"] = (delivery, spice_places)
+        assert isinstance(found, tuple)
+        return found
 
     def _commodity_bound(self, ctx: RouteContext) -> list[int]:
         """Per node: what the commodities still available earn a route reaching it, as a
