@@ -1152,10 +1152,16 @@ def _grown(
             ]
         else:
             arms.code = [c | t << _SHIFT | o << 2 * _SHIFT for c, t, o, _ in arms.counts]
-        # the best sums of each arm and its longer arms (its direct longer arms' bests)
+        # the best sums of each arm and its longer arms (its direct longer arms' bests); of
+        # those that may end a route only (an arm and its longer arms none of which may
+        # make no route, nor pair with another: -_BIG)
         ends = arms.end
-        tops = list(arms.v)
-        tops_w = list(arms.w)
+        if arms.endable is not None:
+            tops = [v if e else -_BIG for v, e in zip(arms.v, arms.endable, strict=True)]
+            tops_w = [w if e else -_BIG for w, e in zip(arms.w, arms.endable, strict=True)]
+        else:
+            tops = list(arms.v)
+            tops_w = list(arms.w)
         for i in range(n - 1, -1, -1):
             c = i + 1
             end = ends[i]
