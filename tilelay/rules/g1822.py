@@ -142,12 +142,13 @@ class G1822(GameRules):
 
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx
-        coords = ctx.coords
         stops = view.stops
-        hexes = [coords[n] for n in stops]
-        if len(set(hexes)) != len(hexes) and not any(h in self.double_hexes for h in hexes):
+        hex_of, double, channels = self._node_hexes(ctx)
+        if len(set(map(hex_of.__getitem__, stops))) != len(stops) and not any(
+            double[n] for n in stops
+        ):
             return False
-        channel = sum(1 for h in hexes if h in (self.english_channel, self.france))
+        channel = sum(1 for n in stops if n in channels) if channels else 0
         name = view.spec.name
         if channel:
             if name in self.local_trains or channel == 1:
@@ -165,6 +166,22 @@ class G1822(GameRules):
                 return channel == 2 and self._channel_held(ctx)
             return ends == 2
         return True
+
+    def _node_hexes(self, ctx: RouteContext) -> tuple[list[int], list[bool], frozenset[int]]:
+        """Per node: its hex as a number, and whether the hex is a double hex; and the
+        nodes of the English Channel and France (kept per search)."""
+        key = "g1822.node_hexes"
+        found = ctx.memo.get(key)
+        if found is None:
+            coords = ctx.coords
+            ids: dict[str, int] = {}
+            hex_of = [ids.setdefault(c, len(ids)) for c in coords]
+            double = [c in self.double_hexes for c in coords]
+            sea = (self.english_channel, self.france)
+            channels = frozenset(n for n, c in enumerate(coords) if c in sea)
+            found = ctx.memo[key] = (hex_of, double, channels)
+        assert isinstance(found, tuple)
+        return found
 
     def _channel_held(self, ctx: RouteContext) -> bool:
         """Whether the corporation holds a token in the English Channel."""
@@ -290,16 +307,29 @@ class G1822(GameRules):
 
     def _both_tracks(self, views: Sequence[RouteView]) -> bool:
         assert self.one_track_of is not None
-        coord, edges = self.one_track_of
+        _, edges = self.one_track_of
         ctx = views[0].ctx
-        graph = ctx.graph
+        key = "g1822.one_track"
+        found: dict[int, frozenset[int]] | None = ctx.memo.get(key)
+        if found is None:
+            # the graph paths of the hex using some of the edges, and which
+            coord, _ = self.one_track_of
+            graph = ctx.graph
+            found = {}
+            for p, (at, j) in enumerate(graph.paths):
+                if at == coord:
+                    on = frozenset(e for e in ctx.hex_tile(at).paths[j].edges() if e in edges)
+                    if on:
+                        found[p] = on
+            ctx.memo[key] = found
+        if not found:
+            return False
         used: set[int] = set()
         for view in views:
             for p in view.paths:
-                at, j = graph.paths[p]
-                if at == coord:
-                    tile = ctx.hex_tile(at)
-                    used.update(e for e in tile.paths[j].edges() if e in edges)
+                held = found.get(p)
+                if held is not None:
+                    used.update(held)
         return used == edges
 
     # ------------------------------------------------------------------ replay
