@@ -1369,15 +1369,30 @@ class _Ranked:
     (:meth:`fill`). Routes wait in the order of their bounds; one is rated when its bound
     exceeds the best rated route not yet ranked, so the ranking is that of the exact
     revenues (ties: the routes rated in the order the walk found them, before those whose
-    bound only equals their revenue; a tight bound leaves many such routes unrated)."""
+    bound only equals their revenue; a tight bound leaves many such routes unrated). With
+    ``refine`` (a closer bound of a route, :meth:`GameRules.stops_bound`), a route whose
+    bound comes up is bounded closer first, and waits again by that bound where it is
+    lower."""
 
-    __slots__ = ("_heap", "_next", "_rate", "_waiting", "found", "masks", "revs", "shift")
+    __slots__ = (
+        "_heap",
+        "_held",
+        "_next",
+        "_rate",
+        "_refine",
+        "_waiting",
+        "found",
+        "masks",
+        "revs",
+        "shift",
+    )
 
     def __init__(
         self,
         waiting: list[tuple[int, int, _Found]],
         rate: Callable[[_Found], int | None],
         shift: int = 0,
+        refine: Callable[[_Found], int] | None = None,
     ) -> None:
         #: (bound, walk order, route), by bound (best first), then walk order
         self._waiting = waiting
@@ -1386,7 +1401,10 @@ class _Ranked:
         self.shift = shift
         self._next = 0
         self._heap: list[tuple[int, int, _Found]] = []
+        #: the routes bounded closer, waiting by that bound (negated, walk order, route)
+        self._held: list[tuple[int, int, _Found]] = []
         self._rate = rate
+        self._refine = refine
         self.revs: list[int] = []
         self.masks: list[int] = []
         self.found: list[_Found] = []
@@ -1400,36 +1418,67 @@ class _Ranked:
         out.masks = [f[0] << shift for f in out.found]
         return out
 
-    def fill(self, j: int) -> bool:
-        """Whether there is a ``j``-th best route (ranking as far as that)."""
-        revs = self.revs
-        if j < len(revs):
-            return True
+    def _advance(self) -> None:
+        """Rate the waiting routes whose bound exceeds the best rated route not yet ranked
+        (that route is then the best left)."""
         waiting = self._waiting
         heap = self._heap
+        held = self._held
         rate = self._rate
+        refine = self._refine
         i = self._next
         n = len(waiting)
-        while len(revs) <= j:
+        if refine is None:
             while i < n and (not heap or waiting[i][0] > -heap[0][0]):
                 _, order, found = waiting[i]
                 i += 1
                 value = rate(found)
                 if value is not None:
                     heapq.heappush(heap, (-value, order, found))
+            self._next = i
+            return
+        while True:
+            wait = waiting[i][0] if i < n else None
+            if wait is not None and (not held or wait >= -held[0][0]):
+                if heap and wait <= -heap[0][0]:
+                    break
+                _, order, found = waiting[i]
+                i += 1
+                closer = refine(found)
+                if closer < wait:
+                    heapq.heappush(held, (-closer, order, found))
+                    continue
+            elif held:
+                if heap and -held[0][0] <= -heap[0][0]:
+                    break
+                _, order, found = heapq.heappop(held)
+            else:
+                break
+            value = rate(found)
+            if value is not None:
+                heapq.heappush(heap, (-value, order, found))
+        self._next = i
+
+    def fill(self, j: int) -> bool:
+        """Whether there is a ``j``-th best route (ranking as far as that)."""
+        revs = self.revs
+        if j < len(revs):
+            return True
+        heap = self._heap
+        while len(revs) <= j:
+            self._advance()
             if not heap:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
             self.masks.append(found[0] << self.shift)
             self.found.append(found)
-        self._next = i
         return j < len(revs)
 
     @property
     def exhausted(self) -> bool:
         """Whether every route is ranked (or known not to run)."""
-        return self._next == len(self._waiting) and not self._heap
+        return self._next == len(self._waiting) and not self._heap and not self._held
 
     def rank(self, size: int, ceiling: int) -> int:
         """Rank routes until ``size`` are ranked or the last earns ``ceiling`` or less (or
@@ -1437,21 +1486,12 @@ class _Ranked:
         revs = self.revs
         if len(revs) >= size or (revs and revs[-1] <= ceiling):
             return len(revs)
-        waiting = self._waiting
         heap = self._heap
-        rate = self._rate
         masks = self.masks
         found_list = self.found
         shift = self.shift
-        i = self._next
-        n = len(waiting)
         while True:
-            while i < n and (not heap or waiting[i][0] > -heap[0][0]):
-                _, order, found = waiting[i]
-                i += 1
-                value = rate(found)
-                if value is not None:
-                    heapq.heappush(heap, (-value, order, found))
+            self._advance()
             if not heap:
                 break
             value, _, found = heapq.heappop(heap)
@@ -1460,7 +1500,6 @@ class _Ranked:
             found_list.append(found)
             if -value <= ceiling or len(revs) >= size:
                 break
-        self._next = i
         return len(revs)
 
 
@@ -2276,7 +2315,7 @@ class _Search:
                     waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
-                lists[s] = _Ranked(waiting, rate, shift)
+                lists[s] = _Ranked(waiting, rate, shift, self.tight[s])
         empty = _Ranked([], lambda f: None)
         slot_lists = [lists[s] if s.runs else empty for s in self.slots]
         same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]

@@ -189,11 +189,26 @@ class G18India(GameRules):
         ctx = view.ctx
         names = _names(ctx)
         visited = [names[n] for n in view.stops]
+        track = 0
+        for p in view.paths:
+            track |= 1 << p
         return (
             self.variable_bonus(view, visited)
             + self.connection_bonus(visited)
-            + self.commodity_bonus(ctx, view.hexes)
+            + self._delivered_bonus(ctx, track)
         )
+
+    def _delivered_bonus(self, ctx: RouteContext, track: int) -> int:
+        """:meth:`commodity_bonus` of a route by its track (bit ``p`` for graph path ``p``):
+        each available source whose hex and some destination's hex it passes."""
+        delivery, spice_places = self._track_masks(ctx)
+        total = 0
+        for source_mask, where_mask, value in delivery:
+            if track & source_mask and track & where_mask:
+                if value is None:
+                    value = max(v for m, v in spice_places if track & m)
+                total += value
+        return total
 
     def variable_bonus(self, view: RouteView, visited: Sequence[str | None]) -> int:
         """What the variable cities the train scores earn besides their revenue."""
@@ -205,10 +220,22 @@ class G18India(GameRules):
         """What each variable city the route scores earns besides its revenue."""
         ctx = view.ctx
         spec = view.spec
-        red = Color.RED
-        rendered = [ctx.base_value(n, spec) for n in view.stops if ctx.tile(n).color != red]
-        best = max((r for r in rendered if r), default=self.variable_base) - self.variable_base
-        return max(best, 0) * _multiplier(spec)
+        top = max(map(self._rendered(ctx, spec).__getitem__, view.stops), default=0)
+        return max(top - self.variable_base, 0) * _multiplier(spec)
+
+    def _rendered(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
+        """Each node's revenue for ``spec`` off the red hexes (0 on them, and for a
+        junction; kept per search and train)."""
+        key = f"india.rendered.{spec.diesel}"
+        found = ctx.memo.get(key)
+        if found is None:
+            red = Color.RED
+            found = ctx.memo[key] = [
+                ctx.base_value(n, spec) if k >= 0 and ctx.tile(n).color != red else 0
+                for n, k in enumerate(ctx.classes)
+            ]
+        assert isinstance(found, list)
+        return found
 
     def connection_bonus(self, visited: Sequence[str | None]) -> int:
         """What the route earns for the pairs of places it visits."""
@@ -275,18 +302,14 @@ class G18India(GameRules):
         values = ctx.values(spec)
         classes = ctx.classes
         names = _names(ctx)
-        red = Color.RED
         base = self.variable_base
         # each stop's revenue off the red hexes (0 on them)
-        rendered = [
-            ctx.base_value(n, spec) if k >= 0 and ctx.tile(n).color != red else 0
-            for n, k in enumerate(classes)
-        ]
+        rendered = self._rendered(ctx, spec)
         variable = [name in self.variable_cities for name in names]
         mult = _multiplier(spec)
         pays = [min(spec.pay_capacity(1 << k), len(classes)) for k in range(3)]
         connections = self.connections
-        delivery, spice_places = self._track_masks(ctx)
+        delivered = self._delivered_bonus
 
         # the classes the train scores, and each node's value where it is of one (None
         # elsewhere)
@@ -319,12 +342,7 @@ class G18India(GameRules):
             for a, b, v in connections:
                 if a in here and b in here:
                     total += v
-            for source_mask, where_mask, value in delivery:
-                if track & source_mask and track & where_mask:
-                    if value is None:
-                        value = max(v for m, v in spice_places if track & m)
-                    total += value
-            return total
+            return total + delivered(ctx, track)
 
         return bound
 
