@@ -2388,12 +2388,18 @@ def _stops_upper(
     """A game's closer bound of a found route (:meth:`GameRules.stops_bound`), from its
     stops (unfolded once a route) and its track mask."""
     unfolded = planner._unfolded
+    #: the bound of each route by its track mask (a search combines its lists more than once)
+    known: dict[int, int] = {}
 
     def tight(found: _Found) -> int:
-        held = unfolded.get(found[0])
-        if held is None:
-            held = unfolded[found[0]] = _unfold(found)
-        return bound(held[0], found[0])
+        mask = found[0]
+        value = known.get(mask)
+        if value is None:
+            held = unfolded.get(mask)
+            if held is None:
+                held = unfolded[mask] = _unfold(found)
+            value = known[mask] = bound(held[0], mask)
+        return value
 
     return tight
 

@@ -406,7 +406,7 @@ class RouteView:
     train's ``spec``, and on demand the route's ``paths`` (graph path ids, in order) and
     ``hexes``."""
 
-    __slots__ = ("_ends", "bonus", "ctx", "paid", "revenue", "spec", "stops")
+    __slots__ = ("_ends", "_paths", "bonus", "ctx", "paid", "revenue", "spec", "stops")
 
     def __init__(
         self,
@@ -425,6 +425,7 @@ class RouteView:
         self.revenue = revenue
         self.bonus = bonus
         self._ends = ends
+        self._paths: tuple[int, ...] | None = None
 
     @property
     def total(self) -> int:
@@ -434,7 +435,10 @@ class RouteView:
     @property
     def paths(self) -> tuple[int, ...]:
         """The graph path ids of the route, in order."""
-        return tuple(e >> 1 for e in self._ends)
+        found = self._paths
+        if found is None:
+            found = self._paths = tuple(e >> 1 for e in self._ends)
+        return found
 
     @property
     def hexes(self) -> tuple[str, ...]:
