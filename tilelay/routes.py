@@ -1941,8 +1941,8 @@ class _Search:
         self.upper: dict[TrainSpec, Callable[[_Found], int]] = {}
         #: train s earns at most scale[s] times a route's bound sum plus consts[s]
         self.scale: dict[TrainSpec, int] = dict.fromkeys(running, 1)
-        #: a closer bound of an express train's revenue on a found route, asked before
-        #: rating it (GameRules.express_bound; None: none)
+        #: a closer bound of a train's revenue on a found route, asked before
+        #: rating it (GameRules.stops_bound; None: none)
         self.tight: dict[TrainSpec, Callable[[_Found], int] | None] = dict.fromkeys(running)
         #: the walks, and each train's
         self.walkers: list[_Walker] = []
