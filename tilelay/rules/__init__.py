@@ -533,6 +533,11 @@ class GameState(Protocol):
         """The error to raise for ``action``."""
         ...
 
+    def game_lays(self, coord: str, tile_id: str, rotation: int) -> None:
+        """The game lays tile ``tile_id`` (``NAME-COPY``) at ``coord`` itself, without an
+        action (not one of the record's lays; its cities found by the record's references)."""
+        ...
+
 
 #: Actions only a corporation's operating turn has.
 _OPERATING = frozenset({"lay_tile", "run_routes", "dividend", "buy_train"})
@@ -720,6 +725,12 @@ class GameRules:
         return 0
 
     # ------------------------------------------------------------------ replay
+
+    def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:
+        """The game a record is played with, where its setup depends on the record (18USA's
+        draws seeded by the record's seed: offboard values, metropolises, the trains in the
+        depot); default: ``game`` itself. Replay plays the variant with its own rules."""
+        return game
 
     def setup(self, state: GameState) -> None:
         """What the game does before the first action (e.g. gives minors their trains)."""
