@@ -24,7 +24,8 @@ metropolises.
 the subsidy of its hex: +10 (S10) or +10, +20 from phase 5 (S11) for every route stopping in
 the hex from then on; the others give money or track, which the record shows. The private
 companies a player puts into a corporation they start (``assign`` of a company) become the
-corporation's. A company town tile (X20-X22) comes with a neutral token in its city. P8
+corporation's. A company town tile (X20-X22) comes with a neutral token in its city, and a token of the
+owner of P27, which laid it (unless it has eight tokens already). P8
 (``assign`` to a red hex) marks that offboard (all of Mexico for a Mexican hex). At the end
 of operating round 1.1 the depot's 2s are exported, at 1.2 its 2+s (and phase 3 begins if
 it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
@@ -62,7 +63,7 @@ from tilelay.dsl import parse
 from tilelay.games import Game
 from tilelay.route_rules import TrainSpec, WalkRules
 from tilelay.rules import GameState, RouteContext, RouteView, register
-from tilelay.rules.g1817 import G1817
+from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
 from tilelay.trains import TrainType
 
@@ -282,6 +283,7 @@ class G18USA(G1817):
     extender_company: ClassVar[str] = "P30"
     switcher_company: ClassVar[str] = "P19"
     p8_company: ClassVar[str] = "P8"
+    company_town_company: ClassVar[str] = "P27"
     gnr_company: ClassVar[str] = "P17"
 
     # ------------------------------------------------------------------ setup
@@ -390,8 +392,7 @@ class G18USA(G1817):
         elif kind == "lay_tile":
             coord = action.get("hex")
             if isinstance(coord, str) and state.board.tile_at(coord).name in COMPANY_TOWN_TILES:
-                if NEUTRAL not in state.board.tokens.get((coord, 0), ()):
-                    state.board = state.board.place_token(coord, 0, NEUTRAL, extra_slot=True)
+                self.company_town(state, coord)
         elif kind == "assign":
             target = action.get("target")
             if not isinstance(target, str):
@@ -406,6 +407,19 @@ class G18USA(G1817):
             choice = action.get("choice")
             if isinstance(entity, str) and isinstance(choice, str):
                 self.attach_upgrade(state, action, entity, choice)
+
+    def company_town(self, state: GameState, coord: str) -> None:
+        """A company town laid at ``coord``: the neutral token it comes with, and a token of
+        the company town company's owner (unless it has eight tokens on the board already:
+        the engine counts all it holds, placed or not); the company closes."""
+        board = state.board
+        if NEUTRAL not in board.tokens.get((coord, 0), ()):
+            board = board.place_token(coord, 0, NEUTRAL, extra_slot=True)
+        owner = state.companies.pop(self.company_town_company, None)
+        corps = {c.sym for c in state.game.corporations}
+        if owner in corps and len(board.tokens_of(owner)) < 8:
+            board = board.place_token(coord, 0, owner, extra_slot=True)
+        state.board = board
 
     def take_subsidy(self, state: GameState, corp: str) -> None:
         """A corporation's first token takes its hex's subsidy (in the first stock round)."""
@@ -526,66 +540,63 @@ class G18USA(G1817):
         return out
 
     def route_allowed(self, view: RouteView) -> bool:
-        resources = self._resources(view.ctx)
-        if not resources:
-            return True
-        hexes = view.hexes
-        passed = [h for h in hexes if h in resources]
+        passed = self._resources_passed(view)
         return len(passed) == len(set(passed))
+
+    def _resources_passed(self, view: RouteView) -> list[str]:
+        """The resource hexes the route's track passes, in order (a hex entered twice in a
+        row once)."""
+        facts = self._stop_facts(view.ctx)
+        at = facts.path_resource
+        out: list[str] = []
+        last: str | None = None
+        for p in view.paths:
+            h = at[p]
+            if h is not None and h != last:
+                out.append(h)
+            last = h
+        return out
+
+    def _stop_facts(self, ctx: RouteContext) -> _StopFacts:
+        """What the route rules need of each node, per search."""
+        found = ctx.memo.get("usa.stops")
+        if isinstance(found, _StopFacts):
+            return found
+        facts = _StopFacts(self, ctx)
+        ctx.memo["usa.stops"] = facts
+        return facts
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
-        bonus = super().route_bonus(view)
-        coords = ctx.coords
-        stop_hexes = {coords[n] for n in view.stops}
-        resources = self._resources(ctx)
-        bonus += sum(v for h, v in resources.items() if h not in stop_hexes and h in view.hexes)
-        corp = ctx.corporation
-        for n in view.stops:
-            tile = ctx.tiles[coords[n]]
-            if tile.name in COMPANY_TOWN_TILES:
-                if corp not in ctx.board.tokens.get((coords[n], 0), ()):
-                    bonus -= 10
-                break
+        facts = self._stop_facts(ctx)
+        stops = view.stops
+        bonus = sum(facts.per_stop[n] for n in stops)
         if _train_name(view.spec.name)[1]:
-            bonus += 20 * sum(1 for n in view.stops if ctx.tiles[coords[n]].name not in RURAL_TILES)
-        bonus += self._hex_bonus(ctx, stop_hexes)
-        return bonus
-
-    def _hex_bonus(self, ctx: RouteContext, stop_hexes: set[str]) -> int:
-        """What the subsidies' +10 and P8's mark add to a route stopping in ``stop_hexes``."""
-        extra = ctx.facts.extra
-        bonus = 0
-        icons = dict(extra.get("usa.icons", ()))
-        if any(icons.get(h) == PLUS_TEN for h in stop_hexes):
-            bonus += 10
-        if any(icons.get(h) == PLUS_TEN_TWENTY for h in stop_hexes):
-            bonus += 20 if "brown" in ctx.phase.tiles else 10
-        marked = extra.get("usa.p8", ())
-        if ctx.facts.companies.get(self.p8_company) == ctx.corporation and stop_hexes & set(
-            marked
-        ):
-            bonus += 10
+            bonus += 20 * sum(1 for n in stops if not facts.rural[n])
+        if any(facts.company_town[n] for n in stops):
+            bonus -= 10
+        for nodes, value in facts.once:
+            if any(n in nodes for n in stops):
+                bonus += value
+        resources = facts.resources
+        if resources:
+            coords = ctx.coords
+            stop_hexes = {coords[n] for n in stops}
+            bonus += sum(
+                resources[h] for h in set(self._resources_passed(view)) if h not in stop_hexes
+            )
         return bonus
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
         # bridges and pullmans per stop; the subsidies' and P8's bonuses once (resources:
         # walk_rules; a company town's -10 only lowers)
-        values = list(super().route_bound(ctx, spec)[0])
+        facts = self._stop_facts(ctx)
+        values = [v + add for v, add in zip(ctx.values(spec), facts.per_stop, strict=True)]
         if _train_name(spec.name)[1]:
-            for n, coord in enumerate(ctx.coords):
-                if ctx.classes[n] >= 0 and ctx.tiles[coord].name not in RURAL_TILES:
+            for n, rural in enumerate(facts.rural):
+                if ctx.classes[n] >= 0 and not rural:
                     values[n] += 20
-        extra = ctx.facts.extra
-        const = 0
-        icons = dict(extra.get("usa.icons", ()))
-        if PLUS_TEN in icons.values():
-            const += 10
-        if PLUS_TEN_TWENTY in icons.values():
-            const += 20
-        if extra.get("usa.p8") and ctx.facts.companies.get(self.p8_company) == ctx.corporation:
-            const += 10
-        return values, const
+        return values, sum(value for _, value in facts.once)
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         if len(views) > 2:
@@ -603,6 +614,54 @@ class G18USA(G1817):
         if ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
             return max(b for _, b in GNR_BONUSES)
         return 0
+
+
+class _StopFacts:
+    """What 18USA's route rules need of each node of a search's board: what each stop
+    earns besides its revenue (a bridge: 10), whether it is a rural junction, whether it is
+    a company town where the corporation has no token, the bonuses a route earns once for
+    stopping at any of some nodes (the subsidies' +10, P8's mark), and what passing each
+    resource hex earns."""
+
+    __slots__ = ("company_town", "once", "path_resource", "per_stop", "resources", "rural")
+
+    def __init__(self, rules: G18USA, ctx: RouteContext) -> None:
+        coords = ctx.coords
+        assigned = ctx.facts.assignments
+        extra = ctx.facts.extra
+        names = [ctx.tiles[c].name for c in coords]
+        stop = [k >= 0 for k in ctx.classes]
+        self.per_stop = [
+            10 if s and BRIDGE in assigned.get(c, ()) else 0
+            for s, c in zip(stop, coords, strict=True)
+        ]
+        self.rural = [name in RURAL_TILES for name in names]
+        tokens = ctx.board.tokens
+        self.company_town = [
+            s and name in COMPANY_TOWN_TILES and ctx.corporation not in tokens.get((c, 0), ())
+            for s, name, c in zip(stop, names, coords, strict=True)
+        ]
+        icons = dict(extra.get("usa.icons", ()))
+        late = "brown" in ctx.phase.tiles
+        once: list[tuple[frozenset[int], int]] = []
+        for subsidy, value in ((PLUS_TEN, 10), (PLUS_TEN_TWENTY, 20 if late else 10)):
+            hexes = {h for h, s in icons.items() if s == subsidy}
+            if hexes:
+                once.append((_nodes_in(ctx, hexes), value))
+        marked = extra.get("usa.p8", ())
+        if marked and ctx.facts.companies.get(rules.p8_company) == ctx.corporation:
+            once.append((_nodes_in(ctx, set(marked)), 10))
+        self.once = tuple((nodes, value) for nodes, value in once if nodes)
+        self.resources = resources = rules._resources(ctx)
+        #: the resource hex of each path of the track graph (None: not one)
+        self.path_resource = [c if c in resources else None for c, _ in ctx.graph.paths]
+
+
+def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
+    """The stops of ``hexes``."""
+    return frozenset(
+        n for n, (c, k) in enumerate(zip(ctx.coords, ctx.classes, strict=True)) if k >= 0 and c in hexes
+    )
 
 
 def _gnr(view: RouteView) -> int:
