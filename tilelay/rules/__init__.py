@@ -431,6 +431,12 @@ class RouteView:
         return self.revenue + self.bonus
 
     @property
+    def ends(self) -> Sequence[int]:
+        """The graph path ends the route leaves each path by, in order (path id ``e >> 1``;
+        for a game's rules that look a path up per end, without building :attr:`paths`)."""
+        return self._ends
+
+    @property
     def paths(self) -> tuple[int, ...]:
         """The graph path ids of the route, in order."""
         return tuple(e >> 1 for e in self._ends)

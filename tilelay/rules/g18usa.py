@@ -540,22 +540,18 @@ class G18USA(G1817):
         return out
 
     def route_allowed(self, view: RouteView) -> bool:
-        passed = self._resources_passed(view)
-        return len(passed) == len(set(passed))
-
-    def _resources_passed(self, view: RouteView) -> list[str]:
-        """The resource hexes the route's track passes, in order (a hex entered twice in a
-        row once)."""
         facts = self._stop_facts(view.ctx)
-        at = facts.path_resource
-        out: list[str] = []
+        if not facts.twice:
+            return True  # no resource tile may be passed twice on a walk (see _StopFacts)
+        at = facts.end_resource
+        passed: list[str] = []
         last: str | None = None
-        for p in view.paths:
-            h = at[p]
+        for e in view.ends:
+            h = at[e]
             if h is not None and h != last:
-                out.append(h)
+                passed.append(h)
             last = h
-        return out
+        return len(passed) == len(set(passed))
 
     def _stop_facts(self, ctx: RouteContext) -> _StopFacts:
         """What the route rules need of each node, per search."""
@@ -570,33 +566,43 @@ class G18USA(G1817):
         ctx = view.ctx
         facts = self._stop_facts(ctx)
         stops = view.stops
-        bonus = sum(facts.per_stop[n] for n in stops)
+        per_stop = facts.per_stop
+        bonus = sum(per_stop[n] for n in stops) if facts.bridged else 0
         if _train_name(view.spec.name)[1]:
-            bonus += 20 * sum(1 for n in stops if not facts.rural[n])
-        if any(facts.company_town[n] for n in stops):
+            rural = facts.rural
+            bonus += 20 * sum(1 for n in stops if not rural[n])
+        if facts.towns and any(n in facts.towns for n in stops):
             bonus -= 10
         for nodes, value in facts.once:
             if any(n in nodes for n in stops):
                 bonus += value
         resources = facts.resources
         if resources:
-            coords = ctx.coords
-            stop_hexes = {coords[n] for n in stops}
-            bonus += sum(
-                resources[h] for h in set(self._resources_passed(view)) if h not in stop_hexes
-            )
+            passed = set(map(facts.end_resource.__getitem__, view.ends))
+            passed.discard(None)
+            if facts.resource_stops:
+                coords = ctx.coords
+                passed -= {coords[n] for n in stops}
+            bonus += sum(resources[h] for h in passed if h is not None)
         return bonus
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
-        # bridges and pullmans per stop; the subsidies' and P8's bonuses once (resources:
-        # walk_rules; a company town's -10 only lowers)
+        # per stop: bridges, pullmans, the subsidies' and P8's bonuses at their stops (a
+        # route earns each once; it may stop at one node of P8's Mexico), a company town's
+        # -10 where only one may cost it; resources: walk_rules
         facts = self._stop_facts(ctx)
         values = [v + add for v, add in zip(ctx.values(spec), facts.per_stop, strict=True)]
         if _train_name(spec.name)[1]:
             for n, rural in enumerate(facts.rural):
                 if ctx.classes[n] >= 0 and not rural:
                     values[n] += 20
-        return values, sum(value for _, value in facts.once)
+        for nodes, value in facts.once:
+            for n in nodes:
+                values[n] += value
+        if len(facts.towns) == 1:
+            for n in facts.towns:
+                values[n] -= 10
+        return values, 0
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         if len(views) > 2:
@@ -618,12 +624,24 @@ class G18USA(G1817):
 
 class _StopFacts:
     """What 18USA's route rules need of each node of a search's board: what each stop
-    earns besides its revenue (a bridge: 10), whether it is a rural junction, whether it is
-    a company town where the corporation has no token, the bonuses a route earns once for
-    stopping at any of some nodes (the subsidies' +10, P8's mark), and what passing each
-    resource hex earns."""
+    earns besides its revenue (a bridge: 10), whether it is a rural junction, the company
+    towns where the corporation has no token, the bonuses a route earns once for stopping
+    at any of some nodes (the subsidies' +10, P8's mark), what passing each resource hex
+    earns and the resource hex of each path end. ``twice`` says whether a route may pass a
+    resource hex twice on a walk: not when every resource tile with several paths joins
+    them at a node (a walk passes a node once), as all of 18USA's do."""
 
-    __slots__ = ("company_town", "once", "path_resource", "per_stop", "resources", "rural")
+    __slots__ = (
+        "bridged",
+        "end_resource",
+        "once",
+        "per_stop",
+        "resource_stops",
+        "resources",
+        "rural",
+        "towns",
+        "twice",
+    )
 
     def __init__(self, rules: G18USA, ctx: RouteContext) -> None:
         coords = ctx.coords
@@ -635,12 +653,14 @@ class _StopFacts:
             10 if s and BRIDGE in assigned.get(c, ()) else 0
             for s, c in zip(stop, coords, strict=True)
         ]
+        self.bridged = any(self.per_stop)
         self.rural = [name in RURAL_TILES for name in names]
         tokens = ctx.board.tokens
-        self.company_town = [
-            s and name in COMPANY_TOWN_TILES and ctx.corporation not in tokens.get((c, 0), ())
-            for s, name, c in zip(stop, names, coords, strict=True)
-        ]
+        self.towns = frozenset(
+            n
+            for n, (s, name, c) in enumerate(zip(stop, names, coords, strict=True))
+            if s and name in COMPANY_TOWN_TILES and ctx.corporation not in tokens.get((c, 0), ())
+        )
         icons = dict(extra.get("usa.icons", ()))
         late = "brown" in ctx.phase.tiles
         once: list[tuple[frozenset[int], int]] = []
@@ -653,8 +673,17 @@ class _StopFacts:
             once.append((_nodes_in(ctx, set(marked)), 10))
         self.once = tuple((nodes, value) for nodes, value in once if nodes)
         self.resources = resources = rules._resources(ctx)
-        #: the resource hex of each path of the track graph (None: not one)
-        self.path_resource = [c if c in resources else None for c, _ in ctx.graph.paths]
+        #: the resource hex of each path end of the track graph (None: not one)
+        paths = ctx.graph.paths
+        self.end_resource: list[str | None] = [
+            c if c in resources else None for c, _ in paths for _ in (0, 1)
+        ]
+        self.resource_stops = any(s and c in resources for s, c in zip(stop, coords, strict=True))
+        self.twice = False
+        for coord in resources:
+            tile = ctx.hex_tile(coord)
+            if len(tile.paths) > 1 and any(not p.nodes() for p in tile.paths):
+                self.twice = True
 
 
 def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
