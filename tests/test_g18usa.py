@@ -9,6 +9,7 @@ as the engine rated them when the record was made."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from tilelay.board import NEUTRAL
 from tilelay.games import load_game
 from tilelay.replay import RecordError, ReplayStep, replay_steps
 from tilelay.routes import RoutePlanner
-from tilelay.rules import rules_for
+from tilelay.rules import RunFacts, rules_for
 from tilelay.rules.g18usa import G18USA, EngineRandom, draw_setup, record_seed
 
 pytestmark = pytest.mark.usefixtures("engine_games")
@@ -249,21 +250,12 @@ def test_recorded_routes_are_rated_as_the_engine_rates_them(
 def test_no_more_than_two_routes_to_mexico() -> None:
     """``run_revenue`` refuses a run with three routes stopping in Mexico."""
     rules = G18USA()
+    ctx = SimpleNamespace(coords=["I5", "I9", "H8", "J12"], facts=RunFacts(), corporation="NYC")
 
-    class View:
-        def __init__(self, stops: tuple[int, ...]) -> None:
-            self.stops = stops
-            self.ctx = Ctx()
+    def view(stops: tuple[int, ...]) -> Any:  # a stand-in for a RouteView
+        return SimpleNamespace(stops=stops, ctx=ctx)
 
-    class Ctx:
-        coords = ["I5", "I9", "H8", "J12"]
-
-        class facts:  # noqa: N801 - a stand-in for RunFacts
-            companies: dict[str, str] = {}
-
-        corporation = "NYC"
-
-    two = [View((0, 2)), View((1, 2)), View((2,))]
-    three = [View((0, 2)), View((1, 2)), View((3, 2))]
-    assert rules.run_revenue(two, 200) == 200  # type: ignore[arg-type]
-    assert rules.run_revenue(three, 300) < 0  # type: ignore[arg-type]
+    two = [view((0, 2)), view((1, 2)), view((2,))]
+    three = [view((0, 2)), view((1, 2)), view((3, 2))]
+    assert rules.run_revenue(two, 200) == 200
+    assert rules.run_revenue(three, 300) < 0

@@ -24,9 +24,9 @@ metropolises.
 the subsidy of its hex: +10 (S10) or +10, +20 from phase 5 (S11) for every route stopping in
 the hex from then on; the others give money or track, which the record shows. The private
 companies a player puts into a corporation they start (``assign`` of a company) become the
-corporation's. A company town tile (X20-X22) comes with a neutral token in its city, and a token of the
-owner of P27, which laid it (unless it has eight tokens already). P8
-(``assign`` to a red hex) marks that offboard (all of Mexico for a Mexican hex). At the end
+corporation's. A company town tile (X20-X22) comes with a neutral token in its city, and a
+token of the owner of P27, which laid it (unless it has eight tokens already). P8 (``assign``
+to a red hex) marks that offboard (all of Mexico for a Mexican hex). At the end
 of operating round 1.1 the depot's 2s are exported, at 1.2 its 2+s (and phase 3 begins if
 it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
 
@@ -60,6 +60,7 @@ from typing import Any, ClassVar, TypeVar
 
 from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
+from tilelay.errors import NotFoundError
 from tilelay.games import Game
 from tilelay.route_rules import TrainSpec, WalkRules
 from tilelay.rules import GameState, RouteContext, RouteView, register
@@ -67,7 +68,7 @@ from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
 from tilelay.trains import TrainType
 
-__all__ = ["EngineRandom", "G18USA", "Setup", "draw_setup"]
+__all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "record_seed", "red_tile", "setup_of"]
 
 _T = TypeVar("_T")
 
@@ -320,9 +321,7 @@ class G18USA(G1817):
             trains = replace(
                 trains,
                 card_types=tuple(
-                    replace(c, quantity=c.quantity - 1)
-                    if c.name in short and c.quantity > 0
-                    else c
+                    replace(c, quantity=c.quantity - 1) if c.name in short and c.quantity > 0 else c
                     for c in trains.card_types
                 ),
             )
@@ -501,7 +500,7 @@ class G18USA(G1817):
             return None
         try:
             base = game.trains.train_type(base_name)
-        except Exception:  # noqa: BLE001 - an unknown train is not one of ours
+        except NotFoundError:  # not one of the game's trains
             return None
         if not base.runs:
             return None
@@ -606,9 +605,7 @@ class G18USA(G1817):
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         if len(views) > 2:
-            mexican = sum(
-                1 for v in views if any(v.ctx.coords[n] in MEXICO for n in v.stops)
-            )
+            mexican = sum(1 for v in views if any(v.ctx.coords[n] in MEXICO for n in v.stops))
             if mexican > 2:
                 return -(1 << 40)  # not a legal run
         ctx = views[0].ctx if views else None
@@ -689,7 +686,9 @@ class _StopFacts:
 def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
     """The stops of ``hexes``."""
     return frozenset(
-        n for n, (c, k) in enumerate(zip(ctx.coords, ctx.classes, strict=True)) if k >= 0 and c in hexes
+        n
+        for n, (c, k) in enumerate(zip(ctx.coords, ctx.classes, strict=True))
+        if k >= 0 and c in hexes
     )
 
 
