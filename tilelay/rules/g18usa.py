@@ -247,8 +247,9 @@ def red_tile(coord: str, values: tuple[int, int, int, int], name: str | None) ->
     return replace(tile, location_name=name)
 
 
-#: The games made for setups: (the game's id, seed, players) -> (the game, its setup).
-_GAMES: dict[tuple[int, int, int], tuple[Game, Game, Setup]] = {}
+#: The games made for setups: (the game's id, seed, players, the 1817 trains option) ->
+#: (the game, the game made, its setup).
+_GAMES: dict[tuple[int, int, int, bool], tuple[Game, Game, Setup]] = {}
 #: The setup of each game made (by the game's identity).
 _SETUPS: dict[int, tuple[Game, Setup]] = {}
 
@@ -297,7 +298,10 @@ class G18USA(G1817):
         count = len(players) if isinstance(players, list) else 0
         if seed is None or not count:
             return game
-        key = (id(game), seed, count)
+        options = record.get("settings")
+        chosen = options.get("optional_rules") if isinstance(options, Mapping) else None
+        seventeen = isinstance(chosen, list) and "seventeen_trains" in chosen
+        key = (id(game), seed, count, seventeen)
         found = _GAMES.get(key)
         if found is not None and found[0] is game:
             return found[1]
@@ -305,9 +309,6 @@ class G18USA(G1817):
         hexes = dict(game.hexes)
         for coord, values in setup.red_values.items():
             hexes[coord] = red_tile(coord, values, game.location_names.get(coord))
-        options = record.get("settings")
-        chosen = options.get("optional_rules") if isinstance(options, Mapping) else None
-        seventeen = isinstance(chosen, list) and "seventeen_trains" in chosen
         train_data = game.train_data
         trains = game.trains
         if count < 5 and not seventeen:
