@@ -19,9 +19,10 @@ from tilelay.replay import load_record, replay_steps
 from tilelay.routes import RoutePlanner, _grow, _Reach, _Search, _walk
 
 #: Records whose games bound routes by their own rules: towns filling spare city stops
-#: (1860, 1861, 1867), bonuses on hexes passed or stopped at (1817, 1846, 18 Los Angeles),
-#: leased trains (1860), local trains, the E-train and destinations (1822), variable cities,
-#: connections and commodities (18India).
+#: (1860, 1861, 1867), bonuses on hexes passed or stopped at (1817, 1846, 18 Los Angeles,
+#: 18USA), leased trains (1860), local trains, the E-train and destinations (1822), variable
+#: cities, connections and commodities (18India), pullmans, extenders, subsidies and company
+#: towns (18USA).
 RECORDS = (
     "1817__15528",
     "1822__33845",
@@ -31,10 +32,15 @@ RECORDS = (
     "1867__21268",
     "18LosAngeles1__19984",
     "18India__18India_game_end_bank",
+    "18USA__109372",
 )
 
 #: Records whose games bound routes from their stops too (GameRules.stops_bound): 18India.
 CLOSER = ("18India__18India_game_end_bank",)
+
+#: Records whose long trains' routes are too many to walk without thresholds (18USA's late
+#: board, for its 7- and 8-trains): the most stops of the trains checked there.
+MOST_STOPS = {"18USA__109372": 6}
 
 
 @pytest.mark.parametrize("stem", RECORDS)
@@ -58,6 +64,8 @@ def test_no_route_earns_more_than_its_bound(stem: str) -> None:
             search = _Search(planner, specs, running)
             net = planner._net
             for spec in running:
+                if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
+                    continue
                 upper = search.upper[spec]
                 closer = search.tight[spec]
                 reach = _Reach([spec])

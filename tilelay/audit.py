@@ -179,17 +179,18 @@ def rate_recorded(
             continue
         try:
             found = planner.find(train, r.hexes)
+            # the routes matching stay in the recorded hexes: only those are walked
             if not found and r.chains:
                 # a loop (a chain from a hex back to it) reads the same both ways round
                 want_chains = _chain_key(r.chains)
                 found = [
                     c
-                    for c in planner.candidates(train)
+                    for c in planner.candidates(train, r.hexes)
                     if _chain_key(planner.chains(c)) == want_chains
                 ]
             if not found and not r.precise:
                 want = set(r.hexes)
-                found = [c for c in planner.candidates(train) if set(c.hexes) == want]
+                found = [c for c in planner.candidates(train, r.hexes) if set(c.hexes) == want]
         except TilelayError as err:
             out.append(RecordedRun(r.train, train, r.hexes, r.revenue, None, err.message))
             ok = False

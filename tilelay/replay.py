@@ -520,8 +520,14 @@ class _Replayer:
             if not isinstance(title, str) or not title:
                 raise RecordError("the record names no game (its 'title')")
             game = load_game(title)
+        rules = rules_for(game)
+        # a game whose setup the record decides (18USA's seeded draws) plays a variant
+        variant = rules.game_for(game, record)
+        if variant is not game:
+            game = variant
+            rules = rules_for(game)
         self.game = game
-        self.rules = rules_for(game)
+        self.rules = rules
         self.home_tokens = home_tokens
         record_id = record.get("id")
         self.source = (
@@ -885,6 +891,22 @@ class _Replayer:
         self.ever_laid.add(tile_id)
         self.where[tile_id] = coord
         self.at[coord] = tile_id
+        self.on_board[name] = self.on_board.get(name, 0) + 1
+        self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
+
+    def game_lays(self, coord: str, tile_id: str, rotation: int) -> None:
+        """The game lays tile ``tile_id`` (``NAME-COPY``) at ``coord`` itself, without an
+        action (18USA's metropolises at setup): on the board, where a record's city references
+        find it, but not among the record's lays."""
+        name, _ = split_tile_id(tile_id)
+        self.board = self.board.apply(TileLay(coord, name, rotation))
+        previous = self.at.pop(coord, None)
+        if previous is not None:
+            self.where.pop(previous, None)
+            self.on_board[split_tile_id(previous)[0]] -= 1
+        self.where[tile_id] = coord
+        self.at[coord] = tile_id
+        self.ever_laid.add(tile_id)
         self.on_board[name] = self.on_board.get(name, 0) + 1
         self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
 

@@ -380,10 +380,12 @@ def _pack(c: int, t: int, o: int, x: int) -> int:
 class _Net:
     """The board's track graph seen by one corporation, as flat lists for the walk."""
 
-    def __init__(self, ctx: RouteContext) -> None:
+    def __init__(self, ctx: RouteContext, within: frozenset[str] | None = None) -> None:
         g = ctx.graph
         self.ctx = ctx
         self.graph = g
+        #: the hexes the net's track is kept to (None: the whole board; see :meth:`chain`)
+        self.within = within
         #: the bits of a route's track (paths, then hex sides and lanes); above them, the bit
         #: of a one-stop route at node n is ``single_shift + n``
         self.single_shift = len(g.paths) + len(g.end_lane) + 1
@@ -422,7 +424,12 @@ class _Net:
         chains = ctx.board.memo.get("routes.chains")
         if chains is None:
             chains = ctx.board.memo["routes.chains"] = [None] * len(g.end_node)
-        self.chains: list[list[_Chain] | None] = chains  # type: ignore[assignment]
+        #: the board's chains (shared by every net on the board), and the net's own when it is
+        #: kept to some hexes
+        self._board_chains: list[list[_Chain] | None] = chains  # type: ignore[assignment]
+        self.chains: list[list[_Chain] | None] = (
+            self._board_chains if within is None else [None] * len(g.end_node)
+        )
         # the game's rules the walk applies itself (GameRules.walk_rules)
         walk = None if type(rules).walk_rules is GameRules.walk_rules else rules.walk_rules(ctx)
         #: whether a route may begin or end at each node (None: at every node)
@@ -505,7 +512,16 @@ class _Net:
         corporation)."""
         found = self.chains[e]
         if found is None:
-            found = self.chains[e] = _chains_from(self, e)
+            whole = self._board_chains[e]
+            if whole is None:
+                whole = self._board_chains[e] = _chains_from(self, e)
+            found = whole
+            if self.within is not None:
+                # only the chains whose track stays in the net's hexes
+                paths = self.graph.paths
+                within = self.within
+                found = [c for c in whole if all(paths[f >> 1][0] in within for f in c[3])]
+            self.chains[e] = found
         return found
 
     def enumerate(self, reach: _Reach) -> dict[int, _Found]:
@@ -1534,6 +1550,8 @@ class RoutePlanner:
         #: found routes' stops and path ends by track mask (:func:`_unfold`, once a route)
         self._unfolded: dict[int, tuple[tuple[int, ...], _PathEnds]] = {}
         self._origin: dict[Route, tuple[TrainSpec, _Rated]] = {}
+        #: nets kept to some hexes (:meth:`candidates`)
+        self._within: dict[frozenset[str], _Net] = {}
 
     def train(self, train: TrainType | str) -> TrainType:
         """A train type, or the game's train type of that name, or one the game's rules make
@@ -1759,10 +1777,27 @@ class RoutePlanner:
         out.sort(key=lambda r: -r[0])
         return out
 
-    def candidates(self, train: TrainType | str) -> list[Route]:
-        """Every legal route of ``train`` for the corporation, best revenue first."""
+    def candidates(
+        self, train: TrainType | str, within: Iterable[str] | None = None
+    ) -> list[Route]:
+        """Every legal route of ``train`` for the corporation, best revenue first; with
+        ``within``, those whose track stays in those hexes (a walk of them alone: a long
+        train's routes over a whole late board are too many to list)."""
         spec = self.spec(train)
-        return [self._route(spec, r) for r in self._all(spec)]
+        if within is None:
+            return [self._route(spec, r) for r in self._all(spec)]
+        hexes = frozenset(within)
+        net = self._within.get(hexes)
+        if net is None:
+            if len(self._within) > 64:
+                self._within.clear()
+            net = self._within[hexes] = _Net(self.context, hexes)
+        if not spec.runs:
+            return []
+        found = net.enumerate(_Reach([spec]))
+        out = [r for r in (self.rated(spec, f) for f in found.values()) if r is not None]
+        out.sort(key=lambda r: -r[0])
+        return [self._route(spec, r) for r in out]
 
     def find(self, train: TrainType | str, route: Sequence[str] | Sequence[Stop]) -> list[Route]:
         """The legal routes of ``train`` matching ``route`` in either direction, best first.
@@ -1777,7 +1812,9 @@ class RoutePlanner:
         forward = tuple(want)
         backward = tuple(reversed(want))
         out = []
-        for r in self.candidates(train):
+        hexes = {w if isinstance(w, str) else w[0] for w in want}
+        # a route passing the hexes given stays in them (its stops' hexes: it may pass others)
+        for r in self.candidates(train, None if by_stops else hexes):
             key: tuple[object, ...] = r.stops if by_stops else r.hexes
             if key in (forward, backward):
                 out.append(r)

@@ -433,6 +433,12 @@ class RouteView:
         return self.revenue + self.bonus
 
     @property
+    def ends(self) -> Sequence[int]:
+        """The graph path ends the route leaves each path by, in order (path id ``e >> 1``;
+        for a game's rules that look a path up per end, without building :attr:`paths`)."""
+        return self._ends
+
+    @property
     def paths(self) -> tuple[int, ...]:
         """The graph path ids of the route, in order."""
         found = self._paths
@@ -536,6 +542,11 @@ class GameState(Protocol):
 
     def fail(self, action: Mapping[str, Any], message: str) -> Exception:
         """The error to raise for ``action``."""
+        ...
+
+    def game_lays(self, coord: str, tile_id: str, rotation: int) -> None:
+        """The game lays tile ``tile_id`` (``NAME-COPY``) at ``coord`` itself, without an
+        action (not one of the record's lays; its cities found by the record's references)."""
         ...
 
 
@@ -739,6 +750,12 @@ class GameRules:
         return 0
 
     # ------------------------------------------------------------------ replay
+
+    def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:
+        """The game a record is played with, where its setup depends on the record (18USA's
+        draws seeded by the record's seed: offboard values, metropolises, the trains in the
+        depot); default: ``game`` itself. Replay plays the variant with its own rules."""
+        return game
 
     def setup(self, state: GameState) -> None:
         """What the game does before the first action (e.g. gives minors their trains)."""

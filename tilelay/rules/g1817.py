@@ -83,23 +83,26 @@ class G1817(GameRules):
                 self.acquire(state, auction, entity)
         new_round = not extra.get("operating")
         over = follow_rounds(state, action, other_rounds=_OTHER_ROUNDS).round_over
-        if over:
-            self.export(state, action)
         operating = extra.get("operating", ())
         actor = extra.get("actor") if operating else None
         turn = extra.get("or_turn")
         if turn is not None and (over or actor != turn):
-            # a corporation's operating turn is over: without a train it liquidates
+            # a corporation's operating turn is over (before the round's export, which may
+            # rust its trains): without a train it liquidates
             extra["or_turn"] = None
             if not state.trains.get(turn):
                 extra["liquidating"] = (*extra.get("liquidating", ()), turn)
+        if over:
+            self.export(state, action)
         if operating and actor is not None and action.get("entity_type") != "player":
             extra["or_turn"] = actor
             ran = extra.get("has_operated", ())
             if actor not in ran:
                 extra["has_operated"] = (*ran, actor)
         if operating and (new_round or over):
-            # an operating round begins
+            # an operating round begins: every train may run again (one a corporation merged
+            # into another ran in the last round too)
+            state.operated.clear()
             self.settle(state)
             self.bank_liquidates(state)
 

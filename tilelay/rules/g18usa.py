@@ -1,0 +1,708 @@
+"""18USA: a setup drawn from the record's seed, metropolises, resources, company towns,
+subsidies, train upgrades and the limit on Mexico (18xx.games' ``G18USA::Game``, which
+builds on 1817: see :mod:`tilelay.rules.g1817` for mergers, acquisitions, liquidation and
+bridges).
+
+**Setup.** The engine draws the game's setup from the record's seed with its own linear
+congruential generator (:class:`EngineRandom`; 18xx.games' ``Game::Base#rand``): each draw
+is shuffled by giving every item a draw and sorting by them. In order:
+
+* the values of the twelve red hexes (:data:`OFFBOARD_VALUES` shuffled; each red hex takes
+  the row of its place, :data:`RED_HEXES`);
+* the private companies that leave the game: of each value, all but a number kept
+  (:data:`KEPT`), P1 to P4 always in (and P10 with five players or more);
+* three metropolises of the six potential ones (:data:`METROPOLISES`), whose yellow tiles the
+  game lays at once (New York is one always);
+* the subsidies of the subsidised hexes (:data:`SUBSIDIES` shuffled, the first ones to
+  :data:`SUBSIDISED_HEXES` in order).
+
+With fewer than five players one 2+, 4, 5 and 6 leave the depot. :meth:`G18USA.game_for`
+makes the game of a record so (the red hexes, the depot) and :meth:`G18USA.setup` lays the
+metropolises.
+
+**Replay.** A corporation's first token (its home, placed in the first stock round) takes
+the subsidy of its hex: +10 (S10) or +10, +20 from phase 5 (S11) for every route stopping in
+the hex from then on; the others give money or track, which the record shows. The private
+companies a player puts into a corporation they start (``assign`` of a company) become the
+corporation's. A company town tile (X20-X22) comes with a neutral token in its city, and a
+token of the owner of P27, which laid it (unless it has eight tokens already). P8 (``assign``
+to a red hex) marks that offboard (all of Mexico for a Mexican hex). At the end
+of operating round 1.1 the depot's 2s are exported, at 1.2 its 2+s (and phase 3 begins if
+it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
+
+**Train upgrades.** Before a run a corporation may attach (``choose`` ``T-U``: train ``T`` of
+its trains that run, upgrade ``U`` of those it may attach) an extender (P30: one more stop,
+``2+1``; only to trains that rust or become obsolete) or its pullman (``5P``: 20 more for every
+stop but a rural junction) to a train, for that run. The switcher (P19) is not modelled (a
+train upgraded with it is refused).
+
+**Routes** (``G18USA::Game#revenue_for``, ``#check_distance``):
+
+* a route earns, besides its stops, 10 for each coal, 10 for each ore (20 on an ore-20 tile)
+  and 10 for each oil (20 from phase 5) of the resource tiles its track passes (not its stop
+  hexes), and may pass a resource tile once only;
+* a rural junction (X07-X09) is a stop of 10 that uses none of the train's reach, and no
+  route begins or ends there;
+* a route stopping at a company town (X20-X22) where the corporation has no token earns 10
+  less;
+* a route stopping in a hex with a subsidy's +10 earns 10 more, and one with P8's mark 10 more
+  for P8's owner;
+* the Great Northern (P17) pays its owner's route with the best of B2, B8, B14 and D20 (60)
+  or B8 and B14 (30) that bonus once a run;
+* no more than two routes of a run may stop in Mexico.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, TypeVar
+
+from tilelay.board import NEUTRAL
+from tilelay.dsl import parse
+from tilelay.errors import NotFoundError
+from tilelay.games import Game
+from tilelay.route_rules import TrainSpec, WalkRules
+from tilelay.rules import GameState, RouteContext, RouteView, register
+from tilelay.rules.g1817 import BRIDGE, G1817
+from tilelay.tile import Color, Tile
+from tilelay.trains import TrainType
+
+__all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "record_seed", "red_tile", "setup_of"]
+
+_T = TypeVar("_T")
+
+#: The rows of red hex values (yellow, green, brown, gray), shuffled at setup.
+OFFBOARD_VALUES: tuple[tuple[int, int, int, int], ...] = (
+    (20, 30, 40, 50),
+    (20, 30, 40, 60),
+    (20, 30, 50, 60),
+    (20, 30, 50, 60),
+    (20, 30, 60, 90),
+    (20, 40, 50, 80),
+    (30, 40, 40, 50),
+    (30, 40, 50, 60),
+    (30, 50, 60, 80),
+    (30, 50, 60, 80),
+    (40, 50, 40, 40),
+)
+
+#: The Mexican offboards (one area: ``groups:Mexico``).
+MEXICO: tuple[str, ...] = ("I5", "I7", "I9", "I11", "J12", "K13")
+
+#: The red hexes: coord -> (the node, the row of the shuffled values it takes, its exits,
+#: the edges with a plain border).
+RED_HEXES: dict[str, tuple[str, int, tuple[int, ...], tuple[int, ...]]] = {
+    "A15": ("town", 3, (0, 5), ()),
+    "A27": ("offboard", 0, (5, 0), ()),
+    "B2": ("town", 4, (4, 5), ()),
+    "E1": ("town", 6, (4, 5, 3), ()),
+    "I5": ("offboard", 2, (2, 3), (4,)),
+    "I7": ("offboard", 2, (2, 3), (4, 1)),
+    "I9": ("offboard", 2, (2, 3), (4, 1)),
+    "I11": ("offboard", 2, (2, 3, 4), (1, 5)),
+    "J12": ("offboard", 2, (3, 4), (2, 5)),
+    "J20": ("offboard", 1, (2,), ()),
+    "J24": ("town", 5, (2, 3), ()),
+    "K13": ("offboard", 2, (3,), (2,)),
+}
+
+#: Of each value, how many of the private companies that may leave the game stay.
+KEPT: dict[int, int] = {30: 1, 40: 2, 60: 3, 80: 2, 90: 2, 120: 1}
+#: The private companies always in the game (and P10 with five players or more).
+ALWAYS_IN: tuple[str, ...] = ("P1", "P2", "P3", "P4")
+
+#: The potential metropolises, in the engine's order of drawing: hex -> (tile, rotation).
+METROPOLISES: dict[str, tuple[str, int]] = {
+    "G3": ("X05", 3),
+    "E11": ("X04s", 0),
+    "H14": ("X03", 0),
+    "H22": ("X01", 0),
+    "I19": ("X06", 0),
+    "D20": ("X02", 1),
+}
+#: How many of them become metropolises.
+METROPOLIS_COUNT = 3
+
+#: The subsidies, in the engine's order (S10: +10, S11: +10/+20 in the home hex).
+SUBSIDIES: tuple[str, ...] = tuple(f"S{i}" for i in range(1, 17))
+#: The hexes that take a subsidy, in order.
+SUBSIDISED_HEXES: tuple[str, ...] = (
+    *("B8", "B14", "C3", "D6", "D14", "E3", "E7"),
+    *("E23", "G7", "G11", "G27", "H8", "I13", "I25"),
+)
+#: The subsidies that add to the revenue of routes stopping in their hex.
+PLUS_TEN, PLUS_TEN_TWENTY = "S10", "S11"
+
+#: The trains one of which leaves the depot with fewer than five players.
+SHORT_ROSTER: tuple[str, ...] = ("2+", "4", "5", "6")
+
+RURAL_TILES = frozenset({"X07", "X08", "X09"})
+COMPANY_TOWN_TILES = frozenset({"X20", "X21", "X22"})
+ORE20_TILES = frozenset({"7ore20", "8ore20", "9ore20", "7coalore20", "8coalore20", "9coalore20"})
+#: The labels of the resources on tiles.
+COAL, ORE, OIL = "⛏️", "⚒️", "🛢️"
+
+#: The upgrades a corporation may attach to a train for one run: (name suffix, company).
+EXTENDER, SWITCHER, PULLMAN = "+1", "/1", "P"
+
+#: The Great Northern's bonuses: the hexes a route must stop in, and what it earns.
+GNR_BONUSES: tuple[tuple[frozenset[str], int], ...] = (
+    (frozenset({"B2", "B8", "B14", "D20"}), 60),
+    (frozenset({"B8", "B14"}), 30),
+)
+
+_RAND_A = 1_103_515_245
+_RAND_C = 12_345
+_RAND_M = 2**31
+
+
+class EngineRandom:
+    """18xx.games' random numbers (``Game::Base#rand``): a linear congruential generator
+    started at the seed, each draw ``(a * last + c) mod 2**31``."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed % _RAND_M
+
+    def draw(self) -> int:
+        """The next number."""
+        self.state = (_RAND_A * self.state + _RAND_C) % _RAND_M
+        return self.state
+
+    def shuffled(self, items: Sequence[_T]) -> list[_T]:
+        """``items`` ordered by a draw each (Ruby's ``sort_by { rand }``; draws never tie
+        within a period of the generator)."""
+        keys = [self.draw() for _ in items]
+        return [item for _, item in sorted(zip(keys, items, strict=True), key=lambda p: p[0])]
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What the engine draws for a game of 18USA (see the module docstring)."""
+
+    seed: int
+    players: int
+    #: red hex -> its revenue in yellow, green, brown and gray phases
+    red_values: Mapping[str, tuple[int, int, int, int]]
+    #: the private companies that leave the game
+    removed: frozenset[str]
+    #: the potential metropolises that become metropolises
+    metropolises: tuple[str, ...]
+    #: hex -> the subsidy on it
+    subsidies: Mapping[str, str]
+
+
+def draw_setup(seed: int, players: int, companies: Sequence[tuple[str, int]]) -> Setup:
+    """The setup the engine draws for ``seed`` and ``players`` players, given the game's
+    private companies as ``(sym, value)`` in the game's order."""
+    rand = EngineRandom(seed)
+    rows = rand.shuffled(OFFBOARD_VALUES)
+    red_values = {coord: rows[row] for coord, (_, row, _, _) in RED_HEXES.items()}
+    always = set(ALWAYS_IN) | ({"P10"} if players >= 5 else set())
+    by_value: dict[int, list[str]] = {}
+    for sym, value in companies:
+        if sym not in always:
+            by_value.setdefault(value, []).append(sym)
+    removed: set[str] = set()
+    for value, group in by_value.items():
+        order = rand.shuffled(group)
+        removed.update(order[: len(group) - KEPT.get(value, len(group))])
+    metros = tuple(rand.shuffled(list(METROPOLISES))[:METROPOLIS_COUNT])
+    subsidies = rand.shuffled(SUBSIDIES)
+    return Setup(
+        seed,
+        players,
+        red_values,
+        frozenset(removed),
+        metros,
+        dict(zip(SUBSIDISED_HEXES, subsidies, strict=False)),
+    )
+
+
+def record_seed(record: Mapping[str, Any]) -> int | None:
+    """The seed of a record: its settings' ``seed``, else the digits of its id (as the
+    engine takes it)."""
+    settings = record.get("settings")
+    seed = settings.get("seed") if isinstance(settings, Mapping) else None
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return seed
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
+        return int(seed)
+    digits = "".join(c if c.isascii() and c.isdigit() else " " for c in str(record.get("id", "")))
+    first = digits.split()
+    return int(first[0][:18]) if first else None
+
+
+def red_tile(coord: str, values: tuple[int, int, int, int], name: str | None) -> Tile:
+    """The red hex ``coord`` with the revenues ``values``."""
+    kind, _, exits, borders = RED_HEXES[coord]
+    revenue = "|".join(
+        f"{c}_{v}" for c, v in zip(("yellow", "green", "brown", "gray"), values, strict=True)
+    )
+    node = f"{kind}=revenue:{revenue}"
+    if coord in MEXICO:
+        node += ",groups:Mexico" + (",hide:1" if coord != "I11" else "")
+    parts = [node, *(f"path=a:{e},b:_0" for e in exits), *(f"border=edge:{e}" for e in borders)]
+    tile = parse(";".join(parts), name=coord, color=Color.RED)
+    return replace(tile, location_name=name)
+
+
+#: The games made for setups: (the game's id, seed, players, the 1817 trains option) ->
+#: (the game, the game made, its setup).
+_GAMES: dict[tuple[int, int, int, bool], tuple[Game, Game, Setup]] = {}
+#: The setup of each game made (by the game's identity).
+_SETUPS: dict[int, tuple[Game, Setup]] = {}
+
+
+def setup_of(game: Game) -> Setup | None:
+    """The setup a game of 18USA was made with (:meth:`G18USA.game_for`), if any."""
+    found = _SETUPS.get(id(game))
+    return found[1] if found is not None and found[0] is game else None
+
+
+def _train_name(name: str) -> tuple[str, bool, str | None]:
+    """A train's name split: its base name, whether a pullman is attached, and the other
+    upgrade attached (:data:`EXTENDER`, :data:`SWITCHER` or None)."""
+    pullman = name.endswith(PULLMAN) and name != PULLMAN
+    rest = name[: -len(PULLMAN)] if pullman else name
+    for upgrade in (EXTENDER, SWITCHER):
+        if rest.endswith(upgrade) and len(rest) > len(upgrade):
+            return rest[: -len(upgrade)], pullman, upgrade
+    return rest, pullman, None
+
+
+@register
+class G18USA(G1817):
+    """The rules of 18USA that routes and replay ask about."""
+
+    names = ("18USA",)
+    run_hooks = True
+    mine_companies: ClassVar[frozenset[str]] = frozenset()
+    ranch_companies: ClassVar[frozenset[str]] = frozenset()
+    bridge_companies: ClassVar[frozenset[str]] = frozenset({"P2", "P21", "P22"})
+    steel_mill: ClassVar[str] = ""
+    #: the companies of the upgrades (the pullman is a train, ``P``)
+    extender_company: ClassVar[str] = "P30"
+    switcher_company: ClassVar[str] = "P19"
+    p8_company: ClassVar[str] = "P8"
+    company_town_company: ClassVar[str] = "P27"
+    gnr_company: ClassVar[str] = "P17"
+
+    # ------------------------------------------------------------------ setup
+
+    def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:
+        if setup_of(game) is not None:
+            return game
+        seed = record_seed(record)
+        players = record.get("players")
+        count = len(players) if isinstance(players, list) else 0
+        if seed is None or not count:
+            return game
+        options = record.get("settings")
+        chosen = options.get("optional_rules") if isinstance(options, Mapping) else None
+        seventeen = isinstance(chosen, list) and "seventeen_trains" in chosen
+        key = (id(game), seed, count, seventeen)
+        found = _GAMES.get(key)
+        if found is not None and found[0] is game:
+            return found[1]
+        setup = draw_setup(seed, count, [(c.sym, c.value) for c in game.companies])
+        hexes = dict(game.hexes)
+        for coord, values in setup.red_values.items():
+            hexes[coord] = red_tile(coord, values, game.location_names.get(coord))
+        train_data = game.train_data
+        trains = game.trains
+        if count < 5 and not seventeen:
+            short = set(SHORT_ROSTER)
+            train_data = tuple(
+                {**t, "num": t["num"] - 1}
+                if t.get("name") in short and isinstance(t.get("num"), int)
+                else t
+                for t in train_data
+            )
+            trains = replace(
+                trains,
+                card_types=tuple(
+                    replace(c, quantity=c.quantity - 1) if c.name in short and c.quantity > 0 else c
+                    for c in trains.card_types
+                ),
+            )
+        variant = replace(game, hexes=hexes, train_data=train_data, trains=trains)
+        if len(_GAMES) > 32:
+            _GAMES.clear()
+            _SETUPS.clear()
+        _GAMES[key] = (game, variant, setup)
+        _SETUPS[id(variant)] = (variant, setup)
+        return variant
+
+    def setup(self, state: GameState) -> None:
+        setup = setup_of(state.game)
+        if setup is None:
+            return
+        for coord in setup.metropolises:
+            tile, rotation = METROPOLISES[coord]
+            state.game_lays(coord, f"{tile}-0", rotation)
+        state.extra["usa.subsidies"] = tuple(sorted(setup.subsidies.items()))
+
+    # ------------------------------------------------------------------ replay
+
+    def before_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        extra = state.extra
+        kind = action.get("type")
+        started = action.get("corporation")
+        if action.get("entity_type") == "player" and kind == "bid" and isinstance(started, str):
+            extra["usa.starting"] = started
+        super().before_action(state, action)
+        if extra.get("operating") and extra.get("usa.subsidies"):
+            # the first stock round is over: the unused subsidies leave the map
+            extra["usa.subsidies"] = ()
+
+    def export(self, state: GameState, action: Mapping[str, Any]) -> None:
+        """The end of an operating round exports trains: all 2s after 1.1, all 2+s after 1.2
+        (phase 3 begins then if it has not), none after 2.1, all 3s after 2.2, then the
+        depot's next train."""
+        if "seventeen_trains" in state.optional_rules:
+            super().export(state, action)
+            return
+        extra = state.extra
+        done = extra.get("usa.rounds", 0)
+        extra["usa.rounds"] = done + 1
+        if done == 2:
+            return
+        every = {0: "2", 1: "2+", 3: "3"}.get(done)
+        if every is None:
+            state.export_train(action)
+            return
+        while (nxt := state.next_in_depot()) is not None and nxt.rpartition("-")[0] == every:
+            state.export_train(action)
+        if done == 1 and "green" not in state.phase.tiles:
+            phases = state.game.trains.phases
+            names = [p.name for p in phases]
+            if state.phase.name in names and names.index(state.phase.name) + 1 < len(phases):
+                state.phase = phases[names.index(state.phase.name) + 1]
+
+    def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
+        super().after_action(state, action)
+        kind = action.get("type")
+        entity = action.get("entity")
+        extra = state.extra
+        if kind == "run_routes":
+            self.detach_upgrades(state)
+        elif kind == "place_token" and isinstance(entity, str):
+            self.take_subsidy(state, entity)
+        elif kind == "lay_tile":
+            coord = action.get("hex")
+            if isinstance(coord, str) and state.board.tile_at(coord).name in COMPANY_TOWN_TILES:
+                self.company_town(state, coord)
+        elif kind == "assign":
+            target = action.get("target")
+            if not isinstance(target, str):
+                return
+            if action.get("entity_type") == "player" and action.get("target_type") == "company":
+                corp = extra.get("usa.starting")
+                if isinstance(corp, str):
+                    state.companies[target] = corp
+            elif entity == self.p8_company:
+                extra["usa.p8"] = MEXICO if target in MEXICO else (target,)
+        elif kind == "choose" and action.get("entity_type", "corporation") == "corporation":
+            choice = action.get("choice")
+            if isinstance(entity, str) and isinstance(choice, str):
+                self.attach_upgrade(state, action, entity, choice)
+
+    def company_town(self, state: GameState, coord: str) -> None:
+        """A company town laid at ``coord``: the neutral token it comes with, and a token of
+        the company town company's owner (unless it has eight tokens on the board already:
+        the engine counts all it holds, placed or not); the company closes."""
+        board = state.board
+        if NEUTRAL not in board.tokens.get((coord, 0), ()):
+            board = board.place_token(coord, 0, NEUTRAL, extra_slot=True)
+        owner = state.companies.pop(self.company_town_company, None)
+        corps = {c.sym for c in state.game.corporations}
+        if owner in corps and len(board.tokens_of(owner)) < 8:
+            board = board.place_token(coord, 0, owner, extra_slot=True)
+        state.board = board
+
+    def take_subsidy(self, state: GameState, corp: str) -> None:
+        """A corporation's first token takes its hex's subsidy (in the first stock round)."""
+        extra = state.extra
+        subsidies = dict(extra.get("usa.subsidies", ()))
+        tokens = state.board.tokens_of(corp)
+        if not subsidies or len(tokens) != 1:
+            return
+        coord = tokens[0][0]
+        subsidy = subsidies.pop(coord, None)
+        extra["usa.subsidies"] = tuple(sorted(subsidies.items()))
+        if subsidy in (PLUS_TEN, PLUS_TEN_TWENTY):
+            extra["usa.icons"] = (*extra.get("usa.icons", ()), (coord, subsidy))
+
+    def upgrade_choices(self, state: GameState, corp: str) -> list[str]:
+        """The upgrades ``corp`` may attach now, in the engine's order."""
+        attached = {u for _, _, _, u in state.extra.get("usa.attached", ())}
+        out: list[str] = []
+        if state.companies.get(self.switcher_company) == corp:
+            out.append(SWITCHER)
+        if state.companies.get(self.extender_company) == corp:
+            out.append(EXTENDER)
+        if PULLMAN in state.trains.get(corp, {}).values():
+            out.append(PULLMAN)
+        return [u for u in out if u not in attached]
+
+    def attach_upgrade(
+        self, state: GameState, action: Mapping[str, Any], corp: str, choice: str
+    ) -> None:
+        """``choose`` ``T-U``: upgrade ``U`` attached to train ``T`` for the run."""
+        train_text, _, upgrade_text = choice.partition("-")
+        if not (train_text.isascii() and train_text.isdigit()):
+            return
+        if not (upgrade_text.isascii() and upgrade_text.isdigit()):
+            return
+        upgrades = self.upgrade_choices(state, corp)
+        if int(upgrade_text) >= len(upgrades):
+            raise state.fail(action, f"{corp} has no upgrade {upgrade_text} to attach")
+        upgrade = upgrades[int(upgrade_text)]
+        held = state.trains.get(corp, {})
+        rusting = _rusting(state.game)
+        trains = [
+            t
+            for t, name in held.items()
+            if state.operated.get(t, corp) == corp  # not one run for another this round
+            and name != PULLMAN
+            and (upgrade != EXTENDER or _train_name(name)[0] in rusting)
+        ]
+        if int(train_text) >= len(trains):
+            raise state.fail(action, f"{corp} has no train {train_text} to attach {upgrade} to")
+        train = trains[int(train_text)]
+        before = held[train]
+        base, pullman, _ = _train_name(before)
+        if upgrade == PULLMAN:
+            held[train] = before + PULLMAN
+        else:
+            held[train] = base + upgrade + (PULLMAN if pullman else "")
+        attached = state.extra.get("usa.attached", ())
+        if not any(t == train for _, t, _, _ in attached):
+            attached = (*attached, (corp, train, before, upgrade))
+        else:
+            attached = (*attached, (corp, train, None, upgrade))
+        state.extra["usa.attached"] = attached
+
+    def detach_upgrades(self, state: GameState) -> None:
+        """After a run the upgrades come off the trains."""
+        for corp, train, before, _ in state.extra.pop("usa.attached", ()):
+            held = state.trains.get(corp, {})
+            if before is not None and train in held:
+                held[train] = before
+
+    # ------------------------------------------------------------------ routes
+
+    def train_type(self, game: Game, name: str) -> TrainType | None:
+        """A train with an extender (``2+1``: one stop more) or a pullman (``5P``) attached;
+        a switcher's is not modelled."""
+        base_name, pullman, other = _train_name(name)
+        if other == SWITCHER or (other is None and not pullman):
+            return None
+        try:
+            base = game.trains.train_type(base_name)
+        except NotFoundError:  # not one of the game's trains
+            return None
+        if not base.runs:
+            return None
+        stops = base.major_stops + (1 if other == EXTENDER else 0)
+        return replace(base, name=name, major_stops=stops)
+
+    def walk_rules(self, ctx: RouteContext) -> WalkRules:
+        # no route begins or ends at a rural junction; a resource tile's goods bounded as the
+        # track enters it
+        rural = frozenset(
+            n for n, coord in enumerate(ctx.coords) if ctx.tiles[coord].name in RURAL_TILES
+        )
+        return WalkRules(no_ends=rural, hex_bound=self._resources(ctx))
+
+    def _resources(self, ctx: RouteContext) -> dict[str, int]:
+        """What passing each resource hex earns (hex -> revenue), per search."""
+        found = ctx.memo.get("usa.resources")
+        if isinstance(found, dict):
+            return found
+        late = "brown" in ctx.phase.tiles
+        out: dict[str, int] = {}
+        for coord, tile in ctx.board.laid.items():
+            if tile.color is Color.WHITE:
+                continue
+            label = "".join(lbl.text for lbl in tile.labels)
+            value = 0
+            if COAL in label:
+                value += 10
+            if ORE in label:
+                value += 20 if tile.name in ORE20_TILES else 10
+            if OIL in label:
+                value += 20 if late else 10
+            if value:
+                out[coord] = value
+        ctx.memo["usa.resources"] = out
+        return out
+
+    def route_allowed(self, view: RouteView) -> bool:
+        facts = self._stop_facts(view.ctx)
+        if not facts.twice:
+            return True  # no resource tile may be passed twice on a walk (see _StopFacts)
+        at = facts.end_resource
+        passed: list[str] = []
+        last: str | None = None
+        for e in view.ends:
+            h = at[e]
+            if h is not None and h != last:
+                passed.append(h)
+            last = h
+        return len(passed) == len(set(passed))
+
+    def _stop_facts(self, ctx: RouteContext) -> _StopFacts:
+        """What the route rules need of each node, per search."""
+        found = ctx.memo.get("usa.stops")
+        if isinstance(found, _StopFacts):
+            return found
+        facts = _StopFacts(self, ctx)
+        ctx.memo["usa.stops"] = facts
+        return facts
+
+    def route_bonus(self, view: RouteView) -> int:
+        ctx = view.ctx
+        facts = self._stop_facts(ctx)
+        stops = view.stops
+        per_stop = facts.per_stop
+        bonus = sum(per_stop[n] for n in stops) if facts.bridged else 0
+        if _train_name(view.spec.name)[1]:
+            rural = facts.rural
+            bonus += 20 * sum(1 for n in stops if not rural[n])
+        if facts.towns and any(n in facts.towns for n in stops):
+            bonus -= 10
+        for nodes, value in facts.once:
+            if any(n in nodes for n in stops):
+                bonus += value
+        resources = facts.resources
+        if resources:
+            passed = set(map(facts.end_resource.__getitem__, view.ends))
+            passed.discard(None)
+            if facts.resource_stops:
+                coords = ctx.coords
+                passed -= {coords[n] for n in stops}
+            bonus += sum(resources[h] for h in passed if h is not None)
+        return bonus
+
+    def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
+        # per stop: bridges, pullmans, the subsidies' and P8's bonuses at their stops (a
+        # route earns each once; it may stop at one node of P8's Mexico), a company town's
+        # -10 where only one may cost it; resources: walk_rules
+        facts = self._stop_facts(ctx)
+        values = [v + add for v, add in zip(ctx.values(spec), facts.per_stop, strict=True)]
+        if _train_name(spec.name)[1]:
+            for n, rural in enumerate(facts.rural):
+                if ctx.classes[n] >= 0 and not rural:
+                    values[n] += 20
+        for nodes, value in facts.once:
+            for n in nodes:
+                values[n] += value
+        if len(facts.towns) == 1:
+            for n in facts.towns:
+                values[n] -= 10
+        return values, 0
+
+    def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
+        if len(views) > 2:
+            mexican = sum(1 for v in views if any(v.ctx.coords[n] in MEXICO for n in v.stops))
+            if mexican > 2:
+                return -(1 << 40)  # not a legal run
+        ctx = views[0].ctx if views else None
+        if ctx is not None and ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
+            total += max((_gnr(v) for v in views), default=0)
+        return total
+
+    def run_bonus_bound(self, ctx: RouteContext) -> int:
+        if ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
+            return max(b for _, b in GNR_BONUSES)
+        return 0
+
+
+class _StopFacts:
+    """What 18USA's route rules need of each node of a search's board: what each stop
+    earns besides its revenue (a bridge: 10), whether it is a rural junction, the company
+    towns where the corporation has no token, the bonuses a route earns once for stopping
+    at any of some nodes (the subsidies' +10, P8's mark), what passing each resource hex
+    earns and the resource hex of each path end. ``twice`` says whether a route may pass a
+    resource hex twice on a walk: not when every resource tile with several paths joins
+    them at a node (a walk passes a node once), as all of 18USA's do."""
+
+    __slots__ = (
+        "bridged",
+        "end_resource",
+        "once",
+        "per_stop",
+        "resource_stops",
+        "resources",
+        "rural",
+        "towns",
+        "twice",
+    )
+
+    def __init__(self, rules: G18USA, ctx: RouteContext) -> None:
+        coords = ctx.coords
+        assigned = ctx.facts.assignments
+        extra = ctx.facts.extra
+        names = [ctx.tiles[c].name for c in coords]
+        stop = [k >= 0 for k in ctx.classes]
+        self.per_stop = [
+            10 if s and BRIDGE in assigned.get(c, ()) else 0
+            for s, c in zip(stop, coords, strict=True)
+        ]
+        self.bridged = any(self.per_stop)
+        self.rural = [name in RURAL_TILES for name in names]
+        tokens = ctx.board.tokens
+        self.towns = frozenset(
+            n
+            for n, (s, name, c) in enumerate(zip(stop, names, coords, strict=True))
+            if s and name in COMPANY_TOWN_TILES and ctx.corporation not in tokens.get((c, 0), ())
+        )
+        icons = dict(extra.get("usa.icons", ()))
+        late = "brown" in ctx.phase.tiles
+        once: list[tuple[frozenset[int], int]] = []
+        for subsidy, value in ((PLUS_TEN, 10), (PLUS_TEN_TWENTY, 20 if late else 10)):
+            hexes = {h for h, s in icons.items() if s == subsidy}
+            if hexes:
+                once.append((_nodes_in(ctx, hexes), value))
+        marked = extra.get("usa.p8", ())
+        if marked and ctx.facts.companies.get(rules.p8_company) == ctx.corporation:
+            once.append((_nodes_in(ctx, set(marked)), 10))
+        self.once = tuple((nodes, value) for nodes, value in once if nodes)
+        self.resources = resources = rules._resources(ctx)
+        #: the resource hex of each path end of the track graph (None: not one)
+        paths = ctx.graph.paths
+        self.end_resource: list[str | None] = [
+            c if c in resources else None for c, _ in paths for _ in (0, 1)
+        ]
+        self.resource_stops = any(s and c in resources for s, c in zip(stop, coords, strict=True))
+        self.twice = False
+        for coord in resources:
+            tile = ctx.hex_tile(coord)
+            if len(tile.paths) > 1 and any(not p.nodes() for p in tile.paths):
+                self.twice = True
+
+
+def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
+    """The stops of ``hexes``."""
+    return frozenset(
+        n
+        for n, (c, k) in enumerate(zip(ctx.coords, ctx.classes, strict=True))
+        if k >= 0 and c in hexes
+    )
+
+
+def _gnr(view: RouteView) -> int:
+    """The Great Northern's bonus a route's stops earn."""
+    hexes = set(view.stop_hexes)
+    return next((bonus for needed, bonus in GNR_BONUSES if needed <= hexes), 0)
+
+
+def _rusting(game: Game) -> frozenset[str]:
+    """The trains that rust or become obsolete (those an extender may go on)."""
+    return frozenset(
+        str(t.get("name"))
+        for t in game.train_data
+        if t.get("rusts_on") is not None or t.get("obsolete_on") is not None
+    )
