@@ -878,13 +878,23 @@ class _Replayer:
                 blocked,
             )
         )
+        self.count_copy(coord, tile_id, action)
+
+    def count_copy(self, coord: str, tile_id: str, action: Mapping[str, Any] | None) -> None:
+        """Tile copy ``tile_id`` (``NAME-COPY``) now lies at ``coord`` (laid by ``action``, or
+        by the game itself): where each copy lies, and how many of each tile are and were on
+        the board at once. A copy already elsewhere on the board is refused."""
+        name = split_tile_id(tile_id)[0]
         previous = self.at.pop(coord, None)
         if previous is not None:
             self.where.pop(previous, None)
             self.on_board[split_tile_id(previous)[0]] -= 1
         if tile_id in self.where:
-            raise self.fail(
-                action, f"tile {tile_id} is already on the board at {self.where[tile_id]}"
+            message = f"tile {tile_id} is already on the board at {self.where[tile_id]}"
+            raise (
+                self.fail(action, message)
+                if action is not None
+                else RecordError(message, source=self.source)
             )
         if tile_id in self.ever_laid:
             self.relaid.append(tile_id)
@@ -900,15 +910,7 @@ class _Replayer:
         find it, but not among the record's lays."""
         name, _ = split_tile_id(tile_id)
         self.board = self.board.apply(TileLay(coord, name, rotation))
-        previous = self.at.pop(coord, None)
-        if previous is not None:
-            self.where.pop(previous, None)
-            self.on_board[split_tile_id(previous)[0]] -= 1
-        self.where[tile_id] = coord
-        self.at[coord] = tile_id
-        self.ever_laid.add(tile_id)
-        self.on_board[name] = self.on_board.get(name, 0) + 1
-        self.max_on_board[name] = max(self.max_on_board.get(name, 0), self.on_board[name])
+        self.count_copy(coord, tile_id, None)
 
     def lift_tokens(self, coord: str, old: Tile, new: Tile, board: Board) -> Board:
         """The board after a lay: when track first comes to a tile of several cities (the old
