@@ -117,6 +117,16 @@ def page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
+def _import_status(pg: Any, path: Path, text: str) -> str:
+    """Choose a file holding ``text`` in the page's ``#import-file``, press ``#import`` and
+    return what ``#import-status`` then says."""
+    path.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(path))
+    pg.click("#import")
+    pg.wait_for_function("() => document.getElementById('import-status').textContent !== ''")
+    return str(pg.inner_text("#import-status"))
+
+
 def _check_png(path: Path, min_w: int, min_h: int) -> None:
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

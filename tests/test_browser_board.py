@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from tests.conftest import REFERENCE, reference
-from tests.test_browser import _check_png, chromium, serving
+from tests.test_browser import _check_png, _import_status, chromium, serving
 from tilelay.games import registry
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState
@@ -391,12 +391,7 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
         "renamed in the browser"
     )
     # an import the server refuses: its message
-    bad = tmp_path / "bad.json"
-    bad.write_text("{not json", encoding="utf-8")
-    pg.set_input_files("#import-file", str(bad))
-    pg.click("#import")
-    pg.wait_for_function("() => document.getElementById('import-status').textContent !== ''")
-    status = pg.inner_text("#import-status")
+    status = _import_status(pg, tmp_path / "bad.json", "{not json")
     assert status.startswith("Not imported: ") and "JSON" in status, status
     asked: list[str] = []
     pg.once("dialog", lambda d: (asked.append(d.message), d.accept()))

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import _check_png, chromium, serving
+from tests.test_browser import _check_png, _import_status, chromium, serving
 from tilelay.carcassonne.game import Game, Move
 from tilelay.carcassonne.record import GameRecord, restore
 from tilelay.web import create_app
@@ -395,12 +395,7 @@ def test_saved_games_refuse_a_bad_import_and_delete(
     pg = _page(browser)
     game_id = _start(pg, server, ["greedy", "random"], seed=5)
     pg.goto(server + "/carcassonne/play", wait_until="load")
-    bad = tmp_path / "bad.json"
-    bad.write_text('{"moves": "none"}', encoding="utf-8")
-    pg.set_input_files("#import-file", str(bad))
-    pg.click("#import")
-    pg.wait_for_function("() => document.getElementById('import-status').textContent !== ''")
-    status = pg.inner_text("#import-status")
+    status = _import_status(pg, tmp_path / "bad.json", '{"moves": "none"}')
     assert status.startswith("Not imported: ") and len(status) > len("Not imported: "), status
     asked: list[str] = []
     pg.once("dialog", lambda d: (asked.append(d.message), d.accept()))
