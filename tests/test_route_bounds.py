@@ -15,8 +15,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import engine_games_known, reference
+from tilelay import routes
 from tilelay.replay import load_record, replay_steps
-from tilelay.routes import RoutePlanner, _grow, _Reach, _Search, _walk
+from tilelay.routes import RoutePlanner, _grow, _grown, _Reach, _Search, _walk
 
 #: Records whose games bound routes by their own rules: towns filling spare city stops
 #: (1860, 1861, 1867), bonuses on hexes passed or stopped at (1817, 1846, 18 Los Angeles,
@@ -132,3 +133,66 @@ def test_train_ends_leave_out_no_route_the_train_runs() -> None:
                 assert search.upper[spec](found) >= rated[0], (step.action_id, rated[2][0])
                 checked += 1
     assert checked > 0
+
+
+#: Records whose trains all visit any number of stops of some class (18India's towns, its
+#: express trains' cities): the rest of the map is always within their reach, so no arm's
+#: ceiling is below the best bound.
+UNLIMITED = ("18India__18India_game_end_bank",)
+
+#: Records of games whose routes the generic rules rate, besides :data:`RECORDS`.
+GENERIC = ("1830_26855", "1889_314", "18Chesapeake_1277")
+
+
+@pytest.mark.parametrize("share", [9, 10])
+@pytest.mark.parametrize("stem", RECORDS + GENERIC)
+def test_ceilings_leave_out_no_route_that_reaches_its_threshold(
+    stem: str, share: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ceilings a walk prunes arms by (the best stops the rest of a train's reach may
+    add, with the track arriving at them: :class:`tilelay.routes._Ceiling`; the walks on
+    from where an arm ends: :func:`tilelay.routes._onward`, here from the first arm) leave
+    out no route that reaches the walk's threshold: at a threshold of nine tenths of a
+    train's best bound, and at the best bound, the walk with them keeps every route the
+    walk without them keeps (and they leave some arms out)."""
+    monkeypatch.setattr(routes, "_NEAR_AFTER", 0)
+    path = reference("18xxgames", "fixtures", f"{stem}.json")
+    checked = pruned = 0
+    with engine_games_known():
+        runs = 0
+        for step in replay_steps(load_record(path)):
+            if step.action.get("type") != "run_routes":
+                continue
+            runs += 1
+            if runs % 5:
+                continue
+            corp = str(step.action.get("entity"))
+            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+            specs = [planner.spec(t) for t in step.runnable_names(corp)]
+            for spec in dict.fromkeys(s for s in specs if s.runs):
+                if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
+                    continue
+                search = _Search(planner, [spec], [spec])
+                bounds = [planner.rules.route_bound(planner.context, spec)]
+                net = planner._net
+                every = search._walker([spec], bounds)
+                reach = every.reach
+                found, _ = _walk(net, reach, _grow(net, reach, every.bound, every.prune))
+                if not found:
+                    continue
+                threshold = max(f[1] for f in found.values()) * share // 10
+                plain = search._walker([spec], bounds)
+                plain.reach.set_thresholds([threshold])
+                kept, _ = _walk(net, plain.reach, _grow(net, plain.reach, plain.bound, plain.prune))
+                cut = search._walker([spec], bounds)
+                cut.reach.set_thresholds([threshold])
+                arms = list(
+                    _grown(net, cut.reach, cut.bound, cut.prune, lambda w=cut, n=net: w.ceiling(n))
+                )
+                with_ceilings, _ = _walk(net, cut.reach, arms)
+                assert set(with_ceilings) == set(kept), (step.action_id, spec.name)
+                checked += 1
+                pruned += sum(a.pruned is not None for a in arms)
+    assert checked > 0
+    if stem not in UNLIMITED:
+        assert pruned > 0

@@ -463,6 +463,7 @@ class _Net:
         self._chain_hexes: list[list[tuple[int, int, bool]] | None] | None = (
             [None] * len(g.end_node) if self.distinct or self.hex_values is not None else None
         )
+        self._arrivals: list[int] | None = None
 
     def ends_for(self, specs: Sequence[TrainSpec]) -> list[bool] | None:
         """Whether a route of some of ``specs`` may begin or end at each node (None: at
@@ -504,6 +505,26 @@ class _Net:
                 value = 0 if values is None else sum(values[h] for h in seq[1:])
                 found.append((entered, value, len(set(seq)) != len(seq)))
             cache[e] = found
+        return found
+
+    def arrivals(self) -> list[int]:
+        """The most the hexes entered by a chain of track arriving at each node add to a
+        route's bound (:attr:`hex_values`; 0 where none arrives): the rest of a route earns
+        at most, for each stop it goes on to, the stop's bound value and this (kept)."""
+        found = self._arrivals
+        if found is None:
+            g = self.graph
+            found = [0] * len(g.nodes)
+            for n, node_ends in enumerate(g.node_ends):
+                if self.kind[n] < 0:
+                    continue  # chains leave stops only (and pass junctions)
+                for e in node_ends:
+                    for (m, *_), (_, value, _) in zip(
+                        self.chain(e), self.chain_hexes(e), strict=True
+                    ):
+                        if value > found[m]:
+                            found[m] = value
+            self._arrivals = found
         return found
 
     def chain(self, e: int) -> list[_Chain]:
@@ -711,6 +732,7 @@ class _Arms:
         "first",
         "groups",
         "hexes",
+        "higher",
         "link",
         "mask",
         "nodes",
@@ -757,6 +779,8 @@ class _Arms:
         self.end: list[int] = []
         self.top: list[int] = []
         self.top_w: list[int] = []
+        #: the next arm past each arm's longer arms with a higher ``top`` (see _grown)
+        self.higher: list[int] = []
         self.rest: list[int] = []
         self.partner: list[int] = []
         self.partner_w: list[int] = []
@@ -782,7 +806,8 @@ class _Ceiling:
     """The most the rest of a route can add to an arm's sums (:func:`_grown`), by the
     reach it may still use (the reach the trains' rows give, less the arm's counts): the
     best stops of the map by bound value as far as that reach goes, with every stop that
-    uses no reach and every hex value (:attr:`_Net.hex_values`). When towns fill
+    uses no reach, each with the most the hexes of track arriving there add
+    (:meth:`_Net.arrivals`: a route enters its hexes on the way to its stops). When towns fill
     (:class:`_Reach`), the second sum (cities and offboards) with the best cities and
     offboards, and the best towns as far as the trains score them."""
 
@@ -800,9 +825,12 @@ class _Ceiling:
         cost = net.cost
         # the stops left out (the tokens whose routes are walked already, and the arm's)
         stops = [n for n, k in enumerate(kind) if k >= 0 and n not in left_out]
-        free = sum(max(bound[n], 0) for n in stops if cost[n] <= 0)
         if net.hex_values is not None:
-            free += sum(net.hex_values)
+            # each stop a route goes on to with the hexes of the track arriving there
+            arrive = net.arrivals()
+            bound = [b + a for b, a in zip(bound, arrive, strict=True)]
+            prune = [b + a for b, a in zip(prune, arrive, strict=True)]
+        free = sum(max(bound[n], 0) for n in stops if cost[n] <= 0)
         specs = reach.specs
         #: the most reach (stops by visit cost) a route may use, and what the best stops
         #: that fill it earn (by the reach left: index capped at the last)
@@ -818,9 +846,64 @@ class _Ceiling:
             self.town_pay = max(reach._town_pays, default=0)
             free_w = sum(max(prune[n], 0) for n in stops if kind[n] != TOWN and cost[n] <= 0)
             if net.hex_values is not None:
-                free_w += sum(net.hex_values)
+                # the towns' scores are the map's best (town_tops), the track arriving
+                # at them not counted there
+                free_w += sum(arrive[n] for n in stops if kind[n] == TOWN)
             self.major = _tops((prune[n] for n in stops if kind[n] != TOWN and cost[n] > 0), free_w)
             self.towns = reach.town_tops
+
+
+def _onward(
+    net: _Net, bound: Sequence[int], cap: int, left_out: Collection[int]
+) -> list[list[int]] | None:
+    """The most the stops a route goes on to from each node earn (their bound values and
+    what the track arriving there adds, :meth:`_Net.arrivals`), by the reach they use (0 to
+    ``cap``): the best walk from stop to stop along the chains of track, which may come
+    back to a stop (so the most any route earns, but no route is walked), never to one of
+    ``left_out``. None when some stop uses no reach (then walks are not bounded by it)."""
+    kind = net.kind
+    cost = net.cost
+    passable = net.passable
+    out = set(left_out)
+    if any(k >= 0 and cost[n] <= 0 and n not in out for n, k in enumerate(kind)):
+        return None
+    g = net.graph
+    hexy = net.hex_values is not None
+    # each stop's steps: (next stop, the most reaching it adds, the most reaching it adds
+    # where a route may go on from it (-_BIG: nowhere), its reach)
+    steps: list[list[tuple[int, int, int, int]]] = [[] for _ in kind]
+    for n, k in enumerate(kind):
+        if k < 0:
+            continue
+        ends: dict[int, int] = {}
+        ons: dict[int, int] = {}
+        for e in g.node_ends[n]:
+            values = net.chain_hexes(e) if hexy else None
+            for i, (m, _, _, _, _, term) in enumerate(net.chain(e)):
+                if m in out:
+                    continue
+                add = bound[m] + (values[i][1] if values is not None else 0)
+                if add > ends.get(m, -_BIG):
+                    ends[m] = add
+                if not term and add > ons.get(m, -_BIG):
+                    ons[m] = add
+        steps[n] = [
+            (m, add, ons.get(m, -_BIG) if passable[m] and kind[m] != OFFBOARD else -_BIG, cost[m])
+            for m, add in ends.items()
+        ]
+    walks = [[0] * (cap + 1) for _ in kind]
+    for r in range(1, cap + 1):
+        for n, row in enumerate(walks):
+            most = row[r - 1]
+            for m, add, on, use in steps[n]:
+                if use <= r:
+                    value = on + walks[m][r - use]
+                    if add > value:
+                        value = add
+                    if value > most:
+                        most = value
+            row[r] = most
+    return walks
 
 
 def _filled(
@@ -853,15 +936,19 @@ def _grown(
     ceiling: Callable[[], _Ceiling] | None = None,
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
+    eager: bool = True,
 ) -> Iterator[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
     time. With ``ceiling`` (making a :class:`_Ceiling` when the walk first has a threshold),
-    an arm whose sum with the most the rest of a
-    route could add stays below what every route needs when it is reached
-    (:attr:`_Reach.least`, read as the walk raises them) is left out with its longer arms
-    (:attr:`_Arms.pruned` says what they were). ``watch`` (with ``gate``, as
-    :func:`_walk` takes them) sees each route of a token and one arm as its arm is grown,
-    so that the floor rises before the token's arms are all grown."""
+    an arm whose sum with the most the rest of a route could add (by each train's reach
+    left) stays below what each train needs when it is reached (:attr:`_Reach.least`, read
+    as the walk raises them) is left out with its longer arms (:attr:`_Arms.pruned` says
+    what they were): from the first arm when ``eager``, else once a token's arms are many
+    (:data:`_NEAR_AFTER`: the test does not pay for small walks, nor where the thresholds
+    are low, as they are beside other trains). Then also the rest of a route is bounded by
+    where the arm ends (:func:`_onward`). ``watch`` (with ``gate``, as :func:`_walk` takes
+    them) sees each route of a token and one arm as its arm is grown, so that the floor
+    rises before the token's arms are all grown."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -903,6 +990,62 @@ def _grown(
         cap_major, tops_major = made.cap_major, made.major
         town_tops, pay, town_pay = made.towns, made.pay, made.town_pay
         town_pay = min(town_pay, len(town_tops) - 1 if town_tops is not None else 0)
+
+    #: each node's closer ceiling for the token grown (:func:`_onward`; None: the map's
+    #: best stops only), by the reach left, and the ceiling of an arm that ends where it is;
+    #: made once a token's arms are many (_NEAR_AFTER), and for every later token
+    near: list[list[int]] | None = None
+    near_stop: list[int] = []
+    #: whether the closer ceiling is made (None: not yet; False: the net has none)
+    closer: bool | None = None
+    #: the token being grown, and the stops its routes may not go to
+    current: tuple[int, tuple[int, ...]] = (0, ())
+
+    def onward(start: int, left_out: tuple[int, ...]) -> list[int] | None:
+        """Make :data:`near` for the token ``start``; its routes' ceiling by the reach
+        left (both its arms), or None when walks are not bounded."""
+        nonlocal near, near_stop, closer
+        walks = _onward(net, bound, cap, left_out) if cap <= _ONWARD_REACH else None
+        if walks is None:
+            closer = False
+            near = None
+            return None
+        closer = True
+        home = walks[start]
+        tops = [tops_v[r if r < last else last] for r in range(cap + 1)]
+        near_stop = [min(t, home[r]) for r, t in enumerate(tops)]
+        near = [
+            [min(t, max(row[a] + home[r - a] for a in range(r + 1))) for r, t in enumerate(tops)]
+            for row in walks
+        ]
+        return [
+            min(t, max(home[a] + home[r - a] for a in range(r + 1))) for r, t in enumerate(tops)
+        ]
+
+    #: each train's reach (as :attr:`_Reach.least`), and the least sum an arm using
+    #: ``u`` of it needs for some train to reach its least with the best stops the rest
+    #: of its reach may add (for the ceiling and thresholds it was worked out for)
+    caps = [s.capacity(0b111) for s in reach.specs]
+    #: the most reach any route uses (every stop of the map's)
+    most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
+    arm_need: list[int] = []
+    need_least: list[int] | None = None
+    need_tops: list[int] | None = None
+
+    def needs_by_use() -> None:
+        nonlocal arm_need, need_least, need_tops
+        need_least, need_tops = reach.least, tops_v
+        arm_need = [
+            min(
+                (
+                    t - tops_v[c - u if c - u < last else last]
+                    for c, t in zip(caps, need_least, strict=True)
+                    if c >= u
+                ),
+                default=_BIG,
+            )
+            for u in range(min(cap, most_use) + 1)
+        ]
 
     if gate is None:
         gate = [_BIG]
@@ -986,24 +1129,51 @@ def _grown(
                     continue
                 nv += bound[m]
                 nw += prune[m]
-                if ceiling is not None and reach.floor > _NO_THRESHOLD:
+                if (
+                    ceiling is not None
+                    and reach.floor > _NO_THRESHOLD
+                    and (eager or len(rows) >= _NEAR_AFTER)
+                ):
                     if not tops_v:
                         load(ceiling())
-                    floor = reach.floor
-                    room = cap - mc - mt - mo
-                    most = arms.v0 + nv + tops_v[room if room < last else last]
-                    if town_tops is not None and most >= floor:
-                        most = _filled(
-                            arms.w0 + nw,
-                            mc + mo,
-                            cap_major,
-                            pay,
-                            town_pay,
-                            tops_v,
-                            tops_major,
-                            town_tops,
-                        )
-                    if most < floor:
+                    base = arms.v0 + nv
+                    if town_tops is None:
+                        # some train must reach its least with the best stops the rest of
+                        # its reach may add
+                        u = mc + mt + mo
+                        least = reach.least
+                        if least is not need_least or tops_v is not need_tops:
+                            needs_by_use()
+                        keep = base >= arm_need[u]
+                        if keep and closer is None and len(rows) >= _NEAR_AFTER:
+                            onward(*current)
+                        if keep and near is not None:
+                            # closer: the stops the route may go on to from here
+                            on = passable[m] and not term and k != OFFBOARD
+                            row = near[m] if on else near_stop
+                            keep = any(
+                                base + row[c - u] >= t
+                                for c, t in zip(caps, least, strict=True)
+                                if c >= u
+                            )
+                    else:
+                        room = cap - mc - mt - mo
+                        keep = base + tops_v[room if room < last else last] >= reach.floor
+                        if keep:
+                            keep = (
+                                _filled(
+                                    arms.w0 + nw,
+                                    mc + mo,
+                                    cap_major,
+                                    pay,
+                                    town_pay,
+                                    tops_v,
+                                    tops_major,
+                                    town_tops,
+                                )
+                                >= reach.floor
+                            )
+                    if not keep:
                         # no route through this arm reaches what it needs
                         arms.pruned = reach.least
                         continue
@@ -1106,20 +1276,36 @@ def _grown(
         token_ends = endable is None or endable[start]
         visited[start] = 1
         grow = True
-        if ceiling is not None and reach.floor > _NO_THRESHOLD:
+        # the earlier tokens' stops left out of this token's ceilings
+        left = [n for n in done if bound[n] > 0 or prune[n] > 0]
+        current = (start, (*left, start))
+        near = None
+        if ceiling is not None and reach.floor > _NO_THRESHOLD and (eager or closer):
             # the most a route through this token earns, the earlier tokens left out
-            left = [n for n in done if bound[n] > 0 or prune[n] > 0]
             load(_Ceiling(net, reach, bound, prune, (*left, start)) if left else ceiling())
-            room = cap - c0 - t0 - o0
-            most = arms.v0 + tops_v[room if room < last else last]
-            if town_tops is not None and most >= reach.floor:
-                most = _filled(
-                    arms.w0, c0 + o0, cap_major, pay, town_pay, tops_v, tops_major, town_tops
-                )
-            if most < reach.floor:
+            u = c0 + t0 + o0
+            if town_tops is None:
+                needs_by_use()
+                grow = arms.v0 >= arm_need[u]
+                if grow and closer:
+                    pair = onward(*current)
+                    if pair is not None:
+                        grow = any(
+                            arms.v0 + pair[c - u] >= t
+                            for c, t in zip(caps, reach.least, strict=True)
+                            if c >= u
+                        )
+            else:
+                room = cap - u
+                most = arms.v0 + tops_v[room if room < last else last]
+                if most >= reach.floor:
+                    most = _filled(
+                        arms.w0, c0 + o0, cap_major, pay, town_pay, tops_v, tops_major, town_tops
+                    )
+                grow = most >= reach.floor
+            if not grow:
                 # no route through this token reaches what it needs
                 arms.pruned = reach.least
-                grow = False
         done.append(start)
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20000))
@@ -1214,6 +1400,16 @@ def _grown(
                 partner[i] = suffix[rest[i]]
                 partner_w[i] = suffix_w[rest[i]]
         arms.rest = rest
+        # the next arm after each arm's longer arms whose best sum is higher (n: none), as
+        # the walk goes on past an arm and its longer arms: those in between are no better
+        higher = [n] * n
+        for i in range(n - 1, -1, -1):
+            k = ends[i]
+            top = tops[i]
+            while k < n and tops[k] <= top:
+                k = higher[k]
+            higher[i] = k
+        arms.higher = higher
         arms.partner = partner
         arms.partner_w = partner_w
         yield arms
@@ -1265,6 +1461,7 @@ def _walk(
         rests = arms.rest
         partners = arms.partner
         partners_w = arms.partner_w
+        higher = arms.higher
         n = len(masks)
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
@@ -1320,8 +1517,9 @@ def _walk(
                 while j < n:
                     top = vi + tops[j]
                     if top < floor:
+                        # nor does any arm up to the next with a higher top
                         cut = True
-                        j = ends[j]
+                        j = higher[j]
                         continue
                     if blocks[j] & bi:
                         j = ends[j]
@@ -1644,7 +1842,7 @@ class RoutePlanner:
                 paid = tuple(stops[i] for i in chosen)
             bonus = 0
         else:
-            scored = self._score(spec, stops, ends, values, all_paid)
+            scored = self._score(spec, stops, ends, values, all_paid, mask)
             if scored is None:
                 return None
             revenue, paid, bonus = scored
@@ -1657,14 +1855,15 @@ class RoutePlanner:
         ends: Sequence[int],
         values: list[int],
         all_paid: bool,
+        track: int,
     ) -> tuple[int, tuple[int, ...], int] | None:
         """What a route earns under the game's rules: (stops' revenue, scored node ids,
         bonus), or None when the game does not allow it. The game may choose the scored
         stops itself (:meth:`GameRules.paid_stops`); else every stop scores, or an express
-        train's best set with its bonus."""
+        train's best set with its bonus. ``track``: the route's track mask."""
         ctx = self.context
         rules = self.rules
-        view = RouteView(ctx, spec, stops, stops, 0, ends)
+        view = RouteView(ctx, spec, stops, stops, 0, ends, track=track)
         if not rules.route_allowed(view):
             return None
         own = rules.paid_stops(view)
@@ -1672,15 +1871,20 @@ class RoutePlanner:
             if own is not None:
                 revenue, paid = own
             else:
-                revenue, paid = sum(values[n] for n in stops), stops
+                revenue, paid = sum(map(values.__getitem__, stops)), stops
             view.revenue, view.paid = revenue, paid
             if not rules.scored_allowed(view):
                 return None
             return revenue, paid, rules.route_bonus(view)
-        return self._express_with_bonus(spec, stops, ends, values)
+        return self._express_with_bonus(spec, stops, ends, values, track)
 
     def _express_with_bonus(
-        self, spec: TrainSpec, stops: tuple[int, ...], ends: Sequence[int], values: list[int]
+        self,
+        spec: TrainSpec,
+        stops: tuple[int, ...],
+        ends: Sequence[int],
+        values: list[int],
+        track: int,
     ) -> tuple[int, tuple[int, ...], int] | None:
         """An express route's best scored stops when the game's rules add bonuses: (stops'
         revenue, scored node ids, bonus), or None when no set is legal."""
@@ -1691,7 +1895,7 @@ class RoutePlanner:
         ceiling: int | None = None
         if type(rules).bonus_monotone:
             # no set's bonus exceeds the bonus of every stop scored
-            ceiling = rules.route_bonus(RouteView(ctx, spec, stops, stops, 0, ends))
+            ceiling = rules.route_bonus(RouteView(ctx, spec, stops, stops, 0, ends, track=track))
         best: tuple[int, tuple[int, ...], int] | None = None
         # the sets of one size at a time, largest first (as the engine tries them), each
         # size's best first
@@ -1708,7 +1912,7 @@ class RoutePlanner:
                 ):
                     break
                 paid = tuple(stops[i] for i in chosen)
-                view = RouteView(ctx, spec, stops, paid, revenue, ends)
+                view = RouteView(ctx, spec, stops, paid, revenue, ends, track=track)
                 if not rules.scored_allowed(view):
                     continue
                 bonus = rules.route_bonus(view)
@@ -1764,7 +1968,9 @@ class RoutePlanner:
 
     def _view(self, spec: TrainSpec, rated: _Rated) -> RouteView:
         revenue, _, raw, paid, bonus = rated
-        return RouteView(self.context, spec, raw[0], paid, revenue - bonus, raw[1], bonus)
+        return RouteView(
+            self.context, spec, raw[0], paid, revenue - bonus, raw[1], bonus, track=rated[1]
+        )
 
     # --------------------------------------------------------------- every route
 
@@ -2226,7 +2432,7 @@ class _Search:
             proven = tops - result[0]
             if proven <= within:
                 return result
-            gap = min(proven, 2 * gap)
+            gap = min(proven, _WIDEN * gap)
             for i, w in enumerate(walkers):
                 if cuts[i]:
                     w.reach.set_thresholds([best[s] - gap - extra - consts[s] for s in w.specs])
@@ -2277,7 +2483,8 @@ class _Search:
         net = self.planner._net
         # a train alone in its walk (and in one slot): its threshold is its best so far
         # (less the gap, beside other walks' trains), which the rest of a route often cannot
-        # beat (with several trains the thresholds are too low to pay for the test)
+        # beat: the ceiling is tested from the first arm (with several trains the
+        # thresholds are too low for it to pay in a small walk)
         alone = len([s for s in self.slots if s.runs and s in walker.specs]) == 1
         out: list[_Arms] = []
         for arms in _grown(
@@ -2285,9 +2492,10 @@ class _Search:
             walker.reach,
             walker.bound,
             walker.prune,
-            (lambda: walker.ceiling(net)) if alone else None,
+            lambda: walker.ceiling(net),
             watch,
             gate,
+            alone,
         ):
             out.append(arms)
             yield arms
@@ -2472,6 +2680,16 @@ def _choose(
         suffix[k] = _solve(lists, groups, same, k, suffix, None, 0)[0]
     return _solve(lists, groups, same, 0, suffix, exact, bound, seed, olds)
 
+
+#: How many arms a token's walk grows before it works out a closer ceiling (:func:`_onward`),
+#: and the most reach a train may have for it (longer, its tables cost more than they save).
+_NEAR_AFTER = 2000
+_ONWARD_REACH = 16
+
+#: How much wider (at most) each walk after the first keeps routes than the last
+#: (:class:`_Search`, step 2): wide enough that a second walk mostly proves the run found
+#: best, not so wide that it keeps far more routes than that needs.
+_WIDEN = 4
 
 #: How many routes the walk keeps unrated before it rates them and sets thresholds.
 _EAGER = 64

@@ -403,10 +403,10 @@ class RouteView:
     """One route of one train, as a game's hooks see it: ``stops`` (node ids, in order),
     ``paid`` (the node ids the train scores), ``revenue`` (what those stops earn), ``bonus``
     (what the game's :meth:`GameRules.route_bonus` adds; 0 while it is being asked), the
-    train's ``spec``, and on demand the route's ``paths`` (graph path ids, in order) and
-    ``hexes``."""
+    train's ``spec``, and on demand the route's ``paths`` (graph path ids, in order), its
+    ``track`` (the paths as bits) and ``hexes``."""
 
-    __slots__ = ("_ends", "_paths", "bonus", "ctx", "paid", "revenue", "spec", "stops")
+    __slots__ = ("_ends", "_paths", "_track", "bonus", "ctx", "paid", "revenue", "spec", "stops")
 
     def __init__(
         self,
@@ -417,6 +417,7 @@ class RouteView:
         revenue: int,
         ends: Sequence[int],
         bonus: int = 0,
+        track: int | None = None,
     ) -> None:
         self.ctx = ctx
         self.spec = spec
@@ -426,6 +427,7 @@ class RouteView:
         self.bonus = bonus
         self._ends = ends
         self._paths: tuple[int, ...] | None = None
+        self._track = track
 
     @property
     def total(self) -> int:
@@ -444,6 +446,18 @@ class RouteView:
         found = self._paths
         if found is None:
             found = self._paths = tuple(e >> 1 for e in self._ends)
+        return found
+
+    @property
+    def track(self) -> int:
+        """The route's paths as one int, bit ``p`` for graph path ``p``: whether it passes
+        some paths is one ``&`` (bits above the paths' may say more of its track)."""
+        found = self._track
+        if found is None:
+            found = 0
+            for e in self._ends:
+                found |= 1 << (e >> 1)
+            self._track = found
         return found
 
     @property

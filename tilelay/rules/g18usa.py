@@ -54,6 +54,7 @@ train upgraded with it is refused).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TypeVar
@@ -260,6 +261,7 @@ def setup_of(game: Game) -> Setup | None:
     return found[1] if found is not None and found[0] is game else None
 
 
+@functools.cache
 def _train_name(name: str) -> tuple[str, bool, str | None]:
     """A train's name split: its base name, whether a pullman is attached, and the other
     upgrade attached (:data:`EXTENDER`, :data:`SWITCHER` or None)."""
@@ -566,24 +568,22 @@ class G18USA(G1817):
         ctx = view.ctx
         facts = self._stop_facts(ctx)
         stops = view.stops
-        per_stop = facts.per_stop
-        bonus = sum(per_stop[n] for n in stops) if facts.bridged else 0
+        bonus = sum(map(facts.per_stop.__getitem__, stops)) if facts.bridged else 0
         if _train_name(view.spec.name)[1]:
-            rural = facts.rural
-            bonus += 20 * sum(1 for n in stops if not rural[n])
-        if facts.towns and any(n in facts.towns for n in stops):
+            bonus += 20 * (len(stops) - sum(map(facts.rural.__getitem__, stops)))
+        if facts.towns and not facts.towns.isdisjoint(stops):
             bonus -= 10
         for nodes, value in facts.once:
-            if any(n in nodes for n in stops):
+            if not nodes.isdisjoint(stops):
                 bonus += value
-        resources = facts.resources
-        if resources:
-            passed = set(map(facts.end_resource.__getitem__, view.ends))
-            passed.discard(None)
+        if facts.resource_track:
+            track = view.track
             if facts.resource_stops:
                 coords = ctx.coords
-                passed -= {coords[n] for n in stops}
-            bonus += sum(resources[h] for h in passed if h is not None)
+                at = {coords[n] for n in stops}
+                bonus += sum(v for h, m, v in facts.resource_track if track & m and h not in at)
+            else:
+                bonus += sum(v for _, m, v in facts.resource_track if track & m)
         return bonus
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
@@ -635,7 +635,7 @@ class _StopFacts:
         "once",
         "per_stop",
         "resource_stops",
-        "resources",
+        "resource_track",
         "rural",
         "towns",
         "twice",
@@ -670,12 +670,18 @@ class _StopFacts:
         if marked and ctx.facts.companies.get(rules.p8_company) == ctx.corporation:
             once.append((_nodes_in(ctx, set(marked)), 10))
         self.once = tuple((nodes, value) for nodes, value in once if nodes)
-        self.resources = resources = rules._resources(ctx)
+        resources = rules._resources(ctx)
         #: the resource hex of each path end of the track graph (None: not one)
         paths = ctx.graph.paths
         self.end_resource: list[str | None] = [
             c if c in resources else None for c, _ in paths for _ in (0, 1)
         ]
+        #: each resource hex, its paths as bits (RouteView.track) and what passing it earns
+        track: dict[str, int] = {}
+        for p, (c, _) in enumerate(paths):
+            if c in resources:
+                track[c] = track.get(c, 0) | 1 << p
+        self.resource_track = tuple((c, m, resources[c]) for c, m in track.items())
         self.resource_stops = any(s and c in resources for s, c in zip(stop, coords, strict=True))
         self.twice = False
         for coord in resources:
