@@ -2176,6 +2176,8 @@ class _Search:
         self.ctx = ctx
         self.rules = rules
         n = len(ctx.classes)
+        #: whether the game's rule for runs may change what this run earns
+        self.run_rules = rules.run_applies(ctx, sum(1 for s in slots if s.runs))
         bounds = [rules.route_bound(ctx, s) for s in running]
         self.exactable = all(b is not None for b in bounds)
         self.cheap: dict[TrainSpec, bool] = {}
@@ -2291,7 +2293,7 @@ class _Search:
         consts = self.consts
         rate = self.rate
         upper = self.upper
-        run_hooks = type(self.rules).run_hooks
+        run_hooks = self.run_rules
         trains = [s for s in self.slots if s.runs]
         alone = len(trains) == 1 and not run_hooks
         extra = 0
@@ -2563,13 +2565,13 @@ class _Search:
                 lists[s] = _Ranked(waiting, rate, shift, self.tight[s])
         empty = _Ranked([], lambda f: None)
         slot_lists = [lists[s] if s.runs else empty for s in self.slots]
-        same = [i > 0 and self.slots[i] == self.slots[i - 1] for i in range(len(self.slots))]
+        slots = self.slots
+        same = [i > 0 and slots[i] == slots[i - 1] for i in range(len(slots))]
         exact: Callable[[list[int], int], int] | None = None
         bound = 0
-        if type(rules).run_hooks:
+        if self.run_rules:
             self.ctx.longest = max((_length(f) for r in walked for f in r), default=0)
             bound = rules.run_bonus_bound(self.ctx)
-            slots = self.slots
 
             def exact(picks: list[int], total: int) -> int:
                 views: list[RouteView] = []
@@ -2581,7 +2583,7 @@ class _Search:
                 return rules.run_revenue(views, total)
 
         exits = self.planner._net.exits
-        old = None if olds is None else [olds.get(s, -_BIG) for s in self.slots]
+        old = None if olds is None else [olds.get(s, -_BIG) for s in slots]
         total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
         return total, picks, slot_lists, sum(len(f) for f in found)
 

@@ -763,6 +763,13 @@ class GameRules:
         """The most :meth:`run_revenue` adds to the routes' total in this position."""
         return 0
 
+    def run_applies(self, ctx: RouteContext, trains: int) -> bool:
+        """Whether :meth:`run_revenue` may make a run of ``trains`` routes in this position
+        earn other than their total (default: whether the game has a rule of its own for
+        runs, :attr:`run_hooks`). Where it may not, the search seeks the best routes as
+        the generic rules do (a train alone: its best route)."""
+        return type(self).run_hooks
+
     # ------------------------------------------------------------------ replay
 
     def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:

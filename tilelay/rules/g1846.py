@@ -181,6 +181,9 @@ class G1846(GameRules):
             return total
         return total + 10 * max(len(v.stops) for v in views)
 
+    def run_applies(self, ctx: RouteContext, trains: int) -> bool:
+        return ctx.facts.companies.get(MAIL) == ctx.corporation
+
     def run_bonus_bound(self, ctx: RouteContext) -> int:
         if ctx.facts.companies.get(MAIL) != ctx.corporation:
             return 0

@@ -99,6 +99,9 @@ class G18EU(GameRules):
     def _pullmans(self, ctx: RouteContext) -> bool:
         return self.pullman in ctx.facts.trains.get(ctx.corporation, ())
 
+    def run_applies(self, ctx: RouteContext, trains: int) -> bool:
+        return self._pullmans(ctx)
+
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
         ctx = views[0].ctx
         if not self._pullmans(ctx):

@@ -578,12 +578,9 @@ class G18USA(G1817):
                 bonus += value
         if facts.resource_track:
             track = view.track
-            if facts.resource_stops:
-                coords = ctx.coords
-                at = {coords[n] for n in stops}
-                bonus += sum(v for h, m, v in facts.resource_track if track & m and h not in at)
-            else:
-                bonus += sum(v for _, m, v in facts.resource_track if track & m)
+            bonus += sum(
+                v for m, v, at in facts.resource_track if track & m and at.isdisjoint(stops)
+            )
         return bonus
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
@@ -619,6 +616,11 @@ class G18USA(G1817):
             return max(b for _, b in GNR_BONUSES)
         return 0
 
+    def run_applies(self, ctx: RouteContext, trains: int) -> bool:
+        # the limit on Mexico bites a run of three routes or more; the Great Northern's
+        # bonus its owner's runs
+        return trains > 2 or ctx.facts.companies.get(self.gnr_company) == ctx.corporation
+
 
 class _StopFacts:
     """What 18USA's route rules need of each node of a search's board: what each stop
@@ -634,7 +636,6 @@ class _StopFacts:
         "end_resource",
         "once",
         "per_stop",
-        "resource_stops",
         "resource_track",
         "rural",
         "towns",
@@ -676,13 +677,15 @@ class _StopFacts:
         self.end_resource: list[str | None] = [
             c if c in resources else None for c, _ in paths for _ in (0, 1)
         ]
-        #: each resource hex, its paths as bits (RouteView.track) and what passing it earns
+        #: each resource hex's paths as bits (RouteView.track), what passing it earns, and
+        #: its stops (a route stopping there does not pass it)
         track: dict[str, int] = {}
         for p, (c, _) in enumerate(paths):
             if c in resources:
                 track[c] = track.get(c, 0) | 1 << p
-        self.resource_track = tuple((c, m, resources[c]) for c, m in track.items())
-        self.resource_stops = any(s and c in resources for s, c in zip(stop, coords, strict=True))
+        self.resource_track = tuple(
+            (m, resources[c], _nodes_in(ctx, {c})) for c, m in track.items()
+        )
         self.twice = False
         for coord in resources:
             tile = ctx.hex_tile(coord)
