@@ -91,3 +91,44 @@ def test_18_los_angeles_companies_add_where_they_are_assigned(los_angeles: Game)
             planner = RoutePlanner(step.board, corp, step.phase, facts=facts)
             (route,) = planner.find("2", hexes)
             assert route.revenue == expected, (action_id, facts.assignments)
+
+
+@pytest.mark.parametrize(
+    ("stem", "last"),
+    [("1846__10264", None), ("18EU__74045", None), ("18USA__109372", 1300)],
+)
+def test_a_run_rule_left_out_where_it_does_not_apply_changes_no_optimum(
+    stem: str, last: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a game's rule for runs does not apply (GameRules.run_applies: 1846's mail
+    contract and 18USA's Great Northern beside their owners, 18USA's limit on Mexico for
+    fewer than three routes, 18EU's pullman beside a corporation without one), the search
+    leaves it out: it finds the same optimum as a search that applies it (every third run of
+    a record; 18USA's up to action ``last``, its later 8-trains being slow to search twice)."""
+    path = reference("18xxgames", "fixtures", f"{stem}.json")
+    left_out = 0
+    with engine_games_known():
+        runs = 0
+        for step in replay_steps(load_record(path)):
+            if last is not None and step.action_id > last:
+                break
+            if step.action.get("type") != "run_routes":
+                continue
+            runs += 1
+            if runs % 3:
+                continue
+            corp = str(step.action.get("entity"))
+            trains = step.runnable_names(corp)
+            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+            rules = planner.rules
+            if rules.run_applies(planner.context, len(trains)):
+                continue
+            left_out += 1
+            best = planner.best(trains).revenue
+            monkeypatch.setattr(type(rules), "run_applies", lambda self, ctx, trains: True)
+            try:
+                applied = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+                assert applied.best(trains).revenue == best, step.action_id
+            finally:
+                monkeypatch.undo()
+    assert left_out > 0
