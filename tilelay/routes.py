@@ -217,12 +217,15 @@ class _PathEnds(Sequence[int]):
         return self.ends[index]
 
 
-#: A key of :attr:`_Reach.memo` no train fits.
+#: What :meth:`_Reach.needs` says of counts no train fits.
 _NO_FIT = 1 << 62
 
 
 #: :attr:`_Reach.fits` of each set of trains (they depend on the trains alone).
 _FITS: dict[tuple[TrainSpec, ...], dict[tuple[int, ...], bool]] = {}
+
+#: :meth:`_Reach.fitting` of each set of trains (they depend on the trains alone).
+_FITTING: dict[tuple[TrainSpec, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
 
 
 class _Reach:
@@ -252,19 +255,26 @@ class _Reach:
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
         #: (cities, towns, offboards[, hex sides]) -> whether a train fits
-        fits = _FITS.get(tuple(self.specs))
+        key = tuple(self.specs)
+        fits = _FITS.get(key)
         if fits is None:
             if len(_FITS) > 4096:
                 _FITS.clear()
-            fits = _FITS[tuple(self.specs)] = {}
+            fits = _FITS[key] = {}
         self.fits: dict[tuple[int, ...], bool] = fits
+        fitting = _FITTING.get(key)
+        if fitting is None:
+            if len(_FITTING) > 4096:
+                _FITTING.clear()
+            fitting = _FITTING[key] = {}
+        #: counts packed in one int (:func:`_pack`) -> the trains that fit them (by index,
+        #: with the stops each may still score beyond their cities and offboards)
+        self._fitting: dict[int, tuple[tuple[int, int], ...]] = fitting
         #: (cities, towns, offboards) -> whether a train may run a route with a stop more
         self.grown: dict[tuple[int, int, int], bool] = {}
-        #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
-        #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
-        #: fits it)
-        self.memo: dict[tuple[int, ...], tuple[int, int]] = {}
-        #: the same by counts packed in one int (:func:`_pack`)
+        #: counts packed in one int (:func:`_pack`) -> the least sum of bound values a
+        #: route with these counts needs, and the least second sum (:data:`_NO_FIT` when no
+        #: train fits it)
         self.packed: dict[int, tuple[int, int]] = {}
         self.thresholds = [_NO_THRESHOLD] * len(self.specs)
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
@@ -297,7 +307,6 @@ class _Reach:
         earn at least its threshold on it or on a longer route through it."""
         if list(thresholds) != self.thresholds:
             self.thresholds[:] = thresholds
-            self.memo.clear()
             self.packed.clear()
             self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
             self.floor = min(self.least, default=_NO_THRESHOLD)
@@ -323,25 +332,19 @@ class _Reach:
         self.fits[key] = found
         return found
 
-    def score(self, key: tuple[int, ...]) -> tuple[int, int]:
-        """The least sums a route with these counts needs (:attr:`memo`)."""
-        c, t, o = key[0], key[1], key[2]
-        x = key[3] if self.uses_hexes else 0
+    def fitting(self, code: int) -> tuple[tuple[int, int], ...]:
+        """The trains (by index) that may run a route with the counts packed in ``code``
+        (:func:`_pack`), each with the stops it may still score beyond the route's cities
+        and offboards (kept for the trains, whatever the thresholds)."""
+        c, t, o = code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD
+        x = code >> 3 * _SHIFT if self.uses_hexes else 0
         counts = (c, t, o)
-        need = need_w = _NO_FIT
-        tops = self.town_tops
-        for s, threshold, scale, pay, town_pay in zip(
-            self.specs, self.thresholds, self.scales, self._pays, self._town_pays, strict=True
-        ):
-            if s.fits(counts) and (s.hexes is None or x <= s.hexes):
-                # scale * sum >= threshold
-                least = -(-threshold // scale)
-                need = min(need, least)
-                if tops is not None:
-                    room = min(max(pay - c - o, 0), town_pay, len(tops) - 1)
-                    need_w = min(need_w, least - tops[room])
-        found = (need, need_w if tops is not None else need)
-        self.memo[key] = found
+        found = tuple(
+            (i, max(pay - c - o, 0))
+            for i, (s, pay) in enumerate(zip(self.specs, self._pays, strict=True))
+            if s.fits(counts) and (s.hexes is None or x <= s.hexes)
+        )
+        self._fitting[code] = found
         return found
 
     def single_need(self, counts: tuple[int, int, int]) -> int:
@@ -354,14 +357,26 @@ class _Reach:
         return need
 
     def needs(self, code: int) -> tuple[int, int]:
-        """:meth:`score` of counts packed in one int (:func:`_pack`), kept in
-        :attr:`packed`."""
-        key: tuple[int, ...] = (code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD)
-        if self.uses_hexes:
-            key = (*key, code >> 3 * _SHIFT)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.score(key)
+        """The least sums a route with the counts packed in ``code`` (:func:`_pack`) needs
+        (kept in :attr:`packed` until the thresholds change)."""
+        fitting = self._fitting.get(code)
+        if fitting is None:
+            fitting = self.fitting(code)
+        need = need_w = _NO_FIT
+        least = self.least
+        tops = self.town_tops
+        if tops is None:
+            for i, _ in fitting:
+                if least[i] < need:
+                    need = least[i]
+            found = (need, need)
+        else:
+            last = len(tops) - 1
+            town_pays = self._town_pays
+            for i, room in fitting:
+                need = min(need, least[i])
+                need_w = min(need_w, least[i] - tops[min(room, town_pays[i], last)])
+            found = (need, need_w)
         self.packed[code] = found
         return found
 
