@@ -708,14 +708,19 @@ class _Arms:
     walk finds them, the arms through one first path end together and those ends in
     increasing order. Arm ``i``'s longer arms are ``i + 1 … end[i] - 1``.
 
-    Per arm: its first path end (``first``), whether that path is terminal (``term``), the
-    track it uses (paths and hex sides, ``mask``), the nodes it visits besides the token
-    (stops and junctions, ``nodes``), its stops' groups (``groups``), the route's counts with
-    the token (``counts``: cities, towns, offboards, hex sides crossed), its stops' sum of
-    bound values and second sums (``v``, ``w``: see :class:`_Reach`), its stops and path ends
-    (``link``), the best ``v`` and ``w`` of it and its longer arms (``top``, ``top_w``), the
-    first arm with a later first end (``rest``), and the best ``top`` and ``top_w`` of an arm
-    that may pair with it (``partner``, ``partner_w``)."""
+    Per arm: its first path end (``first``), the track it uses (paths and hex sides,
+    ``mask``), what a partner may not share (``block``: the track, then the nodes it visits
+    besides the token, then its stops' groups without the token's, then the hexes it enters
+    when the game's rules ask; -1 for an arm whose first path is terminal: it has no
+    partner), the route's counts with the token (``counts``: cities, towns, offboards, hex
+    sides crossed; ``code``: packed, :func:`_pack`, hex sides only when some train counts
+    them), its stops' sum of bound values and second sums (``v``, ``w``: see
+    :class:`_Reach`), its stops and path ends (``link``), whether its last stop may end a
+    route (``endable``; None: every stop may), the best ``v`` and ``w`` of it and its
+    longer arms (``top``, ``top_w``), the first arm with a later first end (``rest``), and
+    the best ``top`` and ``top_w`` of an arm that may pair with it (``partner``,
+    ``partner_w``). The walk grows them as rows (:attr:`rows`, one tuple an arm), made
+    columns by :meth:`finish`."""
 
     __slots__ = (
         "block",
@@ -724,17 +729,13 @@ class _Arms:
         "end",
         "endable",
         "first",
-        "groups",
-        "hexes",
         "link",
         "mask",
-        "nodes",
         "partner",
         "partner_w",
         "pruned",
         "rest",
         "rows",
-        "term",
         "token",
         "top",
         "top_w",
@@ -748,36 +749,75 @@ class _Arms:
         self.token = token
         self.v0 = v0
         self.w0 = w0
-        #: the arms as the walk grows them, a row each: (first, term, mask, nodes, groups,
-        #: hexes, cities, towns, offboards, hex sides, v, w, link)
+        #: the arms as the walk grows them, a row each: (first, mask, block, code, counts,
+        #: v, w, link, endable)
         self.rows: list[tuple[Any, ...]] = []
-        self.first: list[int] = []
-        self.term: list[bool] = []
-        self.mask: list[int] = []
-        self.nodes: list[int] = []
-        self.groups: list[int] = []
-        #: the hexes each arm enters after the token's (when the game's rules ask)
-        self.hexes: list[int] = []
-        #: whether each arm's last stop may end a route (None: every stop may)
-        self.endable: list[bool] | None = None
-        self.counts: list[tuple[int, int, int, int]] = []
-        #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
-        self.code: list[int] = []
-        #: what a partner may not share, as one int: the track, then the nodes, then the
-        #: groups (-1 for an arm whose first path is terminal: it has no partner)
-        self.block: list[int] = []
-        self.v: list[int] = []
-        self.w: list[int] = []
-        self.link: list[_Link] = []
         self.end: list[int] = []
-        self.top: list[int] = []
-        self.top_w: list[int] = []
-        self.rest: list[int] = []
-        self.partner: list[int] = []
-        self.partner_w: list[int] = []
         #: what each train needed when an arm was last left out (:func:`_grown`; None:
         #: none was)
         self.pruned: list[int] | None = None
+
+    def finish(self, endable: bool) -> None:
+        """The arms' columns from their rows (with ``endable``, whether each may end a
+        route), and the best sums of each arm's longer arms and partners: one pass from
+        the last arm back."""
+        rows = self.rows
+        n = len(rows)
+        columns: list[list[Any]] = (
+            list(map(list, zip(*rows, strict=True))) if n else [[] for _ in range(9)]
+        )
+        firsts, self.mask, blocks, self.code, self.counts, vs, ws, self.link, ends_ok = columns
+        self.rows = []
+        self.first = firsts
+        self.block = blocks
+        self.v = vs
+        self.w = ws
+        self.endable = ends_ok if endable else None
+        # the best sums of each arm and its longer arms (its direct longer arms' bests); of
+        # those that may end a route only (an arm and its longer arms none of which may
+        # make no route, nor pair with another: -_BIG)
+        if endable:
+            tops = [v if e else -_BIG for v, e in zip(vs, ends_ok, strict=True)]
+            tops_w = [w if e else -_BIG for w, e in zip(ws, ends_ok, strict=True)]
+        else:
+            tops = list(vs)
+            tops_w = list(ws)
+        ends = self.end
+        rest = [n] * n
+        partner = [-1] * n
+        partner_w = [-1] * n
+        # the best tops of the arms from i on that may pair (not terminal), and of those
+        # from the first arm with a later first end than arm i's (arms are grouped by first
+        # end, in increasing order)
+        suffix = suffix_w = later = later_w = -1
+        j = n
+        for i in range(n - 1, -1, -1):
+            if i + 1 < n and firsts[i + 1] != firsts[i]:
+                j = i + 1
+                later, later_w = suffix, suffix_w
+            rest[i] = j
+            c = i + 1
+            end = ends[i]
+            best, best_w = tops[i], tops_w[i]
+            while c < end:
+                if tops[c] > best:
+                    best = tops[c]
+                if tops_w[c] > best_w:
+                    best_w = tops_w[c]
+                c = ends[c]
+            tops[i], tops_w[i] = best, best_w
+            if blocks[i] >= 0:
+                if best > suffix:
+                    suffix = best
+                if best_w > suffix_w:
+                    suffix_w = best_w
+                partner[i] = later
+                partner_w[i] = later_w
+        self.top = tops
+        self.top_w = tops_w
+        self.rest = rest
+        self.partner = partner
+        self.partner_w = partner_w
 
 
 def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) -> list[_Arms]:
@@ -923,6 +963,9 @@ def _grown(
         gate = [_BIG]
     endable = net.ends_for(reach.specs)
     token_ends = True
+    # the groups of the token whose arms are grown (a partner shares them: its block leaves
+    # them out)
+    g0 = 0
     # whether every stop uses some reach (then an arm no train could take a stop further
     # ends where it is)
     stop_costs = net.costly
@@ -1029,18 +1072,22 @@ def _grown(
                     mseen |= bits[j]
                 mlink = (m, cends, link)
                 i = len(rows)
-                rows.append(
-                    (first, term_first, mused, mseen, mgmask, nh, mc, mt, mo, nx, nv, nw, mlink)
-                )
+                # the counts packed (as _pack does)
+                code = mc | mt << _SHIFT | mo << 2 * _SHIFT
+                if uses_hexes:
+                    code |= nx << 3 * _SHIFT
+                # what a partner may not share (none pairs with an arm whose first path is
+                # terminal)
+                block = -1
+                if not term_first:
+                    block = (
+                        mused | mseen << node_shift | (mgmask ^ g0) << group_shift | nh << hex_shift
+                    )
+                ends_ok = endable is None or endable[m]
+                rows.append((first, mused, block, code, (mc, mt, mo, nx), nv, nw, mlink, ends_ok))
                 arm_ends.append(0)
-                if (
-                    watch is not None
-                    and arms.v0 + nv >= gate[0]
-                    and token_ends
-                    and (endable is None or endable[m])
-                ):
+                if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
                     # the route of the token and this arm: it may raise the thresholds now
-                    code = _pack(mc, mt, mo, nx if uses_hexes else 0)
                     watch(
                         (
                             mused,
@@ -1119,6 +1166,7 @@ def _grown(
         extra = net.token_hex.get(start, 0)
         arms = _Arms(start, bound[start] + extra, prune[start] + extra)
         token_ends = endable is None or endable[start]
+        g0 = groups[start]
         visited[start] = 1
         grow = True
         if ceiling is not None and reach.floor > _NO_THRESHOLD:
@@ -1140,97 +1188,12 @@ def _grown(
         sys.setrecursionlimit(max(limit, 20000))
         try:
             if grow:
-                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, g0, None, -1, False, 0)
         finally:
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
         # arms leave it out
-        n = len(arms.rows)
-        if n:
-            (
-                firsts,
-                arms.term,
-                arms.mask,
-                arms.nodes,
-                gms,
-                arms.hexes,
-                cs,
-                ts,
-                os_,
-                xs,
-                arms.v,
-                arms.w,
-                arms.link,
-            ) = map(list, zip(*arms.rows, strict=True))
-            arms.first = firsts
-            arms.counts = list(zip(cs, ts, os_, xs, strict=True))
-            # the arms' groups without the token's
-            g0 = groups[start]
-            arms.groups = [gm ^ g0 for gm in gms]
-        arms.rows = []
-        arms.block = [
-            -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
-            for term, mask, seen, gm, hx in zip(
-                arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
-            )
-        ]
-        if endable is not None:
-            arms.endable = [endable[link[0]] for link in arms.link if link is not None]
-        # the counts packed (as _pack does)
-        if uses_hexes:
-            arms.code = [
-                c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT for c, t, o, x in arms.counts
-            ]
-        else:
-            arms.code = [c | t << _SHIFT | o << 2 * _SHIFT for c, t, o, _ in arms.counts]
-        # the best sums of each arm and its longer arms (its direct longer arms' bests); of
-        # those that may end a route only (an arm and its longer arms none of which may
-        # make no route, nor pair with another: -_BIG)
-        ends = arms.end
-        if arms.endable is not None:
-            tops = [v if e else -_BIG for v, e in zip(arms.v, arms.endable, strict=True)]
-            tops_w = [w if e else -_BIG for w, e in zip(arms.w, arms.endable, strict=True)]
-        else:
-            tops = list(arms.v)
-            tops_w = list(arms.w)
-        for i in range(n - 1, -1, -1):
-            c = i + 1
-            end = ends[i]
-            best, best_w = tops[i], tops_w[i]
-            while c < end:
-                if tops[c] > best:
-                    best = tops[c]
-                if tops_w[c] > best_w:
-                    best_w = tops_w[c]
-                c = ends[c]
-            tops[i], tops_w[i] = best, best_w
-        arms.top = tops
-        arms.top_w = tops_w
-        rest = [n] * n
-        partner = [-1] * n
-        i = n - 1
-        firsts = arms.first
-        # arms are grouped by first end, in increasing order
-        j = n
-        while i >= 0:
-            if i + 1 < n and firsts[i + 1] != firsts[i]:
-                j = i + 1
-            rest[i] = j
-            i -= 1
-        partner_w = [-1] * n
-        suffix = [-1] * (n + 1)
-        suffix_w = [-1] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            usable = not arms.term[i]
-            suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
-            suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
-        for i in range(n):
-            if not arms.term[i]:
-                partner[i] = suffix[rest[i]]
-                partner_w[i] = suffix_w[rest[i]]
-        arms.rest = rest
-        arms.partner = partner
-        arms.partner_w = partner_w
+        arms.finish(endable is not None)
         yield arms
 
 
