@@ -221,11 +221,24 @@ class _PathEnds(Sequence[int]):
 _NO_FIT = 1 << 62
 
 
-#: :attr:`_Reach.fits` of each set of trains (they depend on the trains alone).
-_FITS: dict[tuple[TrainSpec, ...], dict[tuple[int, ...], bool]] = {}
+class _Known:
+    """What a set of trains allows by a route's counts packed in one int (:func:`_pack`):
+    the trains that fit them (:meth:`_Reach.fitting`) and whether some train may run a
+    route with a stop more (:meth:`_Reach.grows`). Kept for the trains (see :data:`_KNOWN`):
+    they depend on the trains alone, whatever the board or the thresholds."""
 
-#: :meth:`_Reach.fitting` of each set of trains (they depend on the trains alone).
-_FITTING: dict[tuple[TrainSpec, ...], dict[int, tuple[tuple[int, int], ...]]] = {}
+    __slots__ = ("fitting", "grown")
+
+    def __init__(self) -> None:
+        #: counts -> the trains that fit them (by index, with the stops each may still
+        #: score beyond the route's cities and offboards)
+        self.fitting: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: counts (without hex sides) -> whether some train may run a route with a stop more
+        self.grown: dict[int, bool] = {}
+
+
+#: What each set of trains allows (:class:`_Known`).
+_KNOWN: dict[tuple[TrainSpec, ...], _Known] = {}
 
 
 class _Reach:
@@ -254,24 +267,18 @@ class _Reach:
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        #: (cities, towns, offboards[, hex sides]) -> whether a train fits
         key = tuple(self.specs)
-        fits = _FITS.get(key)
-        if fits is None:
-            if len(_FITS) > 4096:
-                _FITS.clear()
-            fits = _FITS[key] = {}
-        self.fits: dict[tuple[int, ...], bool] = fits
-        fitting = _FITTING.get(key)
-        if fitting is None:
-            if len(_FITTING) > 4096:
-                _FITTING.clear()
-            fitting = _FITTING[key] = {}
-        #: counts packed in one int (:func:`_pack`) -> the trains that fit them (by index,
-        #: with the stops each may still score beyond their cities and offboards)
-        self._fitting: dict[int, tuple[tuple[int, int], ...]] = fitting
-        #: (cities, towns, offboards) -> whether a train may run a route with a stop more
-        self.grown: dict[tuple[int, int, int], bool] = {}
+        known = _KNOWN.get(key)
+        if known is None:
+            if len(_KNOWN) > 4096:
+                _KNOWN.clear()
+            known = _KNOWN[key] = _Known()
+        #: counts packed in one int (:func:`_pack`) -> the trains that fit them (kept in
+        #: :meth:`fitting`)
+        self.fits = known.fitting
+        #: counts packed in one int, without hex sides -> whether some train may run a
+        #: route with a stop more (kept in :meth:`grows`)
+        self.grown = known.grown
         #: counts packed in one int (:func:`_pack`) -> the least sum of bound values a
         #: route with these counts needs, and the least second sum (:data:`_NO_FIT` when no
         #: train fits it)
@@ -311,31 +318,24 @@ class _Reach:
             self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
             self.floor = min(self.least, default=_NO_THRESHOLD)
 
-    def grows(self, c: int, t: int, o: int) -> bool:
-        """Whether some train may run a route with one stop more than these counts (a
-        city, a town or an offboard; kept in :attr:`grown`)."""
-        key = (c, t, o)
+    def grows(self, code: int) -> bool:
+        """Whether some train may run a route with one stop more (a city, a town or an
+        offboard) than the counts packed in ``code`` (:func:`_pack`, without hex sides;
+        kept in :attr:`grown`)."""
+        c, t, o = code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD
         found = any(
             s.fits(more)
             for s in self.specs
             for more in ((c + 1, t, o), (c, t + 1, o), (c, t, o + 1))
         )
-        self.grown[key] = found
-        return found
-
-    def fit(self, key: tuple[int, ...]) -> bool:
-        """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
-        c, t, o = key[0], key[1], key[2]
-        x = key[3] if self.uses_hexes else 0
-        counts = (c, t, o)
-        found = any(s.fits(counts) and (s.hexes is None or x <= s.hexes) for s in self.specs)
-        self.fits[key] = found
+        self.grown[code] = found
         return found
 
     def fitting(self, code: int) -> tuple[tuple[int, int], ...]:
         """The trains (by index) that may run a route with the counts packed in ``code``
-        (:func:`_pack`), each with the stops it may still score beyond the route's cities
-        and offboards (kept for the trains, whatever the thresholds)."""
+        (:func:`_pack`; none: no train fits them), each with the stops it may still score
+        beyond the route's cities and offboards (kept in :attr:`fits`, whatever the
+        thresholds)."""
         c, t, o = code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD
         x = code >> 3 * _SHIFT if self.uses_hexes else 0
         counts = (c, t, o)
@@ -344,7 +344,7 @@ class _Reach:
             for i, (s, pay) in enumerate(zip(self.specs, self._pays, strict=True))
             if s.fits(counts) and (s.hexes is None or x <= s.hexes)
         )
-        self._fitting[code] = found
+        self.fits[code] = found
         return found
 
     def single_need(self, counts: tuple[int, int, int]) -> int:
@@ -359,7 +359,7 @@ class _Reach:
     def needs(self, code: int) -> tuple[int, int]:
         """The least sums a route with the counts packed in ``code`` (:func:`_pack`) needs
         (kept in :attr:`packed` until the thresholds change)."""
-        fitting = self._fitting.get(code)
+        fitting = self.fits.get(code)
         if fitting is None:
             fitting = self.fitting(code)
         need = need_w = _NO_FIT
@@ -928,7 +928,7 @@ def _grown(
     chains = net.chains
     chain_of = net.chain
     fits_get = reach.fits.get
-    fit = reach.fit
+    fitting = reach.fitting
     uses_hexes = reach.uses_hexes
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
@@ -1036,10 +1036,12 @@ def _grown(
                     mt += cost[m]
                 else:
                     mo += cost[m]
-                key = (mc, mt, mo, nx) if uses_hexes else (mc, mt, mo)
-                ok = fits_get(key)
+                # the counts packed (as _pack does)
+                counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
+                code = counts | nx << 3 * _SHIFT if uses_hexes else counts
+                ok = fits_get(code)
                 if ok is None:
-                    ok = fit(key)
+                    ok = fitting(code)
                 if not ok:
                     continue
                 nv += bound[m]
@@ -1072,10 +1074,6 @@ def _grown(
                     mseen |= bits[j]
                 mlink = (m, cends, link)
                 i = len(rows)
-                # the counts packed (as _pack does)
-                code = mc | mt << _SHIFT | mo << 2 * _SHIFT
-                if uses_hexes:
-                    code |= nx << 3 * _SHIFT
                 # what a partner may not share (none pairs with an arm whose first path is
                 # terminal)
                 block = -1
@@ -1105,9 +1103,9 @@ def _grown(
                     )
                 if passable[m] and not term and k != OFFBOARD:
                     if stop_costs:
-                        more = grown_get((mc, mt, mo))
+                        more = grown_get(counts)
                         if more is None:
-                            more = grows(mc, mt, mo)
+                            more = grows(counts)
                         if not more:
                             # no train could visit a stop more: the arm ends here
                             arm_ends[i] = len(rows)
@@ -1157,10 +1155,10 @@ def _grown(
             continue
         cw = cost[start]
         c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
-        key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
-        ok = reach.fits.get(key)
+        code = _pack(c0, t0, o0, 0)
+        ok = fits_get(code)
         if ok is None:
-            ok = fit(key)
+            ok = fitting(code)
         if not ok:
             continue
         extra = net.token_hex.get(start, 0)
