@@ -46,7 +46,7 @@ from itertools import chain, compress, count
 from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
-from tilelay.board import NEUTRAL, Board
+from tilelay.board import NEUTRAL, Board, TrackGraph
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, WalkRules, train_spec
@@ -159,12 +159,13 @@ class _BoardNodes:
     each tile's facts, in the track graph's order (hex by hex, every node of a tile), and
     the tiles of the hexes with nodes."""
 
-    def __init__(self, board: Board, graph: Any) -> None:
-        tile_at = board.tile_at
+    def __init__(self, board: Board, graph: TrackGraph) -> None:
         coords = [c for c, _ in graph.nodes]
-        keys = list(dict.fromkeys(coords))
-        tile_list = board.tiles_at(keys)
-        tiles: dict[str, Tile] = dict(zip(keys, tile_list, strict=True))
+        # the tiles the graph was built from (a graph's nodes are its tiles' nodes, hex by
+        # hex)
+        tiles: Mapping[str, Tile] = graph.node_tiles
+        keys = list(tiles)
+        tile_list = list(tiles.values())
         held_facts = _TILE_FACTS
         per_tile: list[_TileFacts] = [
             found[1]
@@ -176,14 +177,13 @@ class _BoardNodes:
         rows: list[_NodeRow] = list(chain.from_iterable(map(_ROWS, per_tile)))
         grouped = any(map(_GROUPED, per_tile))
         stop_costs: frozenset[int] = frozenset().union(*map(_STOP_COSTS, per_tile))
-        if len(rows) != len(graph.nodes):  # not the graph's order: node by node
-            tiles = {}
-            rows = []
-            for coord, index in graph.nodes:
-                held_tile = tiles.get(coord)
-                if held_tile is None:
-                    held_tile = tiles[coord] = tile_at(coord)
-                rows.append(_node_row(held_tile.nodes[index]))
+        if len(rows) != len(graph.nodes):
+            # not the tiles the graph was built from: the board's, node by node
+            keys = list(dict.fromkeys(coords))
+            tile_list = board.tiles_at(keys)
+            tiles = dict(zip(keys, tile_list, strict=True))
+            per_tile = [_tile_facts(tile) for tile in tile_list]
+            rows = [_node_row(tiles[coord].nodes[index]) for coord, index in graph.nodes]
             grouped = any(row[0].groups for row in rows)
             stop_costs = frozenset(row[2] for row in rows if row[1] >= 0)
         nodes: list[Node] = []
