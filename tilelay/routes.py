@@ -745,6 +745,22 @@ class _Arms:
         "w0",
     )
 
+    # the columns (:meth:`finish`)
+    first: list[int]
+    mask: list[int]
+    block: list[int]
+    code: list[int]
+    counts: list[tuple[int, int, int, int]]
+    v: list[int]
+    w: list[int]
+    link: list[_Link]
+    endable: list[bool] | None
+    top: list[int]
+    top_w: list[int]
+    rest: list[int]
+    partner: list[int]
+    partner_w: list[int]
+
     def __init__(self, token: int, v0: int, w0: int) -> None:
         self.token = token
         self.v0 = v0
