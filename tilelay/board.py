@@ -16,7 +16,7 @@ it is built of small integers so that a walker can keep used track in bit sets.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tilelay.actions import Action, TileLay
 from tilelay.errors import TilelayError
@@ -87,6 +87,8 @@ class TrackGraph:
     path_id: dict[TokenKey, int]
     side_id: dict[TokenKey, int]
     end_lane: tuple[int, ...] = ()
+    #: the tile of each hex with nodes, in the nodes' order (what the graph was built from)
+    node_tiles: Mapping[str, Tile] = field(default_factory=dict)
 
     def neighbours(self, node: int) -> set[int]:
         """The nodes reachable from ``node`` along track without passing another stop."""
@@ -789,8 +791,11 @@ def _build_graph(board: Board) -> TrackGraph:
     end_node: list[int] = []
     end_edge: list[int] = []  # edge number at an edge end, -1 at a node end
     tiles = {coord: board.tile_at(coord) for coord in game.hexes}
+    node_tiles: dict[str, Tile] = {}
     for coord, tile in tiles.items():
         base = len(nodes)
+        if tile.nodes:
+            node_tiles[coord] = tile
         for i, node in enumerate(tile.nodes):
             node_id[(coord, i)] = len(nodes)
             nodes.append((coord, i))
@@ -869,4 +874,5 @@ def _build_graph(board: Board) -> TrackGraph:
         path_id=path_id,
         side_id=side_id,
         end_lane=tuple(end_lane),
+        node_tiles=node_tiles,
     )

@@ -217,12 +217,28 @@ class _PathEnds(Sequence[int]):
         return self.ends[index]
 
 
-#: A key of :attr:`_Reach.memo` no train fits.
+#: What :meth:`_Reach.needs` says of counts no train fits.
 _NO_FIT = 1 << 62
 
 
-#: :attr:`_Reach.fits` of each set of trains (they depend on the trains alone).
-_FITS: dict[tuple[TrainSpec, ...], dict[tuple[int, ...], bool]] = {}
+class _Known:
+    """What a set of trains allows by a route's counts packed in one int (:func:`_pack`):
+    the trains that fit them (:meth:`_Reach.fitting`) and whether some train may run a
+    route with a stop more (:meth:`_Reach.grows`). Kept for the trains (see :data:`_KNOWN`):
+    they depend on the trains alone, whatever the board or the thresholds."""
+
+    __slots__ = ("fitting", "grown")
+
+    def __init__(self) -> None:
+        #: counts -> the trains that fit them (by index, with the stops each may still
+        #: score beyond the route's cities and offboards)
+        self.fitting: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: counts (without hex sides) -> whether some train may run a route with a stop more
+        self.grown: dict[int, bool] = {}
+
+
+#: What each set of trains allows (:class:`_Known`).
+_KNOWN: dict[tuple[TrainSpec, ...], _Known] = {}
 
 
 class _Reach:
@@ -251,20 +267,21 @@ class _Reach:
         self.uses_hexes = any(h is not None for h in limits)
         bounded = [h for h in limits if h is not None]
         self.max_hexes = _BIG if len(bounded) < len(limits) else max(bounded, default=0)
-        #: (cities, towns, offboards[, hex sides]) -> whether a train fits
-        fits = _FITS.get(tuple(self.specs))
-        if fits is None:
-            if len(_FITS) > 4096:
-                _FITS.clear()
-            fits = _FITS[tuple(self.specs)] = {}
-        self.fits: dict[tuple[int, ...], bool] = fits
-        #: (cities, towns, offboards) -> whether a train may run a route with a stop more
-        self.grown: dict[tuple[int, int, int], bool] = {}
-        #: (cities, towns, offboards[, hex sides]) -> the least sum of bound values a route
-        #: with these counts needs, and the least second sum (:data:`_NO_FIT` when no train
-        #: fits it)
-        self.memo: dict[tuple[int, ...], tuple[int, int]] = {}
-        #: the same by counts packed in one int (:func:`_pack`)
+        key = tuple(self.specs)
+        known = _KNOWN.get(key)
+        if known is None:
+            if len(_KNOWN) > 4096:
+                _KNOWN.clear()
+            known = _KNOWN[key] = _Known()
+        #: counts packed in one int (:func:`_pack`) -> the trains that fit them (kept in
+        #: :meth:`fitting`)
+        self.fits = known.fitting
+        #: counts packed in one int, without hex sides -> whether some train may run a
+        #: route with a stop more (kept in :meth:`grows`)
+        self.grown = known.grown
+        #: counts packed in one int (:func:`_pack`) -> the least sum of bound values a
+        #: route with these counts needs, and the least second sum (:data:`_NO_FIT` when no
+        #: train fits it)
         self.packed: dict[int, tuple[int, int]] = {}
         self.thresholds = [_NO_THRESHOLD] * len(self.specs)
         self.scales = list(scales) if scales is not None else [1] * len(self.specs)
@@ -297,51 +314,37 @@ class _Reach:
         earn at least its threshold on it or on a longer route through it."""
         if list(thresholds) != self.thresholds:
             self.thresholds[:] = thresholds
-            self.memo.clear()
             self.packed.clear()
             self.least = [-(-t // k) for t, k in zip(thresholds, self.scales, strict=True)]
             self.floor = min(self.least, default=_NO_THRESHOLD)
 
-    def grows(self, c: int, t: int, o: int) -> bool:
-        """Whether some train may run a route with one stop more than these counts (a
-        city, a town or an offboard; kept in :attr:`grown`)."""
-        key = (c, t, o)
+    def grows(self, code: int) -> bool:
+        """Whether some train may run a route with one stop more (a city, a town or an
+        offboard) than the counts packed in ``code`` (:func:`_pack`, without hex sides;
+        kept in :attr:`grown`)."""
+        c, t, o = code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD
         found = any(
             s.fits(more)
             for s in self.specs
             for more in ((c + 1, t, o), (c, t + 1, o), (c, t, o + 1))
         )
-        self.grown[key] = found
+        self.grown[code] = found
         return found
 
-    def fit(self, key: tuple[int, ...]) -> bool:
-        """Whether some train may run a route with these counts (kept in :attr:`fits`)."""
-        c, t, o = key[0], key[1], key[2]
-        x = key[3] if self.uses_hexes else 0
+    def fitting(self, code: int) -> tuple[tuple[int, int], ...]:
+        """The trains (by index) that may run a route with the counts packed in ``code``
+        (:func:`_pack`; none: no train fits them), each with the stops it may still score
+        beyond the route's cities and offboards (kept in :attr:`fits`, whatever the
+        thresholds)."""
+        c, t, o = code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD
+        x = code >> 3 * _SHIFT if self.uses_hexes else 0
         counts = (c, t, o)
-        found = any(s.fits(counts) and (s.hexes is None or x <= s.hexes) for s in self.specs)
-        self.fits[key] = found
-        return found
-
-    def score(self, key: tuple[int, ...]) -> tuple[int, int]:
-        """The least sums a route with these counts needs (:attr:`memo`)."""
-        c, t, o = key[0], key[1], key[2]
-        x = key[3] if self.uses_hexes else 0
-        counts = (c, t, o)
-        need = need_w = _NO_FIT
-        tops = self.town_tops
-        for s, threshold, scale, pay, town_pay in zip(
-            self.specs, self.thresholds, self.scales, self._pays, self._town_pays, strict=True
-        ):
-            if s.fits(counts) and (s.hexes is None or x <= s.hexes):
-                # scale * sum >= threshold
-                least = -(-threshold // scale)
-                need = min(need, least)
-                if tops is not None:
-                    room = min(max(pay - c - o, 0), town_pay, len(tops) - 1)
-                    need_w = min(need_w, least - tops[room])
-        found = (need, need_w if tops is not None else need)
-        self.memo[key] = found
+        found = tuple(
+            (i, max(pay - c - o, 0))
+            for i, (s, pay) in enumerate(zip(self.specs, self._pays, strict=True))
+            if s.fits(counts) and (s.hexes is None or x <= s.hexes)
+        )
+        self.fits[code] = found
         return found
 
     def single_need(self, counts: tuple[int, int, int]) -> int:
@@ -354,14 +357,26 @@ class _Reach:
         return need
 
     def needs(self, code: int) -> tuple[int, int]:
-        """:meth:`score` of counts packed in one int (:func:`_pack`), kept in
-        :attr:`packed`."""
-        key: tuple[int, ...] = (code & _FIELD, code >> _SHIFT & _FIELD, code >> 2 * _SHIFT & _FIELD)
-        if self.uses_hexes:
-            key = (*key, code >> 3 * _SHIFT)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.score(key)
+        """The least sums a route with the counts packed in ``code`` (:func:`_pack`) needs
+        (kept in :attr:`packed` until the thresholds change)."""
+        fitting = self.fits.get(code)
+        if fitting is None:
+            fitting = self.fitting(code)
+        need = need_w = _NO_FIT
+        least = self.least
+        tops = self.town_tops
+        if tops is None:
+            for i, _ in fitting:
+                if least[i] < need:
+                    need = least[i]
+            found = (need, need)
+        else:
+            last = len(tops) - 1
+            town_pays = self._town_pays
+            for i, room in fitting:
+                need = min(need, least[i])
+                need_w = min(need_w, least[i] - tops[min(room, town_pays[i], last)])
+            found = (need, need_w)
         self.packed[code] = found
         return found
 
@@ -714,14 +729,20 @@ class _Arms:
     walk finds them, the arms through one first path end together and those ends in
     increasing order. Arm ``i``'s longer arms are ``i + 1 … end[i] - 1``.
 
-    Per arm: its first path end (``first``), whether that path is terminal (``term``), the
-    track it uses (paths and hex sides, ``mask``), the nodes it visits besides the token
-    (stops and junctions, ``nodes``), its stops' groups (``groups``), the route's counts with
-    the token (``counts``: cities, towns, offboards, hex sides crossed), its stops' sum of
-    bound values and second sums (``v``, ``w``: see :class:`_Reach`), its stops and path ends
-    (``link``), the best ``v`` and ``w`` of it and its longer arms (``top``, ``top_w``), the
-    first arm with a later first end (``rest``), and the best ``top`` and ``top_w`` of an arm
-    that may pair with it (``partner``, ``partner_w``)."""
+    Per arm: its first path end (``first``), the track it uses (paths and hex sides,
+    ``mask``), what a partner may not share (``block``: the track, then the nodes it visits
+    besides the token, then its stops' groups without the token's, then the hexes it enters
+    when the game's rules ask; -1 for an arm whose first path is terminal: it has no
+    partner), the route's counts with the token (``counts``: cities, towns, offboards, hex
+    sides crossed; ``code``: packed, :func:`_pack`, hex sides only when some train counts
+    them), its stops' sum of bound values and second sums (``v``, ``w``: see
+    :class:`_Reach`), its stops and path ends (``link``), whether its last stop may end a
+    route (``endable``; None: every stop may), the best ``v`` and ``w`` of it and its
+    longer arms (``top``, ``top_w``), the first arm with a later first end (``rest``), and
+    the best ``top`` and ``top_w`` of an arm that may pair with it (``partner``,
+    ``partner_w``), and the next arm past it and its longer arms with a higher ``top``
+    (``higher``: the arms in between are no better). The walk grows them as rows
+    (:attr:`rows`, one tuple an arm), made columns by :meth:`finish`."""
 
     __slots__ = (
         "block",
@@ -730,18 +751,14 @@ class _Arms:
         "end",
         "endable",
         "first",
-        "groups",
-        "hexes",
         "higher",
         "link",
         "mask",
-        "nodes",
         "partner",
         "partner_w",
         "pruned",
         "rest",
         "rows",
-        "term",
         "token",
         "top",
         "top_w",
@@ -751,42 +768,102 @@ class _Arms:
         "w0",
     )
 
+    # the columns (:meth:`finish`)
+    first: list[int]
+    mask: list[int]
+    block: list[int]
+    code: list[int]
+    counts: list[tuple[int, int, int, int]]
+    v: list[int]
+    w: list[int]
+    link: list[_Link]
+    endable: list[bool] | None
+    top: list[int]
+    top_w: list[int]
+    rest: list[int]
+    partner: list[int]
+    partner_w: list[int]
+    higher: list[int]
+
     def __init__(self, token: int, v0: int, w0: int) -> None:
         self.token = token
         self.v0 = v0
         self.w0 = w0
-        #: the arms as the walk grows them, a row each: (first, term, mask, nodes, groups,
-        #: hexes, cities, towns, offboards, hex sides, v, w, link)
+        #: the arms as the walk grows them, a row each: (first, mask, block, code, counts,
+        #: v, w, link, endable)
         self.rows: list[tuple[Any, ...]] = []
-        self.first: list[int] = []
-        self.term: list[bool] = []
-        self.mask: list[int] = []
-        self.nodes: list[int] = []
-        self.groups: list[int] = []
-        #: the hexes each arm enters after the token's (when the game's rules ask)
-        self.hexes: list[int] = []
-        #: whether each arm's last stop may end a route (None: every stop may)
-        self.endable: list[bool] | None = None
-        self.counts: list[tuple[int, int, int, int]] = []
-        #: the counts packed (:func:`_pack`; hex sides only when some train counts them)
-        self.code: list[int] = []
-        #: what a partner may not share, as one int: the track, then the nodes, then the
-        #: groups (-1 for an arm whose first path is terminal: it has no partner)
-        self.block: list[int] = []
-        self.v: list[int] = []
-        self.w: list[int] = []
-        self.link: list[_Link] = []
         self.end: list[int] = []
-        self.top: list[int] = []
-        self.top_w: list[int] = []
-        #: the next arm past each arm's longer arms with a higher ``top`` (see _grown)
-        self.higher: list[int] = []
-        self.rest: list[int] = []
-        self.partner: list[int] = []
-        self.partner_w: list[int] = []
         #: what each train needed when an arm was last left out (:func:`_grown`; None:
         #: none was)
         self.pruned: list[int] | None = None
+
+    def finish(self, endable: bool) -> None:
+        """The arms' columns from their rows (with ``endable``, whether each may end a
+        route), and the best sums of each arm's longer arms and partners: one pass from
+        the last arm back."""
+        rows = self.rows
+        n = len(rows)
+        columns: list[list[Any]] = (
+            list(map(list, zip(*rows, strict=True))) if n else [[] for _ in range(9)]
+        )
+        firsts, self.mask, blocks, self.code, self.counts, vs, ws, self.link, ends_ok = columns
+        self.rows = []
+        self.first = firsts
+        self.block = blocks
+        self.v = vs
+        self.w = ws
+        self.endable = ends_ok if endable else None
+        # the best sums of each arm and its longer arms (its direct longer arms' bests); of
+        # those that may end a route only (an arm and its longer arms none of which may
+        # make no route, nor pair with another: -_BIG)
+        if endable:
+            tops = [v if e else -_BIG for v, e in zip(vs, ends_ok, strict=True)]
+            tops_w = [w if e else -_BIG for w, e in zip(ws, ends_ok, strict=True)]
+        else:
+            tops = list(vs)
+            tops_w = list(ws)
+        ends = self.end
+        rest = [n] * n
+        partner = [-1] * n
+        partner_w = [-1] * n
+        higher = [n] * n
+        # the best tops of the arms from i on that may pair (not terminal), and of those
+        # from the first arm with a later first end than arm i's (arms are grouped by first
+        # end, in increasing order)
+        suffix = suffix_w = later = later_w = -1
+        j = n
+        for i in range(n - 1, -1, -1):
+            if i + 1 < n and firsts[i + 1] != firsts[i]:
+                j = i + 1
+                later, later_w = suffix, suffix_w
+            rest[i] = j
+            c = i + 1
+            end = ends[i]
+            best, best_w = tops[i], tops_w[i]
+            while c < end:
+                if tops[c] > best:
+                    best = tops[c]
+                if tops_w[c] > best_w:
+                    best_w = tops_w[c]
+                c = ends[c]
+            tops[i], tops_w[i] = best, best_w
+            c = end
+            while c < n and tops[c] <= best:
+                c = higher[c]
+            higher[i] = c
+            if blocks[i] >= 0:
+                if best > suffix:
+                    suffix = best
+                if best_w > suffix_w:
+                    suffix_w = best_w
+                partner[i] = later
+                partner_w[i] = later_w
+        self.top = tops
+        self.top_w = tops_w
+        self.rest = rest
+        self.partner = partner
+        self.partner_w = partner_w
+        self.higher = higher
 
 
 def _grow(net: _Net, reach: _Reach, bound: Sequence[int], prune: Sequence[int]) -> list[_Arms]:
@@ -960,7 +1037,7 @@ def _grown(
     chains = net.chains
     chain_of = net.chain
     fits_get = reach.fits.get
-    fit = reach.fit
+    fitting = reach.fitting
     uses_hexes = reach.uses_hexes
     max_x = reach.max_hexes
     visited = bytearray(len(g.nodes))
@@ -1051,6 +1128,9 @@ def _grown(
         gate = [_BIG]
     endable = net.ends_for(reach.specs)
     token_ends = True
+    # the groups of the token whose arms are grown (a partner shares them: its block leaves
+    # them out)
+    g0 = 0
     # whether every stop uses some reach (then an arm no train could take a stop further
     # ends where it is)
     stop_costs = net.costly
@@ -1121,10 +1201,12 @@ def _grown(
                     mt += cost[m]
                 else:
                     mo += cost[m]
-                key = (mc, mt, mo, nx) if uses_hexes else (mc, mt, mo)
-                ok = fits_get(key)
+                # the counts packed (as _pack does)
+                counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
+                code = counts | nx << 3 * _SHIFT if uses_hexes else counts
+                ok = fits_get(code)
                 if ok is None:
-                    ok = fit(key)
+                    ok = fitting(code)
                 if not ok:
                     continue
                 nv += bound[m]
@@ -1184,18 +1266,18 @@ def _grown(
                     mseen |= bits[j]
                 mlink = (m, cends, link)
                 i = len(rows)
-                rows.append(
-                    (first, term_first, mused, mseen, mgmask, nh, mc, mt, mo, nx, nv, nw, mlink)
-                )
+                # what a partner may not share (none pairs with an arm whose first path is
+                # terminal)
+                block = -1
+                if not term_first:
+                    block = (
+                        mused | mseen << node_shift | (mgmask ^ g0) << group_shift | nh << hex_shift
+                    )
+                ends_ok = endable is None or endable[m]
+                rows.append((first, mused, block, code, (mc, mt, mo, nx), nv, nw, mlink, ends_ok))
                 arm_ends.append(0)
-                if (
-                    watch is not None
-                    and arms.v0 + nv >= gate[0]
-                    and token_ends
-                    and (endable is None or endable[m])
-                ):
+                if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
                     # the route of the token and this arm: it may raise the thresholds now
-                    code = _pack(mc, mt, mo, nx if uses_hexes else 0)
                     watch(
                         (
                             mused,
@@ -1213,9 +1295,9 @@ def _grown(
                     )
                 if passable[m] and not term and k != OFFBOARD:
                     if stop_costs:
-                        more = grown_get((mc, mt, mo))
+                        more = grown_get(counts)
                         if more is None:
-                            more = grows(mc, mt, mo)
+                            more = grows(counts)
                         if not more:
                             # no train could visit a stop more: the arm ends here
                             arm_ends[i] = len(rows)
@@ -1265,15 +1347,16 @@ def _grown(
             continue
         cw = cost[start]
         c0, t0, o0 = cw * (k == CITY), cw * (k == TOWN), cw * (k == OFFBOARD)
-        key = (c0, t0, o0, 0) if uses_hexes else (c0, t0, o0)
-        ok = reach.fits.get(key)
+        code = _pack(c0, t0, o0, 0)
+        ok = fits_get(code)
         if ok is None:
-            ok = fit(key)
+            ok = fitting(code)
         if not ok:
             continue
         extra = net.token_hex.get(start, 0)
         arms = _Arms(start, bound[start] + extra, prune[start] + extra)
         token_ends = endable is None or endable[start]
+        g0 = groups[start]
         visited[start] = 1
         grow = True
         # the earlier tokens' stops left out of this token's ceilings
@@ -1311,107 +1394,12 @@ def _grown(
         sys.setrecursionlimit(max(limit, 20000))
         try:
             if grow:
-                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, groups[start], None, -1, False, 0)
+                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, g0, None, -1, False, 0)
         finally:
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
         # arms leave it out
-        n = len(arms.rows)
-        if n:
-            (
-                firsts,
-                arms.term,
-                arms.mask,
-                arms.nodes,
-                gms,
-                arms.hexes,
-                cs,
-                ts,
-                os_,
-                xs,
-                arms.v,
-                arms.w,
-                arms.link,
-            ) = map(list, zip(*arms.rows, strict=True))
-            arms.first = firsts
-            arms.counts = list(zip(cs, ts, os_, xs, strict=True))
-            # the arms' groups without the token's
-            g0 = groups[start]
-            arms.groups = [gm ^ g0 for gm in gms]
-        arms.rows = []
-        arms.block = [
-            -1 if term else mask | seen << node_shift | gm << group_shift | hx << hex_shift
-            for term, mask, seen, gm, hx in zip(
-                arms.term, arms.mask, arms.nodes, arms.groups, arms.hexes, strict=True
-            )
-        ]
-        if endable is not None:
-            arms.endable = [endable[link[0]] for link in arms.link if link is not None]
-        # the counts packed (as _pack does)
-        if uses_hexes:
-            arms.code = [
-                c | t << _SHIFT | o << 2 * _SHIFT | x << 3 * _SHIFT for c, t, o, x in arms.counts
-            ]
-        else:
-            arms.code = [c | t << _SHIFT | o << 2 * _SHIFT for c, t, o, _ in arms.counts]
-        # the best sums of each arm and its longer arms (its direct longer arms' bests); of
-        # those that may end a route only (an arm and its longer arms none of which may
-        # make no route, nor pair with another: -_BIG)
-        ends = arms.end
-        if arms.endable is not None:
-            tops = [v if e else -_BIG for v, e in zip(arms.v, arms.endable, strict=True)]
-            tops_w = [w if e else -_BIG for w, e in zip(arms.w, arms.endable, strict=True)]
-        else:
-            tops = list(arms.v)
-            tops_w = list(arms.w)
-        for i in range(n - 1, -1, -1):
-            c = i + 1
-            end = ends[i]
-            best, best_w = tops[i], tops_w[i]
-            while c < end:
-                if tops[c] > best:
-                    best = tops[c]
-                if tops_w[c] > best_w:
-                    best_w = tops_w[c]
-                c = ends[c]
-            tops[i], tops_w[i] = best, best_w
-        arms.top = tops
-        arms.top_w = tops_w
-        rest = [n] * n
-        partner = [-1] * n
-        i = n - 1
-        firsts = arms.first
-        # arms are grouped by first end, in increasing order
-        j = n
-        while i >= 0:
-            if i + 1 < n and firsts[i + 1] != firsts[i]:
-                j = i + 1
-            rest[i] = j
-            i -= 1
-        partner_w = [-1] * n
-        suffix = [-1] * (n + 1)
-        suffix_w = [-1] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            usable = not arms.term[i]
-            suffix[i] = max(suffix[i + 1], tops[i] if usable else -1)
-            suffix_w[i] = max(suffix_w[i + 1], tops_w[i] if usable else -1)
-        for i in range(n):
-            if not arms.term[i]:
-                partner[i] = suffix[rest[i]]
-                partner_w[i] = suffix_w[rest[i]]
-        arms.rest = rest
-        # the next arm after each arm's longer arms whose best sum is higher (n: none), as
-        # the walk goes on past an arm and its longer arms: those in between are no better
-        higher = [n] * n
-        for i in range(n - 1, -1, -1):
-            k = ends[i]
-            top = tops[i]
-            while k < n and tops[k] <= top:
-                k = higher[k]
-            higher[i] = k
-        arms.higher = higher
-        arms.partner = partner
-        arms.partner_w = partner_w
+        arms.finish(endable is not None)
         yield arms
 
 

@@ -46,7 +46,7 @@ from itertools import chain, compress, count
 from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
-from tilelay.board import NEUTRAL, Board
+from tilelay.board import NEUTRAL, Board, TrackGraph
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
 from tilelay.route_rules import CITY, OFFBOARD, TOWN, TrainSpec, WalkRules, train_spec
@@ -103,57 +103,44 @@ _REVENUE_AT: dict[tuple[int, int], tuple[object, int]] = {}
 _TILE_FACTS: dict[int, tuple[Tile, _TileFacts]] = {}
 
 
-class _TileFacts:
-    """One tile's nodes as the route search sees them (see :class:`_BoardNodes`)."""
+# What the route search needs of one node: (the node, its class (-1 for a junction), its
+# visit cost, whether a route may pass through it when no token is there (the base rule),
+# its revenue when that does not depend on the phase (else 0; junctions earn nothing), whether
+# it does)
+_NodeRow = tuple[Node, int, int, bool, int, bool]
 
-    __slots__ = (
-        "cities",
-        "classes",
-        "costs",
-        "grouped",
-        "nodes",
-        "open",
-        "phased",
-        "plain",
-        "slots",
-        "stop_costs",
+
+def _node_row(node: Node) -> _NodeRow:
+    """What the route search needs of ``node`` (see :data:`_NodeRow`)."""
+    c = _CLASS.get(node.kind, -1)
+    revenue = node.revenue
+    return (
+        node,
+        c,
+        node.visit_cost,
+        c != OFFBOARD and not (c == CITY and node.slots <= 0),
+        0 if revenue is None or revenue.phases or c < 0 else revenue.value,
+        c >= 0 and revenue is not None and bool(revenue.phases),
     )
+
+
+class _TileFacts:
+    """One tile's nodes as the route search sees them (see :class:`_BoardNodes`): a row
+    per node, so that a board joins its tiles' facts in one pass."""
+
+    __slots__ = ("cities", "grouped", "rows", "stop_costs")
 
     def __init__(self, tile: Tile) -> None:
         nodes = tile.nodes
-        self.nodes = nodes
-        self.classes = tuple(_CLASS.get(n.kind, -1) for n in nodes)
-        self.costs = tuple(n.visit_cost for n in nodes)
+        self.rows = tuple(_node_row(n) for n in nodes)
         #: the node indices of the tile's cities, in order
         self.cities = tuple(i for i, n in enumerate(nodes) if n.kind is NodeKind.CITY)
-        self.stop_costs = frozenset(
-            w for w, c in zip(self.costs, self.classes, strict=True) if c >= 0
-        )
-        self.slots = tuple(n.slots for n in nodes)
-        # whether a route may pass through each node when no token is there (the base rule)
-        self.open = tuple(
-            c != OFFBOARD and not (c == CITY and n.slots <= 0)
-            for c, n in zip(self.classes, nodes, strict=True)
-        )
-        # junctions earn nothing
-        self.plain = tuple(
-            0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
-            for c, n in zip(self.classes, nodes, strict=True)
-        )
-        # whether each node's revenue depends on the phase
-        self.phased = tuple(
-            c >= 0 and n.revenue is not None and bool(n.revenue.phases)
-            for c, n in zip(self.classes, nodes, strict=True)
-        )
+        #: the visit costs of the tile's stops
+        self.stop_costs = frozenset(row[2] for row in self.rows if row[1] >= 0)
         self.grouped = any(n.groups for n in nodes)
 
 
-_NODES = attrgetter("nodes")
-_CLASSES = attrgetter("classes")
-_COSTS = attrgetter("costs")
-_OPEN = attrgetter("open")
-_PLAIN = attrgetter("plain")
-_PHASED = attrgetter("phased")
+_ROWS = attrgetter("rows")
 _GROUPED = attrgetter("grouped")
 _STOP_COSTS = attrgetter("stop_costs")
 
@@ -172,12 +159,13 @@ class _BoardNodes:
     each tile's facts, in the track graph's order (hex by hex, every node of a tile), and
     the tiles of the hexes with nodes."""
 
-    def __init__(self, board: Board, graph: Any) -> None:
-        tile_at = board.tile_at
+    def __init__(self, board: Board, graph: TrackGraph) -> None:
         coords = [c for c, _ in graph.nodes]
-        keys = list(dict.fromkeys(coords))
-        tile_list = board.tiles_at(keys)
-        tiles: dict[str, Tile] = dict(zip(keys, tile_list, strict=True))
+        # the tiles the graph was built from (a graph's nodes are its tiles' nodes, hex by
+        # hex)
+        tiles: Mapping[str, Tile] = graph.node_tiles
+        keys = list(tiles)
+        tile_list = list(tiles.values())
         held_facts = _TILE_FACTS
         per_tile: list[_TileFacts] = [
             found[1]
@@ -185,40 +173,27 @@ class _BoardNodes:
             else _tile_facts(tile)
             for tile in tile_list
         ]
-        # the tiles' facts joined, in the graph's order
-        nodes: list[Node] = list(chain.from_iterable(map(_NODES, per_tile)))
-        classes: list[int] = list(chain.from_iterable(map(_CLASSES, per_tile)))
-        costs: list[int] = list(chain.from_iterable(map(_COSTS, per_tile)))
-        open_: list[bool] = list(chain.from_iterable(map(_OPEN, per_tile)))
-        plain: list[int] = list(chain.from_iterable(map(_PLAIN, per_tile)))
-        phased: list[int] = list(compress(count(), chain.from_iterable(map(_PHASED, per_tile))))
+        # the tiles' rows joined, in the graph's order
+        rows: list[_NodeRow] = list(chain.from_iterable(map(_ROWS, per_tile)))
         grouped = any(map(_GROUPED, per_tile))
         stop_costs: frozenset[int] = frozenset().union(*map(_STOP_COSTS, per_tile))
-        if len(nodes) != len(graph.nodes):  # not the graph's order: node by node
-            tiles = {}
-            nodes = []
-            for coord, index in graph.nodes:
-                held_tile = tiles.get(coord)
-                if held_tile is None:
-                    held_tile = tiles[coord] = tile_at(coord)
-                nodes.append(held_tile.nodes[index])
-            classes = [_CLASS.get(n.kind, -1) for n in nodes]
-            costs = [n.visit_cost for n in nodes]
-            open_ = [
-                c != OFFBOARD and not (c == CITY and n.slots <= 0)
-                for c, n in zip(classes, nodes, strict=True)
-            ]
-            plain = [
-                0 if n.revenue is None or n.revenue.phases or c < 0 else n.revenue.value
-                for c, n in zip(classes, nodes, strict=True)
-            ]
-            phased = [
-                i
-                for i, (c, n) in enumerate(zip(classes, nodes, strict=True))
-                if c >= 0 and n.revenue is not None and n.revenue.phases
-            ]
-            grouped = any(n.groups for n in nodes)
-            stop_costs = frozenset(w for w, c in zip(costs, classes, strict=True) if c >= 0)
+        if len(rows) != len(graph.nodes):
+            # not the tiles the graph was built from: the board's, node by node
+            keys = list(dict.fromkeys(coords))
+            tile_list = board.tiles_at(keys)
+            tiles = dict(zip(keys, tile_list, strict=True))
+            per_tile = [_tile_facts(tile) for tile in tile_list]
+            rows = [_node_row(tiles[coord].nodes[index]) for coord, index in graph.nodes]
+            grouped = any(row[0].groups for row in rows)
+            stop_costs = frozenset(row[2] for row in rows if row[1] >= 0)
+        nodes: list[Node] = []
+        classes: list[int] = []
+        costs: list[int] = []
+        open_: list[bool] = []
+        plain: list[int] = []
+        phased_flags: list[bool] = []
+        if rows:
+            nodes, classes, costs, open_, plain, phased_flags = map(list, zip(*rows, strict=True))
         self.coords: list[str] = coords
         self.tiles = tiles
         self.nodes = nodes
@@ -229,7 +204,7 @@ class _BoardNodes:
         #: each node's revenue when it does not depend on the phase (else 0), and the nodes
         #: whose revenue does
         self.plain = plain
-        self.phased = phased
+        self.phased: list[int] = list(compress(count(), phased_flags))
         #: whether any node belongs to a group
         self.grouped = grouped
         #: the visit costs of the stops
