@@ -1103,8 +1103,11 @@ def _grown(
     #: ``u`` of it needs for some train to reach its least with the best stops the rest
     #: of its reach may add (for the ceiling and thresholds it was worked out for)
     caps = [s.capacity(0b111) for s in reach.specs]
-    #: the most reach any route uses (every stop of the map's)
-    most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
+    one = len(caps) == 1
+    # whether the ceiling is tested from the first arm, or once a token's arms are many;
+    # whether it is tested now
+    late = ceiling is not None and not eager
+    active = eager and ceiling is not None
     arm_need: list[int] = []
     need_least: list[int] | None = None
     need_tops: list[int] | None = None
@@ -1112,6 +1115,8 @@ def _grown(
     def needs_by_use() -> None:
         nonlocal arm_need, need_least, need_tops
         need_least, need_tops = reach.least, tops_v
+        # the most reach any route uses (every stop of the map's)
+        most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
         arm_need = [
             min(
                 (
@@ -1156,7 +1161,13 @@ def _grown(
     ) -> None:
         """Grow the arms on from node ``n``: each chain of track to a stop ``m`` that the
         arm may take is an arm more (recorded as one row), grown on from ``m`` in turn."""
+        nonlocal active
         rows = arms.rows
+        if closer is None and len(rows) >= _NEAR_AFTER:
+            # many arms: the ceiling is worth testing, and a closer one worth making
+            active = active or late
+            if tops_v and town_tops is None:
+                onward(*current)
         arm_ends = arms.end
         for e in node_ends[n]:
             p = e >> 1
@@ -1211,12 +1222,9 @@ def _grown(
                     continue
                 nv += bound[m]
                 nw += prune[m]
-                if (
-                    ceiling is not None
-                    and reach.floor > _NO_THRESHOLD
-                    and (eager or len(rows) >= _NEAR_AFTER)
-                ):
+                if active and reach.floor > _NO_THRESHOLD:
                     if not tops_v:
+                        assert ceiling is not None  # (eager and late need one)
                         load(ceiling())
                     base = arms.v0 + nv
                     if town_tops is None:
@@ -1224,11 +1232,13 @@ def _grown(
                         # its reach may add
                         u = mc + mt + mo
                         least = reach.least
-                        if least is not need_least or tops_v is not need_tops:
-                            needs_by_use()
-                        keep = base >= arm_need[u]
-                        if keep and closer is None and len(rows) >= _NEAR_AFTER:
-                            onward(*current)
+                        if one:
+                            room = cap - u
+                            keep = base + tops_v[room if room < last else last] >= least[0]
+                        else:
+                            if least is not need_least or tops_v is not need_tops:
+                                needs_by_use()
+                            keep = base >= arm_need[u]
                         if keep and near is not None:
                             # closer: the stops the route may go on to from here
                             on = passable[m] and not term and k != OFFBOARD
@@ -1333,7 +1343,7 @@ def _grown(
                 arm_ends[i] = len(rows)
 
     tokens = net.token_nodes
-    if ceiling is not None and all(s.unlimited for s in reach.specs):
+    if eager and ceiling is not None and all(s.unlimited for s in reach.specs):
         # trains of unlimited reach: the rest of the map is always within reach, so the
         # ceiling leaves out no arm of a token, only whole tokens (below); the tokens of
         # most value first, as the routes through them raise the thresholds soonest, and
@@ -1359,17 +1369,22 @@ def _grown(
         g0 = groups[start]
         visited[start] = 1
         grow = True
-        # the earlier tokens' stops left out of this token's ceilings
-        left = [n for n in done if bound[n] > 0 or prune[n] > 0]
-        current = (start, (*left, start))
         near = None
-        if ceiling is not None and reach.floor > _NO_THRESHOLD and (eager or closer):
+        if ceiling is not None:
+            # the earlier tokens' stops left out of this token's ceilings
+            left = [n for n in done if bound[n] > 0 or prune[n] > 0]
+            current = (start, (*left, start))
+        if ceiling is not None and reach.floor > _NO_THRESHOLD and (eager or active):
             # the most a route through this token earns, the earlier tokens left out
             load(_Ceiling(net, reach, bound, prune, (*left, start)) if left else ceiling())
             u = c0 + t0 + o0
             if town_tops is None:
-                needs_by_use()
-                grow = arms.v0 >= arm_need[u]
+                if one:
+                    room = cap - u
+                    grow = arms.v0 + tops_v[room if room < last else last] >= reach.floor
+                else:
+                    needs_by_use()
+                    grow = arms.v0 >= arm_need[u]
                 if grow and closer:
                     pair = onward(*current)
                     if pair is not None:
