@@ -17,7 +17,16 @@ import pytest
 from tests.conftest import engine_games_known, reference
 from tilelay import routes
 from tilelay.replay import load_record, replay_steps
-from tilelay.routes import RoutePlanner, _grow, _grown, _Reach, _Search, _walk
+from tilelay.routes import (
+    RoutePlanner,
+    _beside,
+    _grow,
+    _grown,
+    _Reach,
+    _reach_key,
+    _Search,
+    _walk,
+)
 
 #: Records whose games bound routes by their own rules: towns filling spare city stops
 #: (1860, 1861, 1867), bonuses on hexes passed or stopped at (1817, 1846, 18 Los Angeles,
@@ -196,3 +205,51 @@ def test_ceilings_leave_out_no_route_that_reaches_its_threshold(
     assert checked > 0
     if stem not in UNLIMITED:
         assert pruned > 0
+
+
+@pytest.mark.parametrize(
+    "stem",
+    ("1817__15528", "1822__33845", "1846__10264", "18India__18India_game_end_bank", *GENERIC),
+)
+def test_routes_left_out_beside_the_other_trains_are_in_no_better_run(stem: str) -> None:
+    """The combination leaves out a route that, with the most the other trains' routes may
+    earn beside it (their best routes without the track it shares with them:
+    :func:`tilelay.routes._beside`), cannot make a run better than one found: every route of
+    the best run stays in (its train's routes walked without thresholds, the run found
+    taken as one earning one less), and some routes are left out."""
+    path = reference("18xxgames", "fixtures", f"{stem}.json")
+    checked = left_out = 0
+    with engine_games_known():
+        runs = 0
+        for step in replay_steps(load_record(path)):
+            if step.action.get("type") != "run_routes":
+                continue
+            corp = str(step.action.get("entity"))
+            names = step.runnable_names(corp)
+            if len(names) < 2:
+                continue
+            runs += 1
+            if runs % 4:
+                continue
+            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+            best = planner.best(names)
+            if len(best.routes) < 2:
+                continue
+            specs = [planner.spec(t) for t in names]
+            running = list(dict.fromkeys(s for s in specs if s.runs))
+            search = _Search(planner, sorted(specs, key=_reach_key), running)
+            net = planner._net
+            walked = [
+                list(_walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0].values())
+                for w in search.walkers
+            ]
+            held = search._held(walked, {})
+            extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
+            kept = _beside(held, search.slots, best.revenue - 1 - extra, net.width)
+            for route in best.routes:
+                spec, rated = planner._origin[route]
+                assert rated[1] in {f[0] for _, _, f in kept[spec][0]}, (step.action_id, route)
+            checked += 1
+            left_out += sum(len(held[s][0]) - len(kept[s][0]) for s in held)
+    assert checked > 0
+    assert left_out > 0

@@ -2530,17 +2530,57 @@ class _Search:
         old bar."""
         planner = self.planner
         rules = self.rules
-        lists: dict[TrainSpec, _Ranked] = {}
         walked = [list(f.values()) for f in found]
+        bound = 0
+        if self.run_rules:
+            self.ctx.longest = max((_length(f) for r in walked for f in r), default=0)
+            bound = rules.run_bonus_bound(self.ctx)
+        # each train's routes (bound or revenue, walk order, route), best first, and
+        # whether they are rated
+        held = self._held(walked, bars)
+        if seed > -_BIG:
+            held = _beside(held, self.slots, seed - bound, planner._net.width)
+        lists: dict[TrainSpec, _Ranked] = {}
+        for s, (ordered, rated) in held.items():
+            shift = s.pool * planner._net.width
+            if rated:
+                lists[s] = _Ranked.exact(ordered, shift)
+            else:
+                lists[s] = _Ranked(ordered, self.rate[s], shift, self.tight[s])
+        empty = _Ranked([], lambda f: None)
+        slot_lists = [lists[s] if s.runs else empty for s in self.slots]
+        slots = self.slots
+        same = [i > 0 and slots[i] == slots[i - 1] for i in range(len(slots))]
+        exact: Callable[[list[int], int], int] | None = None
+        if self.run_rules:
+
+            def exact(picks: list[int], total: int) -> int:
+                views: list[RouteView] = []
+                for slot, j in enumerate(picks):
+                    if j >= 0:
+                        rated = planner.rated(slots[slot], slot_lists[slot].found[j])
+                        assert rated is not None
+                        views.append(planner._view(slots[slot], rated))
+                return rules.run_revenue(views, total)
+
+        exits = self.planner._net.exits
+        old = None if olds is None else [olds.get(s, -_BIG) for s in slots]
+        total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
+        return total, picks, slot_lists, sum(len(f) for f in found)
+
+    def _held(
+        self, walked: list[list[_Found]], bars: dict[TrainSpec, int]
+    ) -> dict[TrainSpec, tuple[list[tuple[int, int, _Found]], bool]]:
+        """Each running train's routes of ``walked`` (each walk's) that reach its bar, best
+        first: (bound, walk order, route), or (revenue, …) where the revenue is cheap to
+        rate (then True)."""
+        out: dict[TrainSpec, tuple[list[tuple[int, int, _Found]], bool]] = {}
         of_walker = {id(w): i for i, w in enumerate(self.walkers)}
-        width = planner._net.width
         for s in self.running:
             routes = walked[of_walker[id(self.walker_of[s])]]
             bar = bars.get(s, _NO_THRESHOLD)
             const = self.consts[s]
             rate = self.rate[s]
-            # the train's track pool: its masks shifted clear of other pools'
-            shift = s.pool * width
             if self.cheap[s]:
                 ranked: list[tuple[int, int, _Found]] = []
                 for i, f in enumerate(routes):
@@ -2549,7 +2589,7 @@ class _Search:
                         if value is not None:
                             ranked.append((value, i, f))
                 ranked.sort(key=lambda r: -r[0])
-                lists[s] = _Ranked.exact(ranked, shift)
+                out[s] = (ranked, True)
             else:
                 upper = self.upper[s]
                 runs = _runner(s)
@@ -2565,30 +2605,91 @@ class _Search:
                     waiting = [(upper(f), i, f) for i, f in enumerate(routes) if runs(f)]
                 if const < _BIG:
                     waiting.sort(key=lambda w: -w[0])
-                lists[s] = _Ranked(waiting, rate, shift, self.tight[s])
-        empty = _Ranked([], lambda f: None)
-        slot_lists = [lists[s] if s.runs else empty for s in self.slots]
-        slots = self.slots
-        same = [i > 0 and slots[i] == slots[i - 1] for i in range(len(slots))]
-        exact: Callable[[list[int], int], int] | None = None
-        bound = 0
-        if self.run_rules:
-            self.ctx.longest = max((_length(f) for r in walked for f in r), default=0)
-            bound = rules.run_bonus_bound(self.ctx)
+                out[s] = (waiting, False)
+        return out
 
-            def exact(picks: list[int], total: int) -> int:
-                views: list[RouteView] = []
-                for slot, j in enumerate(picks):
-                    if j >= 0:
-                        rated = planner.rated(slots[slot], slot_lists[slot].found[j])
-                        assert rated is not None
-                        views.append(planner._view(slots[slot], rated))
-                return rules.run_revenue(views, total)
 
-        exits = self.planner._net.exits
-        old = None if olds is None else [olds.get(s, -_BIG) for s in slots]
-        total, picks = _choose(slot_lists, same, exact, bound, seed, exits, old)
-        return total, picks, slot_lists, sum(len(f) for f in found)
+def _beside(
+    held: dict[TrainSpec, tuple[list[tuple[int, int, _Found]], bool]],
+    slots: Sequence[TrainSpec],
+    seed: int,
+    width: int,
+) -> dict[TrainSpec, tuple[list[tuple[int, int, _Found]], bool]]:
+    """``held`` (each train's routes, best first, as :meth:`_Search._held` makes them)
+    without the routes that can be in no run worth more than ``seed`` (less the most the
+    game's rule for runs adds): with the most the other trains' routes earn beside them.
+    A route beside one that uses a path of the other train's best route earns at most the
+    other train's best route without that path (or nothing), so a route that uses much of
+    the other trains' best track is worth little in a run."""
+    # per train: its best value, its best route's track, and the best value without each
+    # path of that track (0: no route without it)
+    tops: dict[TrainSpec, tuple[int, int, dict[int, int]]] = {}
+    for s, (ordered, _) in held.items():
+        if not ordered:
+            tops[s] = (0, 0, {})
+            continue
+        shift = s.pool * width
+        best = max(ordered[0][0], 0)
+        track = ordered[0][2][0] << shift
+        without: dict[int, int] = {}
+        open_ = track
+        for value, _, found in ordered:
+            newly = open_ & ~(found[0] << shift)
+            while newly:
+                low = newly & -newly
+                without[low] = max(value, 0)
+                newly ^= low
+            open_ &= found[0] << shift
+            if not open_:
+                break
+        while open_:
+            low = open_ & -open_
+            without[low] = 0
+            open_ ^= low
+        tops[s] = (best, track, without)
+    out: dict[TrainSpec, tuple[list[tuple[int, int, _Found]], bool]] = {}
+    running = [s for s in slots if s.runs]
+    for s, (ordered, rated) in held.items():
+        others = list(running)
+        others.remove(s)
+        if not others:
+            out[s] = (ordered, rated)
+            continue
+        shift = s.pool * width
+        # the most and the least the other trains may earn beside a route: a route whose
+        # value with the most is no more than the seed is left out, as are those after it
+        # (best first); one whose value with the least is more, kept
+        most_of = sum(tops[t][0] for t in others)
+        least_of = sum(min([tops[t][0], *tops[t][2].values()]) for t in others)
+        tracks = [tops[t][1] for t in others]
+        #: the most the other trains earn beside a route, by the track it shares with
+        #: their best routes
+        beside: dict[tuple[int, ...], int] = {}
+        kept: list[tuple[int, int, _Found]] = []
+        for item in ordered:
+            value = item[0]
+            if value + most_of <= seed:
+                break
+            if value + least_of <= seed:
+                mask = item[2][0] << shift
+                key = tuple([mask & track for track in tracks])
+                most = beside.get(key)
+                if most is None:
+                    most = 0
+                    for t, shared in zip(others, key, strict=True):
+                        best, _, without = tops[t]
+                        while shared and best:
+                            low = shared & -shared
+                            if without[low] < best:
+                                best = without[low]
+                            shared ^= low
+                        most += best
+                    beside[key] = most
+                if value + most <= seed:
+                    continue
+            kept.append(item)
+        out[s] = (kept, rated)
+    return out
 
 
 def _runner(spec: TrainSpec) -> Callable[[_Found], bool]:
