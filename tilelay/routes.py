@@ -1198,7 +1198,7 @@ def _grown(
                         nh = hexes | entered
                     nv += value
                     nw += value
-                if juncs and any(visited[j] for j in juncs):
+                if juncs and any(map(visited.__getitem__, juncs)):
                     continue
                 # the arm reaches stop m
                 gm = groups[m]
@@ -1243,11 +1243,14 @@ def _grown(
                             # closer: the stops the route may go on to from here
                             on = passable[m] and not term and k != OFFBOARD
                             row = near[m] if on else near_stop
-                            keep = any(
-                                base + row[c - u] >= t
-                                for c, t in zip(caps, least, strict=True)
-                                if c >= u
-                            )
+                            if one:
+                                keep = base + row[cap - u] >= least[0]
+                            else:
+                                keep = any(
+                                    base + row[c - u] >= t
+                                    for c, t in zip(caps, least, strict=True)
+                                    if c >= u
+                                )
                     else:
                         room = cap - mc - mt - mo
                         keep = base + tops_v[room if room < last else last] >= reach.floor
