@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tilelay.games import Game
+from tilelay.replay import ReplayStep
 from tilelay.tile import NodeKind
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
@@ -50,6 +51,26 @@ def engine_games_known() -> Iterator[None]:
         yield
     finally:
         registry.reset()
+
+
+def recorded_runs(
+    stem: str, every: int = 1, last: int | None = None
+) -> Iterator[tuple[ReplayStep, str]]:
+    """Every ``every``-th ``run_routes`` of the shared fixture ``stem`` (up to action
+    ``last``), replayed with the engine's games known, and its corporation."""
+    from tilelay.replay import load_record, replay_steps
+
+    path = reference("18xxgames", "fixtures", f"{stem}.json")
+    with engine_games_known():
+        runs = 0
+        for step in replay_steps(load_record(path)):
+            if last is not None and step.action_id > last:
+                return
+            if step.action.get("type") != "run_routes":
+                continue
+            runs += 1
+            if runs % every == 0:
+                yield step, str(step.action.get("entity"))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import engine_games_known, reference
+from tests.conftest import engine_games_known, recorded_runs, reference
 from tilelay import routes
 from tilelay.replay import load_record, replay_steps
 from tilelay.routes import (
@@ -55,45 +55,36 @@ MOST_STOPS = {"18USA__109372": 6}
 
 @pytest.mark.parametrize("stem", RECORDS)
 def test_no_route_earns_more_than_its_bound(stem: str) -> None:
-    path = reference("18xxgames", "fixtures", f"{stem}.json")
     checked = closer_checked = 0
-    with engine_games_known():
-        runs = 0
-        for step in replay_steps(load_record(path)):
-            if step.action.get("type") != "run_routes":
+    for step, corp in recorded_runs(stem, 5):
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        specs = [planner.spec(t) for t in step.runnable_names(corp)]
+        running = list(dict.fromkeys(s for s in specs if s.runs))
+        if not running:
+            continue
+        search = _Search(planner, specs, running)
+        net = planner._net
+        for spec in running:
+            if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
                 continue
-            runs += 1
-            if runs % 5:
-                continue
-            corp = str(step.action.get("entity"))
-            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-            specs = [planner.spec(t) for t in step.runnable_names(corp)]
-            running = list(dict.fromkeys(s for s in specs if s.runs))
-            if not running:
-                continue
-            search = _Search(planner, specs, running)
-            net = planner._net
-            for spec in running:
-                if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
+            upper = search.upper[spec]
+            closer = search.tight[spec]
+            reach = _Reach([spec])
+            routes, _ = _walk(
+                net,
+                reach,
+                _grow(net, reach, search.walker_of[spec].bound, search.walker_of[spec].prune),
+            )
+            for found in routes.values():
+                rated = planner.rated(spec, found)
+                if rated is None:
                     continue
-                upper = search.upper[spec]
-                closer = search.tight[spec]
-                reach = _Reach([spec])
-                routes, _ = _walk(
-                    net,
-                    reach,
-                    _grow(net, reach, search.walker_of[spec].bound, search.walker_of[spec].prune),
-                )
-                for found in routes.values():
-                    rated = planner.rated(spec, found)
-                    if rated is None:
-                        continue
-                    assert upper(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
-                    checked += 1
-                    if closer is not None:
-                        # the game's closer bound from the stops (GameRules.stops_bound)
-                        assert closer(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
-                        closer_checked += 1
+                assert upper(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
+                checked += 1
+                if closer is not None:
+                    # the game's closer bound from the stops (GameRules.stops_bound)
+                    assert closer(found) >= rated[0], (step.action_id, spec.name, rated[2][0])
+                    closer_checked += 1
     assert checked > 0
     if stem in CLOSER:
         assert closer_checked > 0
@@ -165,43 +156,34 @@ def test_ceilings_leave_out_no_route_that_reaches_its_threshold(
     train's best bound, and at the best bound, the walk with them keeps every route the
     walk without them keeps (and they leave some arms out)."""
     monkeypatch.setattr(routes, "_NEAR_AFTER", 0)
-    path = reference("18xxgames", "fixtures", f"{stem}.json")
     checked = pruned = 0
-    with engine_games_known():
-        runs = 0
-        for step in replay_steps(load_record(path)):
-            if step.action.get("type") != "run_routes":
+    for step, corp in recorded_runs(stem, 5):
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        specs = [planner.spec(t) for t in step.runnable_names(corp)]
+        for spec in dict.fromkeys(s for s in specs if s.runs):
+            if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
                 continue
-            runs += 1
-            if runs % 5:
+            search = _Search(planner, [spec], [spec])
+            bounds = [planner.rules.route_bound(planner.context, spec)]
+            net = planner._net
+            every = search._walker([spec], bounds)
+            reach = every.reach
+            found, _ = _walk(net, reach, _grow(net, reach, every.bound, every.prune))
+            if not found:
                 continue
-            corp = str(step.action.get("entity"))
-            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-            specs = [planner.spec(t) for t in step.runnable_names(corp)]
-            for spec in dict.fromkeys(s for s in specs if s.runs):
-                if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
-                    continue
-                search = _Search(planner, [spec], [spec])
-                bounds = [planner.rules.route_bound(planner.context, spec)]
-                net = planner._net
-                every = search._walker([spec], bounds)
-                reach = every.reach
-                found, _ = _walk(net, reach, _grow(net, reach, every.bound, every.prune))
-                if not found:
-                    continue
-                threshold = max(f[1] for f in found.values()) * share // 10
-                plain = search._walker([spec], bounds)
-                plain.reach.set_thresholds([threshold])
-                kept, _ = _walk(net, plain.reach, _grow(net, plain.reach, plain.bound, plain.prune))
-                cut = search._walker([spec], bounds)
-                cut.reach.set_thresholds([threshold])
-                arms = list(
-                    _grown(net, cut.reach, cut.bound, cut.prune, lambda w=cut, n=net: w.ceiling(n))
-                )
-                with_ceilings, _ = _walk(net, cut.reach, arms)
-                assert set(with_ceilings) == set(kept), (step.action_id, spec.name)
-                checked += 1
-                pruned += sum(a.pruned is not None for a in arms)
+            threshold = max(f[1] for f in found.values()) * share // 10
+            plain = search._walker([spec], bounds)
+            plain.reach.set_thresholds([threshold])
+            kept, _ = _walk(net, plain.reach, _grow(net, plain.reach, plain.bound, plain.prune))
+            cut = search._walker([spec], bounds)
+            cut.reach.set_thresholds([threshold])
+            arms = list(
+                _grown(net, cut.reach, cut.bound, cut.prune, lambda w=cut, n=net: w.ceiling(n))
+            )
+            with_ceilings, _ = _walk(net, cut.reach, arms)
+            assert set(with_ceilings) == set(kept), (step.action_id, spec.name)
+            checked += 1
+            pruned += sum(a.pruned is not None for a in arms)
     assert checked > 0
     if stem not in UNLIMITED:
         assert pruned > 0
@@ -217,39 +199,30 @@ def test_routes_left_out_beside_the_other_trains_are_in_no_better_run(stem: str)
     :func:`tilelay.routes._beside`), cannot make a run better than one found: every route of
     the best run stays in (its train's routes walked without thresholds, the run found
     taken as one earning one less), and some routes are left out."""
-    path = reference("18xxgames", "fixtures", f"{stem}.json")
     checked = left_out = 0
-    with engine_games_known():
-        runs = 0
-        for step in replay_steps(load_record(path)):
-            if step.action.get("type") != "run_routes":
-                continue
-            corp = str(step.action.get("entity"))
-            names = step.runnable_names(corp)
-            if len(names) < 2:
-                continue
-            runs += 1
-            if runs % 4:
-                continue
-            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-            best = planner.best(names)
-            if len(best.routes) < 2:
-                continue
-            specs = [planner.spec(t) for t in names]
-            running = list(dict.fromkeys(s for s in specs if s.runs))
-            search = _Search(planner, sorted(specs, key=_reach_key), running)
-            net = planner._net
-            walked = [
-                list(_walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0].values())
-                for w in search.walkers
-            ]
-            held = search._held(walked, {})
-            extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
-            kept = _beside(held, search.slots, best.revenue - 1 - extra, net.width)
-            for route in best.routes:
-                spec, rated = planner._origin[route]
-                assert rated[1] in {f[0] for _, _, f in kept[spec][0]}, (step.action_id, route)
-            checked += 1
-            left_out += sum(len(held[s][0]) - len(kept[s][0]) for s in held)
+    for step, corp in recorded_runs(stem, 3):
+        names = step.runnable_names(corp)
+        if len(names) < 2:
+            continue
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        best = planner.best(names)
+        if len(best.routes) < 2:
+            continue
+        specs = [planner.spec(t) for t in names]
+        running = list(dict.fromkeys(s for s in specs if s.runs))
+        search = _Search(planner, sorted(specs, key=_reach_key), running)
+        net = planner._net
+        walked = [
+            list(_walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0].values())
+            for w in search.walkers
+        ]
+        held = search._held(walked, {})
+        extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
+        kept = _beside(held, search.slots, best.revenue - 1 - extra, net.width)
+        for route in best.routes:
+            spec, rated = planner._origin[route]
+            assert rated[1] in {f[0] for _, _, f in kept[spec][0]}, (step.action_id, route)
+        checked += 1
+        left_out += sum(len(held[s][0]) - len(kept[s][0]) for s in held)
     assert checked > 0
     assert left_out > 0

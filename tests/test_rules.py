@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from tests.conftest import engine_games_known, reference
+from tests.conftest import engine_games_known, recorded_runs, reference
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game
 from tilelay.replay import ReplayStep, load_record, replay_steps
@@ -105,30 +105,19 @@ def test_a_run_rule_left_out_where_it_does_not_apply_changes_no_optimum(
     fewer than three routes, 18EU's pullman beside a corporation without one), the search
     leaves it out: it finds the same optimum as a search that applies it (every third run of
     a record; 18USA's up to action ``last``, its later 8-trains being slow to search twice)."""
-    path = reference("18xxgames", "fixtures", f"{stem}.json")
     left_out = 0
-    with engine_games_known():
-        runs = 0
-        for step in replay_steps(load_record(path)):
-            if last is not None and step.action_id > last:
-                break
-            if step.action.get("type") != "run_routes":
-                continue
-            runs += 1
-            if runs % 3:
-                continue
-            corp = str(step.action.get("entity"))
-            trains = step.runnable_names(corp)
-            planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-            rules = planner.rules
-            if rules.run_applies(planner.context, len(trains)):
-                continue
-            left_out += 1
-            best = planner.best(trains).revenue
-            monkeypatch.setattr(type(rules), "run_applies", lambda self, ctx, trains: True)
-            try:
-                applied = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-                assert applied.best(trains).revenue == best, step.action_id
-            finally:
-                monkeypatch.undo()
+    for step, corp in recorded_runs(stem, 3, last):
+        trains = step.runnable_names(corp)
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        rules = planner.rules
+        if rules.run_applies(planner.context, len(trains)):
+            continue
+        left_out += 1
+        best = planner.best(trains).revenue
+        monkeypatch.setattr(type(rules), "run_applies", lambda self, ctx, trains: True)
+        try:
+            applied = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+            assert applied.best(trains).revenue == best, step.action_id
+        finally:
+            monkeypatch.undo()
     assert left_out > 0
