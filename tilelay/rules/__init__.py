@@ -742,7 +742,9 @@ class GameRules:
         """Whether :meth:`run_revenue` may make a run of ``trains`` routes in this position
         earn other than their total (default: whether the game has a rule of its own for
         runs, :attr:`run_hooks`). Where it may not, the search seeks the best routes as
-        the generic rules do (a train alone: its best route)."""
+        the generic rules do (a train alone: its best route). A game that narrows this
+        narrows it for its variants too: one that changes :meth:`run_revenue` says here
+        again where its own rule applies."""
         return type(self).run_hooks
 
     # ------------------------------------------------------------------ replay
