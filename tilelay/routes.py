@@ -1111,12 +1111,14 @@ def _grown(
     arm_need: list[int] = []
     need_least: list[int] | None = None
     need_tops: list[int] | None = None
+    #: the most reach any route uses (every stop of the map's; worked out when first asked)
+    most_use = -1
 
     def needs_by_use() -> None:
-        nonlocal arm_need, need_least, need_tops
+        nonlocal arm_need, need_least, need_tops, most_use
         need_least, need_tops = reach.least, tops_v
-        # the most reach any route uses (every stop of the map's)
-        most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
+        if most_use < 0:
+            most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
         arm_need = [
             min(
                 (
@@ -1379,7 +1381,7 @@ def _grown(
             current = (start, (*left, start))
         if ceiling is not None and reach.floor > _NO_THRESHOLD and (eager or active):
             # the most a route through this token earns, the earlier tokens left out
-            load(_Ceiling(net, reach, bound, prune, (*left, start)) if left else ceiling())
+            load(_Ceiling(net, reach, bound, prune, current[1]) if left else ceiling())
             u = c0 + t0 + o0
             if town_tops is None:
                 if one:
@@ -1795,6 +1797,13 @@ class RoutePlanner:
 
     # --------------------------------------------------------------- rating
 
+    def _unfold(self, found: _Found) -> tuple[tuple[int, ...], _PathEnds]:
+        """A found route's stops and path ends (:func:`_unfold`), kept by its track mask."""
+        unfolded = self._unfolded.get(found[0])
+        if unfolded is None:
+            unfolded = self._unfolded[found[0]] = _unfold(found)
+        return unfolded
+
     def rated(self, spec: TrainSpec, found: _Found) -> _Rated | None:
         """A found route rated exactly for ``spec`` (None when the train may not run it):
         its stop counts, length and reach, then what it earns under the game's rules."""
@@ -1817,10 +1826,7 @@ class RoutePlanner:
         generic_hexes = type(rules).hex_distance is GameRules.hex_distance
         if hex_limit is not None and generic_hexes and x > hex_limit:
             return None
-        unfolded = self._unfolded.get(mask)
-        if unfolded is None:
-            unfolded = self._unfolded[mask] = _unfold(found)
-        stops, ends = unfolded
+        stops, ends = self._unfold(found)
         if len(stops) < spec.min_stops:
             return None
         if hex_limit is not None and not generic_hexes:
@@ -2744,7 +2750,7 @@ def _stops_upper(
 ) -> Callable[[_Found], int]:
     """A game's closer bound of a found route (:meth:`GameRules.stops_bound`), from its
     stops (unfolded once a route) and its track mask."""
-    unfolded = planner._unfolded
+    unfold = planner._unfold
     #: the bound of each route by its track mask (a search combines its lists more than once)
     known: dict[int, int] = {}
 
@@ -2752,10 +2758,7 @@ def _stops_upper(
         mask = found[0]
         value = known.get(mask)
         if value is None:
-            held = unfolded.get(mask)
-            if held is None:
-                held = unfolded[mask] = _unfold(found)
-            value = known[mask] = bound(held[0], mask)
+            value = known[mask] = bound(unfold(found)[0], mask)
         return value
 
     return tight

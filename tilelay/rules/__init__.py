@@ -17,6 +17,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``route_bonus``           what a route earns besides its stops (east-west, offboard pairs)
 ``run_revenue``           the total of a whole run (bonuses or penalties over all routes)
 ``run_bonus_bound``       the most ``run_revenue`` can add to the routes' sum (for the bound)
+``run_applies``           whether ``run_revenue`` may change what this run earns
 ``route_bound``           the most a route can earn, per stop and in all (for the bound)
 ``stops_bound``           a closer bound of a route from its stops and track (before rating)
 ``walk_rules``            rules the walk applies itself (ends, passes, hexes entered again)

@@ -307,13 +307,12 @@ class G1822(GameRules):
 
     def _both_tracks(self, views: Sequence[RouteView]) -> bool:
         assert self.one_track_of is not None
-        _, edges = self.one_track_of
+        coord, edges = self.one_track_of
         ctx = views[0].ctx
         key = "g1822.one_track"
         found: dict[int, frozenset[int]] | None = ctx.memo.get(key)
         if found is None:
             # the graph paths of the hex using some of the edges, and which
-            coord, _ = self.one_track_of
             graph = ctx.graph
             found = {}
             for p, (at, j) in enumerate(graph.paths):
