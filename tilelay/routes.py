@@ -1437,7 +1437,8 @@ def _walk(
 
     A route is kept only when its sums reach what its counts need (:meth:`_Reach.score`);
     arms whose best longer arm, with their best partner, cannot are skipped whole, as are
-    an arm's partners whose best longer arm cannot. ``watch`` (if given) sees each new route
+    an arm's partners whose best longer arm cannot. An arm's longer arms pass over the
+    partners it found blocked (they block all it blocks). ``watch`` (if given) sees each new route
     whose sum reaches ``gate[0]``, and may raise the thresholds. Returns the routes, keyed by
     their track masks (the first found of each), and whether a threshold left any out."""
     packed = reach.packed
@@ -1489,8 +1490,14 @@ def _walk(
                         watch(route)
             else:
                 cut = True
+        # the partners known blocked (a flat list of [start, stop) ranges, in order) for
+        # the arms being walked: an arm's longer arms block all it blocks, so they pass
+        # over its ranges without testing them; (the end of its longer arms, its ranges)
+        known: list[tuple[int, list[int]]] = []
         i = 0
         while i < n:
+            while known and known[-1][0] <= i:
+                known.pop()
             code = codes[i]
             needs = packed_get(code)
             if needs is None:
@@ -1522,7 +1529,30 @@ def _walk(
                 base = code - own
                 floor = reach.floor
                 j = rests[i]
-                while j < n:
+                skips = known[-1][1] if known else _NO_SKIPS
+                k = 0
+                last = len(skips)
+                ahead = skips[0] if last else n
+                # the ranges blocked for this arm's longer arms (None: it has none)
+                out: list[int] | None = [] if ends[i] > i + 1 else None
+                while True:
+                    if j >= ahead:
+                        # a range known blocked: passed over
+                        if k >= last:
+                            break
+                        stop = skips[k + 1]
+                        if out is not None:
+                            if out and out[-1] >= skips[k]:
+                                if stop > out[-1]:
+                                    out[-1] = stop
+                            else:
+                                out.append(skips[k])
+                                out.append(stop)
+                        if j < stop:
+                            j = stop
+                        k += 2
+                        ahead = skips[k] if k < last else n
+                        continue
                     top = vi + tops[j]
                     if top < floor:
                         # nor does any arm up to the next with a higher top
@@ -1530,6 +1560,13 @@ def _walk(
                         j = higher[j]
                         continue
                     if blocks[j] & bi:
+                        if out is not None:
+                            if out and out[-1] >= j:
+                                if ends[j] > out[-1]:
+                                    out[-1] = ends[j]
+                            else:
+                                out.append(j)
+                                out.append(ends[j])
                         j = ends[j]
                         continue
                     code = base + codes[j]
@@ -1568,8 +1605,14 @@ def _walk(
                     else:
                         cut = True
                     j += 1
+                if out is not None:
+                    known.append((ends[i], out))
             i += 1
     return found, cut
+
+
+#: No partners known blocked (:func:`_walk`).
+_NO_SKIPS: list[int] = []
 
 
 def _token_counts(net: _Net, token: int) -> tuple[int, int, int]:
