@@ -1438,9 +1438,10 @@ def _walk(
     A route is kept only when its sums reach what its counts need (:meth:`_Reach.score`);
     arms whose best longer arm, with their best partner, cannot are skipped whole, as are
     an arm's partners whose best longer arm cannot. An arm's longer arms pass over the
-    partners it found blocked (they block all it blocks). ``watch`` (if given) sees each new route
-    whose sum reaches ``gate[0]``, and may raise the thresholds. Returns the routes, keyed by
-    their track masks (the first found of each), and whether a threshold left any out."""
+    partners it found blocked (they block all it blocks). ``watch`` (if given) sees each
+    new route whose sum reaches ``gate[0]``, and may raise the thresholds. Returns the
+    routes, keyed by their track masks (the first found of each), and whether a threshold
+    left any out."""
     packed = reach.packed
     packed_get = packed.get
     needs_of = reach.needs
