@@ -1495,6 +1495,8 @@ def _walk(
         # the arms being walked: an arm's longer arms block all it blocks, so they pass
         # over its ranges without testing them; (the end of its longer arms, its ranges)
         known: list[tuple[int, list[int]]] = []
+        # (worth it only where a token's arms are many)
+        deep = n >= _SKIPS_AFTER
         i = 0
         while i < n:
             while known and known[-1][0] <= i:
@@ -1535,7 +1537,7 @@ def _walk(
                 last = len(skips)
                 ahead = skips[0] if last else n
                 # the ranges blocked for this arm's longer arms (None: it has none)
-                out: list[int] | None = [] if ends[i] > i + 1 else None
+                out: list[int] | None = [] if deep and ends[i] > i + 1 else None
                 while True:
                     if j >= ahead:
                         # a range known blocked: passed over
@@ -1612,8 +1614,10 @@ def _walk(
     return found, cut
 
 
-#: No partners known blocked (:func:`_walk`).
+#: No partners known blocked (:func:`_walk`), and how many arms a token must have for its
+#: walk to hand down the partners its arms found blocked.
 _NO_SKIPS: list[int] = []
+_SKIPS_AFTER = 256
 
 
 def _token_counts(net: _Net, token: int) -> tuple[int, int, int]:
