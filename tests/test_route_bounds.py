@@ -189,6 +189,41 @@ def test_ceilings_leave_out_no_route_that_reaches_its_threshold(
         assert pruned > 0
 
 
+@pytest.mark.parametrize("stem", ("1817__15528", "1822__33845", "18USA__109372", *GENERIC))
+def test_partners_handed_down_leave_out_no_route(
+    stem: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The partners an arm found blocked, handed down to its longer arms
+    (:func:`tilelay.routes._walk`), leave out no route: with them from a token's first arm
+    on, and without them, a walk keeps the same routes (every train's, at nine tenths of
+    its best bound, and with no threshold)."""
+    checked = 0
+    for step, corp in recorded_runs(stem, 10):
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        specs = [planner.spec(t) for t in step.runnable_names(corp)]
+        net = planner._net
+        for spec in dict.fromkeys(s for s in specs if s.runs):
+            if spec.capacity(0b111) > MOST_STOPS.get(stem, spec.capacity(0b111)):
+                continue
+            search = _Search(planner, [spec], [spec])
+            walker = search._walker([spec], [planner.rules.route_bound(planner.context, spec)])
+            reach = walker.reach
+            arms = _grow(net, reach, walker.bound, walker.prune)
+            best = 0
+            for share in (None, 9):
+                if share is not None:
+                    reach.set_thresholds([best * share // 10])
+                walks = []
+                for after in (0, 1 << 30):
+                    monkeypatch.setattr(routes, "_SKIPS_AFTER", after)
+                    walks.append(_walk(net, reach, arms)[0])
+                handed, plain = walks
+                assert set(handed) == set(plain), (step.action_id, spec.name, share)
+                best = max((f[1] for f in plain.values()), default=0)
+                checked += len(plain)
+    assert checked > 0
+
+
 @pytest.mark.parametrize(
     "stem",
     ("1817__15528", "1822__33845", "1846__10264", "18India__18India_game_end_bank", *GENERIC),
