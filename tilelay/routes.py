@@ -2497,11 +2497,22 @@ class _Search:
             proven = tops - result[0]
             if proven <= within:
                 return result
-            gap = min(proven, _WIDEN * gap)
-            for i, w in enumerate(walkers):
-                if cuts[i]:
-                    w.reach.set_thresholds([best[s] - gap - extra - consts[s] for s in w.specs])
-                    found[i], cuts[i] = _walk(net, w.reach, self._arms(w))
+            # the next combination's gap: twice the last, or the gap proven where that is
+            # not much more; where the walks kept too few routes for it, they are made
+            # again, wider (a better run found between proves most runs, and leaves out
+            # more routes beside it)
+            step = min(proven, 2 * gap)
+            if proven <= 2 * step:
+                step = proven
+            if any(best[s] - step - extra < walked[s] for s in running):
+                wide = min(proven, _WIDEN * gap)
+                for i, w in enumerate(walkers):
+                    if cuts[i]:
+                        w.reach.set_thresholds(
+                            [best[s] - wide - extra - consts[s] for s in w.specs]
+                        )
+                        found[i], cuts[i] = _walk(net, w.reach, self._arms(w))
+            gap = step
 
     def _alone(
         self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
