@@ -224,7 +224,8 @@ class TrainSpec:
             counts[c] += 1
         if self._pay_fits(counts):
             return sum(values), tuple(range(n))
-        order = sorted(range(n), key=lambda i: -values[i])
+        # best first, ties in route order (a stable sort)
+        order = sorted(range(n), key=values.__getitem__, reverse=True)
         best = self._greedy(order, classes, values, ())
         if best is not None and any(tokened[i] for i in best[1]):
             return best
@@ -261,22 +262,31 @@ class TrainSpec:
         values: Sequence[int],
         forced: tuple[int, ...],
     ) -> tuple[int, tuple[int, ...]] | None:
+        pays = self._pays
         counts = [0, 0, 0]
         chosen: list[int] = []
         for i in forced:
             counts[classes[i]] += 1
             chosen.append(i)
-        if not self._pay_fits(counts):
+        if not _within(pays, counts[0], counts[1], counts[2]):
             return None
+        # the stops the rows still pay for; and the classes no stop of which fits any more
+        # (the counts only grow, so a class that does not fit once never fits again)
+        room = pays[6] - len(chosen)
+        closed = [False, False, False]
         for i in order:
-            if i in forced:
-                continue
+            if room <= 0:
+                break
             c = classes[i]
+            if closed[c] or i in forced:
+                continue
             counts[c] += 1
-            if self._pay_fits(counts):
+            if _within(pays, counts[0], counts[1], counts[2]):
                 chosen.append(i)
+                room -= 1
             else:
                 counts[c] -= 1
+                closed[c] = True
         chosen.sort()
         return sum(values[i] for i in chosen), tuple(chosen)
 
