@@ -133,6 +133,11 @@ class TrainSpec:
     _visits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
     _pays: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
     _express: bool = field(default=False, init=False, repr=False, compare=False)
+    #: the stops of each class the rows pay for, where each row takes one class and no class
+    #: is in two rows (then the classes' limits are apart); None otherwise
+    _class_pays: tuple[int, int, int] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __hash__(self) -> int:
         return self._hash
@@ -169,6 +174,14 @@ class TrainSpec:
         object.__setattr__(self, "_visits", tuple(visit for _, visit, _ in out))
         object.__setattr__(self, "_pays", tuple(pay for _, _, pay in out))
         object.__setattr__(self, "_express", any(r.pay < r.visit for r in self.rows))
+        single = [r.classes for r in self.rows]
+        if all(c in (1 << CITY, 1 << TOWN, 1 << OFFBOARD) for c in single) and len(
+            set(single)
+        ) == len(single):
+            by_class = [0, 0, 0]
+            for r in self.rows:
+                by_class[r.classes.bit_length() - 1] = min(UNLIMITED, r.pay)
+            object.__setattr__(self, "_class_pays", tuple(by_class))
 
     @property
     def express(self) -> bool:
@@ -219,10 +232,8 @@ class TrainSpec:
         forced in when the best set holds none). ``(0, ())`` when no such set exists.
         """
         n = len(classes)
-        counts = [0, 0, 0]
-        for c in classes:
-            counts[c] += 1
-        if self._pay_fits(counts):
+        count = classes.count
+        if _within(self._pays, count(CITY), count(TOWN), count(OFFBOARD)):
             return sum(values), tuple(range(n))
         # best first, ties in route order (a stable sort)
         order = sorted(range(n), key=values.__getitem__, reverse=True)
@@ -262,9 +273,25 @@ class TrainSpec:
         values: Sequence[int],
         forced: tuple[int, ...],
     ) -> tuple[int, tuple[int, ...]] | None:
+        chosen: list[int] = []
+        by_class = self._class_pays
+        if by_class is not None:
+            # the classes' limits are apart: each class's best stops, as many as it is paid
+            left = list(by_class)
+            for i in forced:
+                left[classes[i]] -= 1
+                chosen.append(i)
+            if min(left) < 0:
+                return None
+            for i in order:
+                c = classes[i]
+                if left[c] > 0 and i not in forced:
+                    chosen.append(i)
+                    left[c] -= 1
+            chosen.sort()
+            return sum(values[i] for i in chosen), tuple(chosen)
         pays = self._pays
         counts = [0, 0, 0]
-        chosen: list[int] = []
         for i in forced:
             counts[classes[i]] += 1
             chosen.append(i)

@@ -219,10 +219,18 @@ class G18India(GameRules):
         values = ctx.values(spec)
         tables = self._tables(ctx)
         place, variable = tables.place, tables.variable
-        each = self.variable_each(view)
-        worth = [values[n] + (each if place[n] & variable else 0) for n in stops]
-        classes = [ctx.classes[n] for n in stops]
-        tokened = [ctx.tokened[n] for n in stops]
+        here = 0
+        for n in stops:
+            here |= place[n]
+        if here & variable:
+            each = self.variable_each(view)
+            worth = [values[n] + (each if place[n] & variable else 0) for n in stops]
+        else:
+            worth = [values[n] for n in stops]
+        all_classes = ctx.classes
+        all_tokened = ctx.tokened
+        classes = [all_classes[n] for n in stops]
+        tokened = [all_tokened[n] for n in stops]
         _, chosen = spec.paid(classes, worth, tokened)
         paid = tuple(stops[i] for i in chosen)
         return sum(values[n] for n in paid), paid
@@ -274,7 +282,7 @@ class G18India(GameRules):
     def _rendered(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """Each node's revenue for ``spec`` off the red hexes (0 on them, and for a
         junction; kept per search and train)."""
-        key = f"india.rendered.{spec.diesel}"
+        key = _RENDERED_KEYS[spec.diesel]
         found = ctx.memo.get(key)
         if found is None:
             red = Color.RED
@@ -557,6 +565,10 @@ def _recorded_hexes(action: Mapping[str, Any]) -> list[list[str]]:
         ]
         out.append(list(dict.fromkeys(hexes)))
     return out
+
+
+#: the memo's keys of :meth:`G18India._rendered`, by whether the train is a diesel
+_RENDERED_KEYS = {False: "india.rendered.False", True: "india.rendered.True"}
 
 
 def _multiplier(spec: TrainSpec) -> int:
