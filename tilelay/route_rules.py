@@ -238,7 +238,7 @@ class TrainSpec:
         # best first, ties in route order (a stable sort)
         order = sorted(range(n), key=values.__getitem__, reverse=True)
         best = self._greedy(order, classes, values, ())
-        if best is not None and any(tokened[i] for i in best[1]):
+        if best is not None and any(map(tokened.__getitem__, best[1])):
             return best
         found: tuple[int, tuple[int, ...]] = (0, ())
         for t in range(n):
@@ -289,7 +289,7 @@ class TrainSpec:
                     chosen.append(i)
                     left[c] -= 1
             chosen.sort()
-            return sum(values[i] for i in chosen), tuple(chosen)
+            return sum(map(values.__getitem__, chosen)), tuple(chosen)
         pays = self._pays
         counts = [0, 0, 0]
         for i in forced:
@@ -315,7 +315,7 @@ class TrainSpec:
                 counts[c] -= 1
                 closed[c] = True
         chosen.sort()
-        return sum(values[i] for i in chosen), tuple(chosen)
+        return sum(map(values.__getitem__, chosen)), tuple(chosen)
 
 
 @dataclass(frozen=True, slots=True)

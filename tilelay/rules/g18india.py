@@ -232,8 +232,8 @@ class G18India(GameRules):
         classes = [all_classes[n] for n in stops]
         tokened = [all_tokened[n] for n in stops]
         _, chosen = spec.paid(classes, worth, tokened)
-        paid = tuple(stops[i] for i in chosen)
-        return sum(values[n] for n in paid), paid
+        paid = tuple(map(stops.__getitem__, chosen))
+        return sum(map(values.__getitem__, paid)), paid
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
@@ -276,8 +276,16 @@ class G18India(GameRules):
         """What each variable city the route scores earns besides its revenue."""
         ctx = view.ctx
         spec = view.spec
-        top = max(map(self._rendered(ctx, spec).__getitem__, view.stops), default=0)
-        return max(top - self.variable_base, 0) * _multiplier(spec)
+        stops = view.stops
+        # the last route's (the hooks rating one route ask it more than once)
+        last = ctx.memo.get("india.each")
+        if last is not None and last[0] is stops and last[1] is spec:
+            each: int = last[2]
+            return each
+        top = max(map(self._rendered(ctx, spec).__getitem__, stops), default=0)
+        each = max(top - self.variable_base, 0) * _multiplier(spec)
+        ctx.memo["india.each"] = (stops, spec, each)
+        return each
 
     def _rendered(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """Each node's revenue for ``spec`` off the red hexes (0 on them, and for a
