@@ -229,3 +229,35 @@ def test_the_bit_tables_rate_every_route_as_the_rules_by_name_and_path_do() -> N
                 crossing += gauges > 0
                 bonus += expected > 0
     assert checked > 0 and crossing > 0 and bonus > 0
+
+
+def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
+    """The closer bound keeps its part of the stops alone (their values and connections),
+    and the express choice of stops is kept, by the route's stops: for each route of some
+    positions of the shared record (many with the stops of another), the bound kept over
+    all the routes is the bound worked out for the route alone, and the stops chosen are
+    those the choice works out again."""
+    if not RECORD.exists():
+        pytest.skip(f"reference data absent: {RECORD}")
+    rules = G18India()
+    checked = again = 0
+    for step, corporation in recorded_runs(RECORD.stem, 3):
+        plan = planner(step, corporation)
+        ctx = plan.context
+        for train in dict.fromkeys(step.runnable_names(corporation)):
+            spec = plan.spec(train)
+            if not spec.runs:
+                continue
+            kept = rules.stops_bound(ctx, spec)
+            seen: set[tuple[int, ...]] = set()
+            for route in plan.candidates(train)[:300]:
+                _, rated = plan._origin[route]
+                view = plan._view(spec, rated)
+                alone = rules.stops_bound(ctx, spec)
+                assert kept(view.stops, view.track) == alone(view.stops, view.track)
+                if not spec.pays_all:
+                    assert rules.paid_stops(view) == rules._paid_stops(view)
+                checked += 1
+                again += view.stops in seen
+                seen.add(view.stops)
+    assert checked > 0 and again > 0

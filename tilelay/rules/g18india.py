@@ -216,6 +216,25 @@ class G18India(GameRules):
             return None
         ctx = view.ctx
         stops = view.stops
+        # kept per train and stops (many routes of a search stop at the same stops by
+        # other track, and the choice is the stops' alone)
+        known: dict[TrainSpec, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] | None
+        known = ctx.memo.get("india.paid")
+        if known is None:
+            known = ctx.memo["india.paid"] = {}
+        of_spec = known.get(spec)
+        if of_spec is None:
+            of_spec = known[spec] = {}
+        found = of_spec.get(stops)
+        if found is None:
+            found = of_spec[stops] = self._paid_stops(view)
+        return found
+
+    def _paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]]:
+        """:meth:`paid_stops` of an express train, worked out."""
+        spec = view.spec
+        ctx = view.ctx
+        stops = view.stops
         values = ctx.values(spec)
         tables = self._tables(ctx)
         place, variable = tables.place, tables.variable
@@ -383,9 +402,20 @@ class G18India(GameRules):
         paying = [(k, pays[k]) for k in range(3) if pays[k] > 0]
         rendered_of = rendered.__getitem__
 
+        #: the bound of the stops alone (their values, connections) by the stops: many
+        #: routes of a search stop at the same stops by other track
+        known: dict[tuple[int, ...], int] = {}
+
         def bound(stops: Sequence[int], track: int) -> int:
             if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
                 return -1
+            key = tuple(stops)
+            total = known.get(key)
+            if total is None:
+                total = known[key] = of_stops(key)
+            return total + delivered(ctx, track)
+
+        def of_stops(stops: tuple[int, ...]) -> int:
             top = max(map(rendered_of, stops))
             each = (top - base) * mult if top > base else 0
             worth: tuple[list[int], list[int], list[int]] = ([], [], [])
@@ -405,7 +435,7 @@ class G18India(GameRules):
             for both, v in connections:
                 if here & both == both:
                     total += v
-            return total + delivered(ctx, track)
+            return total
 
         return bound
 
