@@ -236,21 +236,23 @@ def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
     and the express choice of stops is kept, by the route's stops: for each route of some
     positions of the shared record (many with the stops of another), the bound kept over
     all the routes is the bound worked out for the route alone, and the stops chosen are
-    those the choice works out again."""
+    those the choice works out again. The search asks a train's bound of the routes of the
+    other trains it walks with too: it is -1 where the train may not visit the stops (some
+    are; where it may, tests/test_route_bounds.py checks the bound)."""
     if not RECORD.exists():
         pytest.skip(f"reference data absent: {RECORD}")
     rules = G18India()
-    checked = again = 0
+    checked = again = other = 0
     for step, corporation in recorded_runs(RECORD.stem, 3):
         plan = planner(step, corporation)
         ctx = plan.context
-        for train in dict.fromkeys(step.runnable_names(corporation)):
-            spec = plan.spec(train)
+        specs = [plan.spec(t) for t in dict.fromkeys(step.runnable_names(corporation))]
+        for spec in specs:
             if not spec.runs:
                 continue
             kept = rules.stops_bound(ctx, spec)
             seen: set[tuple[int, ...]] = set()
-            for route in plan.candidates(train)[:300]:
+            for route in plan.candidates(spec.name)[:300]:
                 _, rated = plan._origin[route]
                 view = plan._view(spec, rated)
                 alone = rules.stops_bound(ctx, spec)
@@ -260,4 +262,10 @@ def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
                 checked += 1
                 again += view.stops in seen
                 seen.add(view.stops)
-    assert checked > 0 and again > 0
+                # the route's stop counts (cities, towns, offboards by visit cost)
+                counts = rated[2][2:5]
+                for beside in specs:
+                    if beside != spec and beside.runs and not beside.fits(counts):
+                        assert rules.stops_bound(ctx, beside)(view.stops, view.track) == -1
+                        other += 1
+    assert checked > 0 and again > 0 and other > 0

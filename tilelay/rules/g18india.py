@@ -276,7 +276,8 @@ class G18India(GameRules):
         for source_mask, where_mask, value in delivery:
             if track & source_mask and track & where_mask:
                 if value is None:
-                    value = max(v for m, v in spice_places if track & m)
+                    # the best spice value of the places passed (best first)
+                    value = next(v for m, v in spice_places if track & m)
                 total += value
         return total
 
@@ -402,9 +403,12 @@ class G18India(GameRules):
         paying = [(k, pays[k]) for k in range(3) if pays[k] > 0]
         rendered_of = rendered.__getitem__
 
-        #: the bound of the stops alone (their values, connections) by the stops: many
-        #: routes of a search stop at the same stops by other track
+        #: the bound of the stops alone (their values, connections) by the stops, -1 where
+        #: the train may not visit them: many routes of a search stop at the same stops by
+        #: other track
         known: dict[tuple[int, ...], int] = {}
+        costs = ctx.costs
+        fits = spec.fits
 
         def bound(stops: Sequence[int], track: int) -> int:
             if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
@@ -412,7 +416,14 @@ class G18India(GameRules):
             key = tuple(stops)
             total = known.get(key)
             if total is None:
-                total = known[key] = of_stops(key)
+                # (the search asks this of the routes of other trains too: a train's bound
+                # of a route it may not run is left as -1)
+                counts = [0, 0, 0]
+                for n in key:
+                    counts[classes[n]] += costs[n]
+                total = known[key] = of_stops(key) if fits(counts) else -1
+            if total < 0:
+                return total
             return total + delivered(ctx, track)
 
         def of_stops(stops: tuple[int, ...]) -> int:
@@ -445,7 +456,7 @@ class G18India(GameRules):
         """The commodities still available as masks of graph paths (bit ``p`` for path
         ``p``): per source, the paths of its hex (the jewelry's where it is assigned), of
         its destinations' hexes, and its bonus (None: the spices'); and per place with a
-        spice value, the paths of its hexes and the value (kept per search)."""
+        spice value, the paths of its hexes and the value, best first (kept per search)."""
         found = ctx.memo.get("india.track_masks")
         if found is None:
             extra = ctx.facts.extra
@@ -472,7 +483,9 @@ class G18India(GameRules):
                     where_mask |= at.get(place, 0)
                 if source_mask and where_mask:
                     delivery.append((source_mask, where_mask, value))
-            spice_places = [(at[p], v) for p, v in self.spices.items() if p in at]
+            spice_places = sorted(
+                ((at[p], v) for p, v in self.spices.items() if p in at), key=lambda mv: -mv[1]
+            )
             found = ctx.memo["india.track_masks"] = (delivery, spice_places)
         assert isinstance(found, tuple)
         return found
