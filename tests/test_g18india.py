@@ -233,12 +233,13 @@ def test_the_bit_tables_rate_every_route_as_the_rules_by_name_and_path_do() -> N
 
 def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
     """The closer bound keeps its part of the stops alone (their values and connections),
-    and the express choice of stops is kept, by the route's stops: for each route of some
-    positions of the shared record (many with the stops of another), the bound kept over
-    all the routes is the bound worked out for the route alone, and the stops chosen are
-    those the choice works out again. The search asks a train's bound of the routes of the
-    other trains it walks with too: it is -1 where the train may not visit the stops (some
-    are; where it may, tests/test_route_bounds.py checks the bound)."""
+    the express choice of stops and the bonus of the stops and the stops scored are kept,
+    by the route's stops: for each route of some positions of the shared record (many with
+    the stops of another), the bound kept over all the routes is the bound worked out for
+    the route alone, and the stops chosen and the bonus are those worked out again. The
+    search asks a train's bound of the routes of the other trains it walks with too: it is
+    -1 where the train may not visit the stops (some are; where it may,
+    tests/test_route_bounds.py checks the bound)."""
     if not RECORD.exists():
         pytest.skip(f"reference data absent: {RECORD}")
     rules = G18India()
@@ -259,6 +260,9 @@ def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
                 assert kept(view.stops, view.track) == alone(view.stops, view.track)
                 if not spec.pays_all:
                     assert rules.paid_stops(view) == rules._paid_stops(view)
+                assert rules.route_bonus(view) == rules._stops_bonus(view) + rules._delivered_bonus(
+                    ctx, view.track
+                )
                 checked += 1
                 again += view.stops in seen
                 seen.add(view.stops)

@@ -256,7 +256,29 @@ class G18India(GameRules):
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
-        tables = self._tables(ctx)
+        stops = view.stops
+        paid = view.paid
+        # the bonus of the stops and the stops scored (the variable cities, connections),
+        # kept per train and stops with the stops scored; the deliveries by the track
+        known: dict[TrainSpec, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] | None
+        known = ctx.memo.get("india.bonus")
+        if known is None:
+            known = ctx.memo["india.bonus"] = {}
+        of_spec = known.get(view.spec)
+        if of_spec is None:
+            of_spec = known[view.spec] = {}
+        held = of_spec.get(stops)
+        if held is not None and (held[0] is paid or held[0] == paid):
+            total = held[1]
+        else:
+            total = self._stops_bonus(view)
+            of_spec[stops] = (paid, total)
+        return total + self._delivered_bonus(ctx, view.track)
+
+    def _stops_bonus(self, view: RouteView) -> int:
+        """What the route's stops and the stops it scores earn besides their revenue: the
+        variable cities' bonus and the connections."""
+        tables = self._tables(view.ctx)
         place = tables.place
         # the places the route visits, as bits
         here = 0
@@ -266,7 +288,7 @@ class G18India(GameRules):
         for both, value in tables.connections:
             if here & both == both:
                 total += value
-        return total + self._delivered_bonus(ctx, view.track)
+        return total
 
     def _delivered_bonus(self, ctx: RouteContext, track: int) -> int:
         """:meth:`commodity_bonus` of a route by its track (bit ``p`` for graph path ``p``):
