@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from tests import route_oracle
+from tests.conftest import recorded_runs, reference
 from tilelay.board import Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game
 from tilelay.replay import ReplayStep, replay_steps
-from tilelay.routes import RoutePlanner
-from tilelay.rules import RunFacts, rules_for
+from tilelay.routes import RoutePlanner, _Reach
+from tilelay.rules import RouteView, RunFacts, rules_for
 from tilelay.rules.g1822 import G1822, G1822MRS, G1822NRS
 
 pytestmark = pytest.mark.usefixtures("engine_games")
@@ -304,3 +305,36 @@ def test_the_regional_scenarios_have_1822_s_rules(engine_games: None) -> None:
     # the other games built on 1822 (MX, PNW, Africa) change its route rules: not these
     for title in ("1822MX", "1822PNW", "1822Africa"):
         assert not isinstance(rules_for(load_game(title)), G1822)
+
+
+def test_the_shared_hexes_table_refuses_the_routes_the_rule_by_hexes_refuses(
+    engine_games: None,
+) -> None:
+    """A route stops at most once in a hex unless it stops in a double hex: the test the
+    search makes first (whether the route stops at a node that shares its hex, not a double
+    hex, with another node: :meth:`G1822._node_hexes`) leaves the rule as it is stated, by
+    the stops' hexes, for every route of the smaller trains in some positions of the shared
+    1822 record (some of them stopping at such a node; the walk's groups keep them from
+    stopping twice in these hexes, and a hand-built board above has a route refused)."""
+    if not reference("18xxgames", "fixtures", "1822__33845.json").exists():
+        pytest.skip("reference data absent: 1822__33845")
+    rules = G1822()
+    checked = shared = 0
+    for step, corp in recorded_runs("1822__33845", 12):
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        ctx = planner.context
+        sharing = rules._node_hexes(ctx)[3]
+        for train in ("3", "5"):
+            spec = planner.spec(train)
+            for found in planner._net.enumerate(_Reach([spec])).values():
+                stops, ends = planner._unfold(found)
+                view = RouteView(ctx, spec, stops, stops, 0, ends)
+                hexes = [ctx.coords[n] for n in stops]
+                twice = len(set(hexes)) != len(hexes)
+                double = any(c in rules.double_hexes for c in hexes)
+                channel = sum(c in (rules.english_channel, rules.france) for c in hexes)
+                lone = channel == 1 or (channel == 2 and len(stops) == 2)
+                assert rules.route_allowed(view) == (not (twice and not double) and not lone)
+                checked += 1
+                shared += not sharing.isdisjoint(stops)
+    assert checked > 0 and shared > 0

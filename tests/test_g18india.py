@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import REFERENCE, corp
+from tests.conftest import REFERENCE, corp, recorded_runs
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.replay import ReplayStep, replay_steps
 from tilelay.routes import RoutePlanner
+from tilelay.rules import RouteView
 from tilelay.rules.g18india import G18India
 
 GAUGE = "gauge_change"
@@ -187,3 +188,88 @@ def test_recorded_routes_are_rated_as_the_engine_rated_them(
     (route,) = [r for r in ran.recorded if r.train == train]
     assert route.problem is None, rule
     assert route.computed_revenue == route.recorded_revenue == revenue, rule
+
+
+def test_the_bit_tables_rate_every_route_as_the_rules_by_name_and_path_do() -> None:
+    """The search's bit tables (:class:`tilelay.rules.g18india._Tables`: the paths with
+    bordered sides, the places the bonuses name) give each route of some positions of the
+    shared record the gauge changes its paths cross and the bonus its places and hexes earn,
+    as the rules state them (by the paths' sides, by location names and hexes), whether the
+    route's track comes from the search or from its paths."""
+    if not RECORD.exists():
+        pytest.skip(f"reference data absent: {RECORD}")
+    rules = G18India()
+    checked = crossing = bonus = 0
+    for step, corporation in recorded_runs(RECORD.stem, 3):
+        plan = planner(step, corporation)
+        ctx = plan.context
+        sides = rules._path_sides(ctx)
+        names = [
+            ctx.game.hexes[c].location_name if c in ctx.game.hexes else None for c in ctx.coords
+        ]
+        for train in dict.fromkeys(step.runnable_names(corporation)):
+            spec = plan.spec(train)
+            if not spec.runs:
+                continue
+            for route in plan.candidates(train)[:300]:
+                _, rated = plan._origin[route]
+                view = plan._view(spec, rated)
+                bare = RouteView(ctx, spec, view.stops, view.paid, view.revenue, view.ends)
+                gauges = sum(sides[p] for p in view.paths) // 2 if sides else 0
+                assert rules.gauge_changes(view) == rules.gauge_changes(bare) == gauges
+                visited = [names[n] for n in view.stops]
+                scored = {names[n] for n in view.paid} & rules.variable_cities
+                expected = (
+                    len(scored) * rules.variable_each(view)
+                    + rules.connection_bonus(visited)
+                    + rules.commodity_bonus(ctx, view.hexes)
+                )
+                assert rules.route_bonus(view) == rules.route_bonus(bare) == expected
+                checked += 1
+                crossing += gauges > 0
+                bonus += expected > 0
+    assert checked > 0 and crossing > 0 and bonus > 0
+
+
+def test_what_is_kept_by_a_route_s_stops_is_what_the_stops_alone_give() -> None:
+    """The closer bound keeps its part of the stops alone (their values and connections),
+    the express choice of stops and the bonus of the stops and the stops scored are kept,
+    by the route's stops: for each route of some positions of the shared record (many with
+    the stops of another), the bound kept over all the routes is the bound worked out for
+    the route alone, and the stops chosen and the bonus are those worked out again. The
+    search asks a train's bound of the routes of the other trains it walks with too: it is
+    -1 where the train may not visit the stops (some are; where it may,
+    tests/test_route_bounds.py checks the bound)."""
+    if not RECORD.exists():
+        pytest.skip(f"reference data absent: {RECORD}")
+    rules = G18India()
+    checked = again = other = 0
+    for step, corporation in recorded_runs(RECORD.stem, 3):
+        plan = planner(step, corporation)
+        ctx = plan.context
+        specs = [plan.spec(t) for t in dict.fromkeys(step.runnable_names(corporation))]
+        for spec in specs:
+            if not spec.runs:
+                continue
+            kept = rules.stops_bound(ctx, spec)
+            seen: set[tuple[int, ...]] = set()
+            for route in plan.candidates(spec.name)[:300]:
+                _, rated = plan._origin[route]
+                view = plan._view(spec, rated)
+                alone = rules.stops_bound(ctx, spec)
+                assert kept(view.stops, view.track) == alone(view.stops, view.track)
+                if not spec.pays_all:
+                    assert rules.paid_stops(view) == rules._paid_stops(view)
+                assert rules.route_bonus(view) == rules._stops_bonus(view) + rules._delivered_bonus(
+                    ctx, view.track
+                )
+                checked += 1
+                again += view.stops in seen
+                seen.add(view.stops)
+                # the route's stop counts (cities, towns, offboards by visit cost)
+                counts = rated[2][2:5]
+                for beside in specs:
+                    if beside != spec and beside.runs and not beside.fits(counts):
+                        assert rules.stops_bound(ctx, beside)(view.stops, view.track) == -1
+                        other += 1
+    assert checked > 0 and again > 0 and other > 0

@@ -133,6 +133,11 @@ class TrainSpec:
     _visits: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
     _pays: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
     _express: bool = field(default=False, init=False, repr=False, compare=False)
+    #: the stops of each class the rows pay for, where each row takes one class and no class
+    #: is in two rows (then the classes' limits are apart); None otherwise
+    _class_pays: tuple[int, int, int] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     def __hash__(self) -> int:
         return self._hash
@@ -169,6 +174,14 @@ class TrainSpec:
         object.__setattr__(self, "_visits", tuple(visit for _, visit, _ in out))
         object.__setattr__(self, "_pays", tuple(pay for _, _, pay in out))
         object.__setattr__(self, "_express", any(r.pay < r.visit for r in self.rows))
+        single = [r.classes for r in self.rows]
+        if all(c in (1 << CITY, 1 << TOWN, 1 << OFFBOARD) for c in single) and len(
+            set(single)
+        ) == len(single):
+            by_class = [0, 0, 0]
+            for r in self.rows:
+                by_class[r.classes.bit_length() - 1] = min(UNLIMITED, r.pay)
+            object.__setattr__(self, "_class_pays", tuple(by_class))
 
     @property
     def express(self) -> bool:
@@ -219,14 +232,13 @@ class TrainSpec:
         forced in when the best set holds none). ``(0, ())`` when no such set exists.
         """
         n = len(classes)
-        counts = [0, 0, 0]
-        for c in classes:
-            counts[c] += 1
-        if self._pay_fits(counts):
+        count = classes.count
+        if _within(self._pays, count(CITY), count(TOWN), count(OFFBOARD)):
             return sum(values), tuple(range(n))
-        order = sorted(range(n), key=lambda i: -values[i])
+        # best first, ties in route order (a stable sort)
+        order = sorted(range(n), key=values.__getitem__, reverse=True)
         best = self._greedy(order, classes, values, ())
-        if best is not None and any(tokened[i] for i in best[1]):
+        if best is not None and any(map(tokened.__getitem__, best[1])):
             return best
         found: tuple[int, tuple[int, ...]] = (0, ())
         for t in range(n):
@@ -261,24 +273,49 @@ class TrainSpec:
         values: Sequence[int],
         forced: tuple[int, ...],
     ) -> tuple[int, tuple[int, ...]] | None:
-        counts = [0, 0, 0]
         chosen: list[int] = []
+        by_class = self._class_pays
+        if by_class is not None:
+            # the classes' limits are apart: each class's best stops, as many as it is paid
+            left = list(by_class)
+            for i in forced:
+                left[classes[i]] -= 1
+                chosen.append(i)
+            if min(left) < 0:
+                return None
+            for i in order:
+                c = classes[i]
+                if left[c] > 0 and i not in forced:
+                    chosen.append(i)
+                    left[c] -= 1
+            chosen.sort()
+            return sum(map(values.__getitem__, chosen)), tuple(chosen)
+        pays = self._pays
+        counts = [0, 0, 0]
         for i in forced:
             counts[classes[i]] += 1
             chosen.append(i)
-        if not self._pay_fits(counts):
+        if not _within(pays, counts[0], counts[1], counts[2]):
             return None
+        # the stops the rows still pay for; and the classes no stop of which fits any more
+        # (the counts only grow, so a class that does not fit once never fits again)
+        room = pays[6] - len(chosen)
+        closed = [False, False, False]
         for i in order:
-            if i in forced:
-                continue
+            if room <= 0:
+                break
             c = classes[i]
+            if closed[c] or i in forced:
+                continue
             counts[c] += 1
-            if self._pay_fits(counts):
+            if _within(pays, counts[0], counts[1], counts[2]):
                 chosen.append(i)
+                room -= 1
             else:
                 counts[c] -= 1
+                closed[c] = True
         chosen.sort()
-        return sum(values[i] for i in chosen), tuple(chosen)
+        return sum(map(values.__getitem__, chosen)), tuple(chosen)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1864,11 +1864,13 @@ class RoutePlanner:
         out = cache[mask] = self._rated(spec, found)
         return out
 
-    def _rated(self, spec: TrainSpec, found: _Found) -> _Rated | None:
+    def _rated(self, spec: TrainSpec, found: _Found, fits: bool = False) -> _Rated | None:
+        """:meth:`rated` worked out; ``fits``: the route's stop counts are known to fit the
+        train (:func:`_runner` said so)."""
         ctx = self.context
         rules = self.rules
         mask, _, c, t, o, x = found[:6]
-        if not spec.fits((c, t, o)):
+        if not fits and not spec.fits((c, t, o)):
             return None
         hex_limit = spec.hexes
         generic_hexes = type(rules).hex_distance is GameRules.hex_distance
@@ -1995,7 +1997,7 @@ class RoutePlanner:
             mask = found[0]
             rated = cache.get(mask)
             if rated is None and mask not in cache:
-                rated = cache[mask] = rate(spec, found) if runs(found) else None
+                rated = cache[mask] = rate(spec, found, True) if runs(found) else None
             return None if rated is None else rated[0]
 
         return revenue

@@ -143,12 +143,18 @@ class G1822(GameRules):
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx
         stops = view.stops
-        hex_of, double, channels = self._node_hexes(ctx)
-        if len(set(map(hex_of.__getitem__, stops))) != len(stops) and not any(
-            double[n] for n in stops
+        hex_of, double, channels, shared = self._node_hexes(ctx)
+        # a stop of a hex with no other node (or of a double hex) is never a second stop in
+        # its hex where the route stops in no double hex
+        if (
+            not shared.isdisjoint(stops)
+            and len(set(map(hex_of.__getitem__, stops))) != len(stops)
+            and not any(double[n] for n in stops)
         ):
             return False
-        channel = sum(1 for n in stops if n in channels) if channels else 0
+        channel = 0
+        if channels and not channels.isdisjoint(stops):
+            channel = sum(1 for n in stops if n in channels)
         name = view.spec.name
         if channel:
             if name in self.local_trains or channel == 1:
@@ -167,9 +173,12 @@ class G1822(GameRules):
             return ends == 2
         return True
 
-    def _node_hexes(self, ctx: RouteContext) -> tuple[list[int], list[bool], frozenset[int]]:
-        """Per node: its hex as a number, and whether the hex is a double hex; and the
-        nodes of the English Channel and France (kept per search)."""
+    def _node_hexes(
+        self, ctx: RouteContext
+    ) -> tuple[list[int], list[bool], frozenset[int], frozenset[int]]:
+        """Per node: its hex as a number, and whether the hex is a double hex; the nodes of
+        the English Channel and France; and the nodes that share their hex with another
+        node, of the hexes that are not double (kept per search)."""
         key = "g1822.node_hexes"
         found = ctx.memo.get(key)
         if found is None:
@@ -179,7 +188,11 @@ class G1822(GameRules):
             double = [c in self.double_hexes for c in coords]
             sea = (self.english_channel, self.france)
             channels = frozenset(n for n, c in enumerate(coords) if c in sea)
-            found = ctx.memo[key] = (hex_of, double, channels)
+            nodes_of = [0] * len(ids)
+            for h in hex_of:
+                nodes_of[h] += 1
+            shared = frozenset(n for n, h in enumerate(hex_of) if nodes_of[h] > 1 and not double[n])
+            found = ctx.memo[key] = (hex_of, double, channels, shared)
         assert isinstance(found, tuple)
         return found
 

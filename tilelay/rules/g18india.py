@@ -33,6 +33,7 @@ engine tries the sets (:meth:`tilelay.routes.RoutePlanner`'s express rule).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from tilelay.hexgeo import neighbour_edge
@@ -44,6 +45,24 @@ __all__ = ["G18India"]
 
 #: A border still on a hex: (coord, edge, type, cost)
 _Side = tuple[str, int, str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """What 18India's route hooks read of one search's position, as bits (kept in the
+    search's memo): a route's track is an int with bit ``p`` for each graph path ``p`` it
+    uses (:attr:`RouteView.track`), and the places it visits an int with a bit per place."""
+
+    #: (number of bordered hex sides, the graph paths with that many as a mask), for the
+    #: paths with any; empty when no border is left
+    bordered: tuple[tuple[int, int], ...]
+    #: per node: the bit of its location name where the bonuses name it (a variable city,
+    #: a connection's place), else 0
+    place: list[int]
+    #: the bits of the variable cities
+    variable: int
+    #: per connection: the bits of both its places, and its bonus
+    connections: tuple[tuple[int, int], ...]
 
 
 @register
@@ -137,32 +156,54 @@ class G18India(GameRules):
     def gauge_changes(self, view: RouteView) -> int:
         """The gauge changes the route crosses, as the engine counts them: the hex sides
         with a border that its paths reach, halved."""
-        per_path = self._path_sides(view.ctx)
-        if per_path is None:
+        bordered = self._tables(view.ctx).bordered
+        if not bordered:
             return 0
+        # a route uses a path once: its paths with k bordered sides are the bits of its
+        # track in the mask of such paths
+        track = view.track
         count = 0
-        for pid in view.paths:
-            count += per_path[pid]
+        for sides, paths in bordered:
+            count += sides * (track & paths).bit_count()
         return count // 2
 
     def _path_sides(self, ctx: RouteContext) -> list[int] | None:
         """For each graph path, how many of its hex sides have a border (None: no border
-        is left; kept per search)."""
-        key = "india.path_sides"
-        if key in ctx.memo:
-            held: list[int] | None = ctx.memo[key]
-            return held
+        is left)."""
         sides = frozenset(
             (coord, edge) for coord, edge, _, _ in _borders(ctx.facts.extra, ctx.game)
         )
-        found: list[int] | None = None
-        if sides:
-            graph = ctx.graph
-            found = []
-            for coord, j in graph.paths:
-                edges = ctx.hex_tile(coord).paths[j].edges()
-                found.append(sum(1 for edge in edges if (coord, edge) in sides))
-        ctx.memo[key] = found
+        if not sides:
+            return None
+        graph = ctx.graph
+        found = []
+        for coord, j in graph.paths:
+            edges = ctx.hex_tile(coord).paths[j].edges()
+            found.append(sum(1 for edge in edges if (coord, edge) in sides))
+        return found
+
+    def _tables(self, ctx: RouteContext) -> _Tables:
+        """The search's :class:`_Tables` (made once a search)."""
+        found = ctx.memo.get("india.tables")
+        if found is None:
+            bordered: dict[int, int] = {}
+            for p, count in enumerate(self._path_sides(ctx) or ()):
+                if count:
+                    bordered[count] = bordered.get(count, 0) | 1 << p
+            # a bit for each place the bonuses name
+            wanted = set(self.variable_cities)
+            for a, b, _ in self.connections:
+                wanted.update((a, b))
+            bit_of = {name: 1 << i for i, name in enumerate(sorted(wanted))}
+            place = [bit_of.get(name or "", 0) for name in _names(ctx)]
+            variable = 0
+            for name in self.variable_cities:
+                variable |= bit_of[name]
+            connections = tuple((bit_of[a] | bit_of[b], value) for a, b, value in self.connections)
+            found = ctx.memo["india.tables"] = _Tables(
+                tuple(sorted(bordered.items())), place, variable, connections
+            )
+        assert isinstance(found, _Tables)
         return found
 
     def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
@@ -175,28 +216,79 @@ class G18India(GameRules):
             return None
         ctx = view.ctx
         stops = view.stops
+        # kept per train and stops (many routes of a search stop at the same stops by
+        # other track, and the choice is the stops' alone)
+        known: dict[TrainSpec, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] | None
+        known = ctx.memo.get("india.paid")
+        if known is None:
+            known = ctx.memo["india.paid"] = {}
+        of_spec = known.get(spec)
+        if of_spec is None:
+            of_spec = known[spec] = {}
+        found = of_spec.get(stops)
+        if found is None:
+            found = of_spec[stops] = self._paid_stops(view)
+        return found
+
+    def _paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]]:
+        """:meth:`paid_stops` of an express train, worked out."""
+        spec = view.spec
+        ctx = view.ctx
+        stops = view.stops
         values = ctx.values(spec)
-        names = _names(ctx)
-        each = self.variable_each(view)
-        worth = [values[n] + (each if names[n] in self.variable_cities else 0) for n in stops]
-        classes = [ctx.classes[n] for n in stops]
-        tokened = [ctx.tokened[n] for n in stops]
+        tables = self._tables(ctx)
+        place, variable = tables.place, tables.variable
+        here = 0
+        for n in stops:
+            here |= place[n]
+        if here & variable:
+            each = self.variable_each(view)
+            worth = [values[n] + (each if place[n] & variable else 0) for n in stops]
+        else:
+            worth = [values[n] for n in stops]
+        all_classes = ctx.classes
+        all_tokened = ctx.tokened
+        classes = [all_classes[n] for n in stops]
+        tokened = [all_tokened[n] for n in stops]
         _, chosen = spec.paid(classes, worth, tokened)
-        paid = tuple(stops[i] for i in chosen)
-        return sum(values[n] for n in paid), paid
+        paid = tuple(map(stops.__getitem__, chosen))
+        return sum(map(values.__getitem__, paid)), paid
 
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
-        names = _names(ctx)
-        visited = [names[n] for n in view.stops]
-        track = 0
-        for p in view.paths:
-            track |= 1 << p
-        return (
-            self.variable_bonus(view, visited)
-            + self.connection_bonus(visited)
-            + self._delivered_bonus(ctx, track)
-        )
+        stops = view.stops
+        paid = view.paid
+        # the bonus of the stops and the stops scored (the variable cities, connections),
+        # kept per train and stops with the stops scored; the deliveries by the track
+        known: dict[TrainSpec, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] | None
+        known = ctx.memo.get("india.bonus")
+        if known is None:
+            known = ctx.memo["india.bonus"] = {}
+        of_spec = known.get(view.spec)
+        if of_spec is None:
+            of_spec = known[view.spec] = {}
+        held = of_spec.get(stops)
+        if held is not None and (held[0] is paid or held[0] == paid):
+            total = held[1]
+        else:
+            total = self._stops_bonus(view)
+            of_spec[stops] = (paid, total)
+        return total + self._delivered_bonus(ctx, view.track)
+
+    def _stops_bonus(self, view: RouteView) -> int:
+        """What the route's stops and the stops it scores earn besides their revenue: the
+        variable cities' bonus and the connections."""
+        tables = self._tables(view.ctx)
+        place = tables.place
+        # the places the route visits, as bits
+        here = 0
+        for n in view.stops:
+            here |= place[n]
+        total = self.variable_bonus(view) if here & tables.variable else 0
+        for both, value in tables.connections:
+            if here & both == both:
+                total += value
+        return total
 
     def _delivered_bonus(self, ctx: RouteContext, track: int) -> int:
         """:meth:`commodity_bonus` of a route by its track (bit ``p`` for graph path ``p``):
@@ -206,27 +298,41 @@ class G18India(GameRules):
         for source_mask, where_mask, value in delivery:
             if track & source_mask and track & where_mask:
                 if value is None:
-                    value = max(v for m, v in spice_places if track & m)
+                    # the best spice value of the places passed (best first)
+                    value = next(v for m, v in spice_places if track & m)
                 total += value
         return total
 
-    def variable_bonus(self, view: RouteView, visited: Sequence[str | None]) -> int:
-        """What the variable cities the train scores earn besides their revenue."""
-        names = _names(view.ctx)
-        paid = {names[n] for n in view.paid} & self.variable_cities
-        return len(paid) * self.variable_each(view) if paid else 0
+    def variable_bonus(self, view: RouteView) -> int:
+        """What the variable cities the train scores earn besides their revenue (each city
+        by its name once)."""
+        tables = self._tables(view.ctx)
+        place = tables.place
+        scored = 0
+        for n in view.paid:
+            scored |= place[n]
+        scored &= tables.variable
+        return scored.bit_count() * self.variable_each(view) if scored else 0
 
     def variable_each(self, view: RouteView) -> int:
         """What each variable city the route scores earns besides its revenue."""
         ctx = view.ctx
         spec = view.spec
-        top = max(map(self._rendered(ctx, spec).__getitem__, view.stops), default=0)
-        return max(top - self.variable_base, 0) * _multiplier(spec)
+        stops = view.stops
+        # the last route's (the hooks rating one route ask it more than once)
+        last = ctx.memo.get("india.each")
+        if last is not None and last[0] is stops and last[1] is spec:
+            each: int = last[2]
+            return each
+        top = max(map(self._rendered(ctx, spec).__getitem__, stops), default=0)
+        each = max(top - self.variable_base, 0) * _multiplier(spec)
+        ctx.memo["india.each"] = (stops, spec, each)
+        return each
 
     def _rendered(self, ctx: RouteContext, spec: TrainSpec) -> list[int]:
         """Each node's revenue for ``spec`` off the red hexes (0 on them, and for a
         junction; kept per search and train)."""
-        key = f"india.rendered.{spec.diesel}"
+        key = _RENDERED_KEYS[spec.diesel]
         found = ctx.memo.get(key)
         if found is None:
             red = Color.RED
@@ -301,48 +407,68 @@ class G18India(GameRules):
         its track)."""
         values = ctx.values(spec)
         classes = ctx.classes
-        names = _names(ctx)
+        tables = self._tables(ctx)
+        place = tables.place
         base = self.variable_base
         # each stop's revenue off the red hexes (0 on them)
         rendered = self._rendered(ctx, spec)
-        variable = [name in self.variable_cities for name in names]
+        variable = [bool(bits & tables.variable) for bits in place]
         mult = _multiplier(spec)
         pays = [min(spec.pay_capacity(1 << k), len(classes)) for k in range(3)]
-        connections = self.connections
+        connections = tables.connections
         delivered = self._delivered_bonus
 
-        # the classes the train scores, and each node's value where it is of one (None
-        # elsewhere)
-        paying = [
-            (
-                k,
-                pays[k],
-                [max(v, 0) if c == k else None for v, c in zip(values, classes, strict=True)],
-            )
-            for k in range(3)
-            if pays[k] > 0
-        ]
+        # per node: the class the train scores it in (-1: it scores none of its class, or
+        # it is no stop), and its value (at least 0); the classes the train scores
+        scored_in = [k if 0 <= k < 3 and pays[k] > 0 else -1 for k in classes]
+        worth_of = [max(v, 0) for v in values]
+        paying = [(k, pays[k]) for k in range(3) if pays[k] > 0]
         rendered_of = rendered.__getitem__
+
+        #: the bound of the stops alone (their values, connections) by the stops, -1 where
+        #: the train may not visit them: many routes of a search stop at the same stops by
+        #: other track
+        known: dict[tuple[int, ...], int] = {}
+        costs = ctx.costs
+        fits = spec.fits
 
         def bound(stops: Sequence[int], track: int) -> int:
             if classes[stops[0]] != CITY or classes[stops[-1]] != CITY:
                 return -1
+            key = tuple(stops)
+            total = known.get(key)
+            if total is None:
+                # (the search asks this of the routes of other trains too: a train's bound
+                # of a route it may not run is left as -1)
+                counts = [0, 0, 0]
+                for n in key:
+                    counts[classes[n]] += costs[n]
+                total = known[key] = of_stops(key) if fits(counts) else -1
+            if total < 0:
+                return total
+            return total + delivered(ctx, track)
+
+        def of_stops(stops: tuple[int, ...]) -> int:
             top = max(map(rendered_of, stops))
             each = (top - base) * mult if top > base else 0
+            worth: tuple[list[int], list[int], list[int]] = ([], [], [])
+            here = 0
+            for n in stops:
+                here |= place[n]
+                k = scored_in[n]
+                if k >= 0:
+                    worth[k].append(worth_of[n] + each if variable[n] else worth_of[n])
             total = 0
-            for _, pay, of_class in paying:
-                worth = [
-                    v + each if variable[n] else v for n in stops if (v := of_class[n]) is not None
-                ]
-                if len(worth) > pay:
-                    worth.sort(reverse=True)
-                    del worth[pay:]
-                total += sum(worth)
-            here = set(map(names.__getitem__, stops))
-            for a, b, v in connections:
-                if a in here and b in here:
+            for k, pay in paying:
+                of_class = worth[k]
+                if len(of_class) > pay:
+                    of_class.sort(reverse=True)
+                    del of_class[pay:]
+                total += sum(of_class)
+            for both, v in connections:
+                if here & both == both:
                     total += v
-            return total + delivered(ctx, track)
+            return total
 
         return bound
 
@@ -352,7 +478,7 @@ class G18India(GameRules):
         """The commodities still available as masks of graph paths (bit ``p`` for path
         ``p``): per source, the paths of its hex (the jewelry's where it is assigned), of
         its destinations' hexes, and its bonus (None: the spices'); and per place with a
-        spice value, the paths of its hexes and the value (kept per search)."""
+        spice value, the paths of its hexes and the value, best first (kept per search)."""
         found = ctx.memo.get("india.track_masks")
         if found is None:
             extra = ctx.facts.extra
@@ -379,7 +505,9 @@ class G18India(GameRules):
                     where_mask |= at.get(place, 0)
                 if source_mask and where_mask:
                     delivery.append((source_mask, where_mask, value))
-            spice_places = [(at[p], v) for p, v in self.spices.items() if p in at]
+            spice_places = sorted(
+                ((at[p], v) for p, v in self.spices.items() if p in at), key=lambda mv: -mv[1]
+            )
             found = ctx.memo["india.track_masks"] = (delivery, spice_places)
         assert isinstance(found, tuple)
         return found
@@ -510,6 +638,10 @@ def _recorded_hexes(action: Mapping[str, Any]) -> list[list[str]]:
         ]
         out.append(list(dict.fromkeys(hexes)))
     return out
+
+
+#: the memo's keys of :meth:`G18India._rendered`, by whether the train is a diesel
+_RENDERED_KEYS = {False: "india.rendered.False", True: "india.rendered.True"}
 
 
 def _multiplier(spec: TrainSpec) -> int:
