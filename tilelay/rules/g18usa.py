@@ -31,16 +31,34 @@ of operating round 1.1 the depot's 2s are exported, at 1.2 its 2+s (and phase 3 
 it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
 
 **Train upgrades.** Before a run a corporation may attach (``choose`` ``T-U``: train ``T`` of
-its trains that run, upgrade ``U`` of those it may attach) an extender (P30: one more stop,
-``2+1``; only to trains that rust or become obsolete) or its pullman (``5P``: 20 more for every
-stop but a rural junction) to a train, for that run. The switcher (P19) is not modelled (a
-train upgraded with it is refused).
+its trains that run, upgrade ``U`` of those it may attach) a switcher (P19: ``3/1``), an
+extender (P30: one more stop, ``2+1``; only to trains that rust or become obsolete) or its
+pullman (``5P``: 20 more for every stop but a rural junction) to a train, for that run.
+
+**The switcher** (``G18USA::Game#compute_stops``, ``#skipped_stop``, ``#check_connected``): the
+train may visit one stop more (its distance raised by one, as the extender's), and skips one
+of the stops it visits, which it does not score:
+
+* a route of two stops skips none;
+* a route passing through a city that blocks the corporation (one other corporations' tokens
+  fill) skips that city: the switcher's train may pass through one such city (no other train
+  may; nor this one through two);
+* else it skips none unless it visits as many stops using its reach as its raised distance
+  (a rural junction uses none); then it skips the one whose leaving out earns most (the
+  first such in the route's order), never the only stop with the corporation's token;
+* what a route earns besides its stops (below) is that of the stops it scores.
+
+Routes may pass a blocked city only in a search for a corporation that may attach the
+switcher (its company's owner, or one holding a train with it attached: :class:`RunFacts`);
+a switcher's train asked of another search is refused (:class:`UnsupportedTrain`). Where the
+corporation owns the Great Northern too, the skip is chosen counting the route's own Great
+Northern bonus (the engine counts it only when no other route of the run earns more of it).
 
 **Routes** (``G18USA::Game#revenue_for``, ``#check_distance``):
 
-* a route earns, besides its stops, 10 for each coal, 10 for each ore (20 on an ore-20 tile)
-  and 10 for each oil (20 from phase 5) of the resource tiles its track passes (not its stop
-  hexes), and may pass a resource tile once only;
+* a route earns, besides the stops it scores, 10 for each coal, 10 for each ore (20 on an
+  ore-20 tile) and 10 for each oil (20 from phase 5) of the resource tiles its track passes
+  (not its scored stops' hexes), and may pass a resource tile once only;
 * a rural junction (X07-X09) is a stop of 10 that uses none of the train's reach, and no
   route begins or ends there;
 * a route stopping at a company town (X20-X22) where the corporation has no token earns 10
@@ -63,8 +81,8 @@ from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
 from tilelay.games import Game
-from tilelay.route_rules import TrainSpec, WalkRules
-from tilelay.rules import GameState, RouteContext, RouteView, register
+from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
 from tilelay.trains import TrainType
@@ -496,10 +514,10 @@ class G18USA(G1817):
     # ------------------------------------------------------------------ routes
 
     def train_type(self, game: Game, name: str) -> TrainType | None:
-        """A train with an extender (``2+1``: one stop more) or a pullman (``5P``) attached;
-        a switcher's is not modelled."""
+        """A train with a switcher or an extender attached (``3/1``, ``2+1``: one stop more)
+        or a pullman (``5P``)."""
         base_name, pullman, other = _train_name(name)
-        if other == SWITCHER or (other is None and not pullman):
+        if other is None and not pullman:
             return None
         try:
             base = game.trains.train_type(base_name)
@@ -507,16 +525,59 @@ class G18USA(G1817):
             return None
         if not base.runs:
             return None
-        stops = base.major_stops + (1 if other == EXTENDER else 0)
+        stops = base.major_stops + (1 if other is not None else 0)
         return replace(base, name=name, major_stops=stops)
+
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        if ctx is not None and _switcher(spec) and not self._switching(ctx):
+            raise UnsupportedTrain(
+                f"train {train.name} has the switcher attached, and {ctx.corporation} may not "
+                f"attach it here (the facts of the run show no {self.switcher_company} of "
+                "its, nor a train with it attached)"
+            )
+        return spec
+
+    def _switching(self, ctx: RouteContext) -> bool:
+        """Whether ``ctx.corporation`` may run a train with the switcher attached: it owns
+        the switcher's company, or holds such a train (then its routes may pass one blocked
+        city: :meth:`passable`)."""
+        facts = ctx.facts
+        corp = ctx.corporation
+        if facts.companies.get(self.switcher_company) == corp:
+            return True
+        return any(_train_name(t)[2] == SWITCHER for t in facts.trains.get(corp, ()))
+
+    def _blocked(self, ctx: RouteContext) -> frozenset[int]:
+        """The cities that block ``ctx.corporation`` (other corporations' tokens fill them)
+        when it may run a switcher's train, which may pass through one of them; else none
+        (no route passes them). Per search."""
+        found = ctx.memo.get("usa.blocked")
+        if isinstance(found, frozenset):
+            return found
+        blocked: frozenset[int] = frozenset()
+        if self._switching(ctx):
+            base = GameRules.passable
+            blocked = frozenset(
+                n for n, k in enumerate(ctx.classes) if k == CITY and not base(self, ctx, n)
+            )
+        ctx.memo["usa.blocked"] = blocked
+        return blocked
+
+    def passable(self, ctx: RouteContext, node: int) -> bool:
+        # a blocked city, where a switcher's train may run (once a route: walk_rules; for
+        # that train only: route_allowed)
+        return GameRules.passable(self, ctx, node) or node in self._blocked(ctx)
 
     def walk_rules(self, ctx: RouteContext) -> WalkRules:
         # no route begins or ends at a rural junction; a resource tile's goods bounded as the
-        # track enters it
+        # track enters it; no route passes through two blocked cities
         rural = frozenset(
             n for n, coord in enumerate(ctx.coords) if ctx.tiles[coord].name in RURAL_TILES
         )
-        return WalkRules(no_ends=rural, hex_bound=self._resources(ctx))
+        return WalkRules(
+            no_ends=rural, pass_once=self._blocked(ctx), hex_bound=self._resources(ctx)
+        )
 
     def _resources(self, ctx: RouteContext) -> dict[str, int]:
         """What passing each resource hex earns (hex -> revenue), per search."""
@@ -542,6 +603,13 @@ class G18USA(G1817):
         return out
 
     def route_allowed(self, view: RouteView) -> bool:
+        blocked = self._blocked(view.ctx)
+        if blocked and not _switcher(view.spec):
+            # only the switcher's train passes through a blocked city
+            stops = view.stops
+            for n in stops[1:-1]:
+                if n in blocked:
+                    return False
         facts = self._stop_facts(view.ctx)
         if not facts.twice:
             return True  # no resource tile may be passed twice on a walk (see _StopFacts)
@@ -564,10 +632,50 @@ class G18USA(G1817):
         ctx.memo["usa.stops"] = facts
         return facts
 
+    def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
+        # the switcher's train skips a stop (the engine's skipped_stop); others score all
+        if not _switcher(view.spec):
+            return None
+        stops = view.stops
+        values = view.ctx.values(view.spec)
+        skipped = self._skipped(view, values)
+        paid = stops if skipped is None else tuple(n for n in stops if n != skipped)
+        return sum(values[n] for n in paid), paid
+
+    def _skipped(self, view: RouteView, values: Sequence[int]) -> int | None:
+        """The stop a switcher's route skips, if any (see the module docstring)."""
+        stops = view.stops
+        if len(stops) <= 2:
+            return None
+        ctx = view.ctx
+        blocked = self._blocked(ctx)
+        for n in stops[1:-1]:
+            if n in blocked:
+                return n
+        costs = ctx.costs
+        counted = [n for n in stops if costs[n] > 0]
+        if len(counted) < view.spec.capacity(0b111):
+            return None  # the raised distance: skipping is optional
+        own = [n for n in counted if ctx.tokened[n]]
+        if len(own) == 1:
+            counted.remove(own[0])
+        gnr = ctx.facts.companies.get(self.gnr_company) == ctx.corporation
+        track = view.track if self._stop_facts(ctx).resource_track else None
+        best: int | None = None
+        best_total = 0
+        for skip in counted:
+            paid = tuple(n for n in stops if n != skip)
+            revenue = sum(values[n] for n in paid)
+            probe = RouteView(ctx, view.spec, stops, paid, revenue, view.ends, track=track)
+            total = revenue + self.route_bonus(probe) + (_gnr(probe) if gnr else 0)
+            if best is None or total > best_total:
+                best, best_total = skip, total
+        return best
+
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
         facts = self._stop_facts(ctx)
-        stops = view.stops
+        stops = view.paid  # what the stops scored earn (a switcher's skipped one nothing)
         bonus = sum(map(facts.per_stop.__getitem__, stops)) if facts.bridged else 0
         if _train_name(view.spec.name)[1]:
             bonus += 20 * (len(stops) - sum(map(facts.rural.__getitem__, stops)))
@@ -704,8 +812,14 @@ def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
 
 def _gnr(view: RouteView) -> int:
     """The Great Northern's bonus a route's stops earn."""
-    hexes = set(view.stop_hexes)
+    coords = view.ctx.coords
+    hexes = {coords[n] for n in view.paid}
     return next((bonus for needed, bonus in GNR_BONUSES if needed <= hexes), 0)
+
+
+def _switcher(spec: TrainSpec) -> bool:
+    """Whether a train has the switcher attached (by its name)."""
+    return _train_name(spec.name)[2] == SWITCHER
 
 
 def _rusting(game: Game) -> frozenset[str]:
