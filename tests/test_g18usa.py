@@ -223,6 +223,23 @@ def test_a_switcher_is_attached_for_one_run_beside_an_extender() -> None:
     found = planner(step, "PRR")
     assert found.spec("2/1").capacity(0b111) == 3
     assert found.best(["2/1", "2+1"]).revenue == 0  # no track yet
+    # both on one train, which visits two stops more
+    both = replay_steps_list(
+        [
+            player(1, "bid", corporation="PRR", price=100),
+            corp("PRR", "place_token", city="X01-0-0", slot=0),
+            player(1, "assign", target="P19", target_type="company"),
+            player(1, "assign", target="P30", target_type="company"),
+            corp("PRR", "buy_train", train="2-0", **buy),
+            corp("PRR", "choose", choice="0-0"),
+            corp("PRR", "choose", choice="0-0"),
+            corp("PRR", "run_routes", routes=[]),
+            corp("PRR", "dividend", kind="payout"),
+        ]
+    )
+    assert both[-2].trains["PRR"] == {"2-0": "2/1+1"}  # as it runs
+    assert planner(both[-2], "PRR").spec("2/1+1").capacity(0b111) == 4
+    assert both[-1].trains["PRR"] == {"2-0": "2"}
     # a corporation without the switcher may not attach it
     with pytest.raises(RecordError, match="no upgrade 1 to attach"):
         replay_steps_list(
@@ -581,6 +598,22 @@ def test_the_switcher_passes_one_blocked_city_and_skips_it() -> None:
     twice = [("A3", 0), ("B4", 0), ("B6", 0), ("A7", 0), ("A9", 0)]
     assert not planner.find("4/1", twice)
     assert planner.find("4/1", [("A3", 0), ("B4", 0), ("B6", 0), ("A7", 0)])
+
+
+def test_what_a_skipped_stop_would_add_is_lost() -> None:
+    """A5 takes a subsidy's +10 (S10): the switcher's 3 on A3 - A5 - A7 - A9 still skips A5
+    (10 + 10 is less than A7's 30) and earns 100, not the +10; with a pullman too (``3/1P``)
+    20 for each of the three stops it scores."""
+    facts = RunFacts(companies={"P19": "AA"}, extra={"usa.icons": (("A5", "S10"),)})
+    planner = RoutePlanner(switch_board(), "AA", "2", facts=facts)
+    route = [("A3", 0), ("A5", 0), ("A7", 0), ("A9", 0)]
+    (found,) = planner.find("3/1", route)
+    assert (found.revenue, _coords(found.scored), found.bonus) == (100, {"A3", "A7", "A9"}, 0)
+    (found,) = planner.find("3/1P", route)
+    assert (found.revenue, found.bonus) == (160, 60)
+    # without the switcher the +10 counts
+    (found,) = planner.find("3", [("A3", 0), ("A5", 0), ("A7", 0)])
+    assert (found.revenue, found.bonus) == (70, 10)
 
 
 def test_a_switchers_train_needs_the_facts_that_allow_it() -> None:

@@ -33,7 +33,8 @@ it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
 **Train upgrades.** Before a run a corporation may attach (``choose`` ``T-U``: train ``T`` of
 its trains that run, upgrade ``U`` of those it may attach) a switcher (P19: ``3/1``), an
 extender (P30: one more stop, ``2+1``; only to trains that rust or become obsolete) or its
-pullman (``5P``: 20 more for every stop but a rural junction) to a train, for that run.
+pullman (``5P``: 20 more for every stop but a rural junction) to a train, for that run (one
+train may take several: ``2/1+1P``).
 
 **The switcher** (``G18USA::Game#compute_stops``, ``#skipped_stop``, ``#check_connected``): the
 train may visit one stop more (its distance raised by one, as the extender's), and skips one
@@ -280,15 +281,27 @@ def setup_of(game: Game) -> Setup | None:
 
 
 @functools.cache
-def _train_name(name: str) -> tuple[str, bool, str | None]:
+def _train_name(name: str) -> tuple[str, bool, frozenset[str]]:
     """A train's name split: its base name, whether a pullman is attached, and the other
-    upgrade attached (:data:`EXTENDER`, :data:`SWITCHER` or None)."""
+    upgrades attached (:data:`SWITCHER`, :data:`EXTENDER`: one train may take both)."""
     pullman = name.endswith(PULLMAN) and name != PULLMAN
     rest = name[: -len(PULLMAN)] if pullman else name
-    for upgrade in (EXTENDER, SWITCHER):
-        if rest.endswith(upgrade) and len(rest) > len(upgrade):
-            return rest[: -len(upgrade)], pullman, upgrade
-    return rest, pullman, None
+    upgrades: set[str] = set()
+    found = True
+    while found:
+        found = False
+        for upgrade in (EXTENDER, SWITCHER):
+            if upgrade not in upgrades and rest.endswith(upgrade) and len(rest) > len(upgrade):
+                rest = rest[: -len(upgrade)]
+                upgrades.add(upgrade)
+                found = True
+    return rest, pullman, frozenset(upgrades)
+
+
+def _upgraded(base: str, pullman: bool, upgrades: frozenset[str]) -> str:
+    """A train's name with upgrades attached (in one order: ``3/1+1P``)."""
+    others = "".join(u for u in (SWITCHER, EXTENDER) if u in upgrades)
+    return base + others + (PULLMAN if pullman else "")
 
 
 @register
@@ -492,11 +505,11 @@ class G18USA(G1817):
             raise state.fail(action, f"{corp} has no train {train_text} to attach {upgrade} to")
         train = trains[int(train_text)]
         before = held[train]
-        base, pullman, _ = _train_name(before)
+        base, pullman, others = _train_name(before)
         if upgrade == PULLMAN:
-            held[train] = before + PULLMAN
+            held[train] = _upgraded(base, True, others)
         else:
-            held[train] = base + upgrade + (PULLMAN if pullman else "")
+            held[train] = _upgraded(base, pullman, others | {upgrade})
         attached = state.extra.get("usa.attached", ())
         if not any(t == train for _, t, _, _ in attached):
             attached = (*attached, (corp, train, before, upgrade))
@@ -514,10 +527,10 @@ class G18USA(G1817):
     # ------------------------------------------------------------------ routes
 
     def train_type(self, game: Game, name: str) -> TrainType | None:
-        """A train with a switcher or an extender attached (``3/1``, ``2+1``: one stop more)
-        or a pullman (``5P``)."""
-        base_name, pullman, other = _train_name(name)
-        if other is None and not pullman:
+        """A train with a switcher or an extender attached (``3/1``, ``2+1``: one stop more
+        each) or a pullman (``5P``)."""
+        base_name, pullman, others = _train_name(name)
+        if not others and not pullman:
             return None
         try:
             base = game.trains.train_type(base_name)
@@ -525,7 +538,7 @@ class G18USA(G1817):
             return None
         if not base.runs:
             return None
-        stops = base.major_stops + (1 if other is not None else 0)
+        stops = base.major_stops + len(others)
         return replace(base, name=name, major_stops=stops)
 
     def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
@@ -546,7 +559,7 @@ class G18USA(G1817):
         corp = ctx.corporation
         if facts.companies.get(self.switcher_company) == corp:
             return True
-        return any(_train_name(t)[2] == SWITCHER for t in facts.trains.get(corp, ()))
+        return any(SWITCHER in _train_name(t)[2] for t in facts.trains.get(corp, ()))
 
     def _blocked(self, ctx: RouteContext) -> frozenset[int]:
         """The cities that block ``ctx.corporation`` (other corporations' tokens fill them)
@@ -819,7 +832,7 @@ def _gnr(view: RouteView) -> int:
 
 def _switcher(spec: TrainSpec) -> bool:
     """Whether a train has the switcher attached (by its name)."""
-    return _train_name(spec.name)[2] == SWITCHER
+    return SWITCHER in _train_name(spec.name)[2]
 
 
 def _rusting(game: Game) -> frozenset[str]:
