@@ -25,8 +25,8 @@ from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.replay import RecordError, ReplayStep, replay_steps
 from tilelay.route_rules import UnsupportedTrain
-from tilelay.routes import RoutePlanner
-from tilelay.rules import RunFacts, rules_for
+from tilelay.routes import RouteError, RoutePlanner
+from tilelay.rules import RunFacts, g18usa, rules_for
 from tilelay.rules.g18usa import G18USA, EngineRandom, draw_setup, record_seed
 from tilelay.tile import Tile
 
@@ -614,6 +614,40 @@ def test_what_a_skipped_stop_would_add_is_lost() -> None:
     # without the switcher the +10 counts
     (found,) = planner.find("3", [("A3", 0), ("A5", 0), ("A7", 0)])
     assert (found.revenue, found.bonus) == (70, 10)
+
+
+def test_the_great_northern_counts_in_the_skip_where_the_route_earns_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """AA owns the Great Northern too, its bonus (60) here for stopping at A5 and B6, or at
+    A1 and A3. The switcher's 3 on A7 - B6 - B4 - A3 - A5 (four stops using reach) alone
+    skips A7 (30) to keep the bonus; after a 2 earning as much (A1 - A3) it would not earn
+    it, and the engine skips A5 (10) instead; before that 2 it is the first of equals and
+    keeps it."""
+    monkeypatch.setattr(
+        g18usa,
+        "GNR_BONUSES",
+        ((frozenset({"A5", "B6"}), 60), (frozenset({"A1", "A3"}), 60)),
+    )
+    facts = RunFacts(companies={"P19": "AA", "P17": "AA"})
+    planner = RoutePlanner(switch_board(), "AA", "2", facts=facts)
+    (switched,) = planner.find("3/1", [("A7", 0), ("B6", 0), ("B4", 0), ("A3", 0), ("A5", 0)])
+    assert (switched.revenue, _coords(switched.scored)) == (100, {"B6", "B4", "A3", "A5"})
+    assert planner.run_total([switched]) == 100 + 60
+    (two,) = planner.find("2", [("A1", 0), ("A3", 0)])
+    assert planner.run_total([two, switched]) == 60 + 120 + 60
+    assert planner.run_total([switched, two]) == 100 + 60 + 60
+    # the best run stays exact: every pair of the trains' routes tried, in the run's order
+    for trains in (["2", "3/1"], ["3/1", "2"], ["3/1", "3"]):
+        best = 0
+        firsts, seconds = (planner.candidates(t) for t in trains)
+        for pair in itertools.product([None, *firsts], [None, *seconds]):
+            chosen = [r for r in pair if r is not None]
+            try:
+                best = max(best, planner.run_total(chosen) if chosen else 0)
+            except RouteError:
+                continue  # they share track
+        assert planner.best(trains).revenue == best, trains
 
 
 def test_a_switchers_train_needs_the_facts_that_allow_it() -> None:

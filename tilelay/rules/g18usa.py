@@ -52,8 +52,9 @@ of the stops it visits, which it does not score:
 Routes may pass a blocked city only in a search for a corporation that may attach the
 switcher (its company's owner, or one holding a train with it attached: :class:`RunFacts`);
 a switcher's train asked of another search is refused (:class:`UnsupportedTrain`). Where the
-corporation owns the Great Northern too, the skip is chosen counting the route's own Great
-Northern bonus (the engine counts it only when no other route of the run earns more of it).
+corporation owns the Great Northern too, the engine counts the route's bonus of it in
+choosing the skip where the route earns it in the run (no route before it earns as much, none
+after more: the run's routes in the order of its trains), which the run's revenue follows.
 
 **Routes** (``G18USA::Game#revenue_for``, ``#check_distance``):
 
@@ -655,8 +656,14 @@ class G18USA(G1817):
         paid = stops if skipped is None else tuple(n for n in stops if n != skipped)
         return sum(values[n] for n in paid), paid
 
-    def _skipped(self, view: RouteView, values: Sequence[int]) -> int | None:
-        """The stop a switcher's route skips, if any (see the module docstring)."""
+    def _skipped(
+        self, view: RouteView, values: Sequence[int], rivals: tuple[int, int] = (-1, -1)
+    ) -> int | None:
+        """The stop a switcher's route skips, if any (see the module docstring). Where the
+        corporation owns the Great Northern, a skip's bonus of it counts when the route would
+        earn it in the run: ``rivals`` are the most of it the run's routes before and after
+        this one earn (the engine gives it to the first route earning most; none: the
+        route's alone)."""
         stops = view.stops
         if len(stops) <= 2:
             return None
@@ -680,7 +687,11 @@ class G18USA(G1817):
             paid = tuple(n for n in stops if n != skip)
             revenue = sum(values[n] for n in paid)
             probe = RouteView(ctx, view.spec, stops, paid, revenue, view.ends, track=track)
-            total = revenue + self.route_bonus(probe) + (_gnr(probe) if gnr else 0)
+            total = revenue + self.route_bonus(probe)
+            if gnr:
+                earned = _gnr(probe)
+                if earned > rivals[0] and earned >= rivals[1]:
+                    total += earned
             if best is None or total > best_total:
                 best, best_total = skip, total
         return best
@@ -729,12 +740,30 @@ class G18USA(G1817):
                 return -(1 << 40)  # not a legal run
         ctx = views[0].ctx if views else None
         if ctx is not None and ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
-            total += max((_gnr(v) for v in views), default=0)
+            gnrs = [_gnr(v) for v in views]
+            for i, v in enumerate(views):
+                if len(views) > 1 and _switcher(v.spec):
+                    # the switcher's route was rated as if it earned the Great Northern's
+                    # bonus (paid_stops); the engine counts it in choosing the skip only
+                    # where no other route earns more (the first of equals: run order)
+                    rivals = (max(gnrs[:i], default=-1), max(gnrs[i + 1 :], default=-1))
+                    values = ctx.values(v.spec)
+                    skip = self._skipped(v, values, rivals)
+                    paid = v.stops if skip is None else tuple(n for n in v.stops if n != skip)
+                    if paid != v.paid:
+                        revenue = sum(values[n] for n in paid)
+                        probe = RouteView(ctx, v.spec, v.stops, paid, revenue, v.ends)
+                        total += revenue + self.route_bonus(probe) - v.total
+                        gnrs[i] = _gnr(probe)
+            total += max(gnrs, default=0)
         return total
 
     def run_bonus_bound(self, ctx: RouteContext) -> int:
         if ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
-            return max(b for _, b in GNR_BONUSES)
+            # and a switcher's route may earn more by the skip run_revenue corrects, by less
+            # than the bonus it was rated for
+            most = max(b for _, b in GNR_BONUSES)
+            return 2 * most if self._switching(ctx) else most
         return 0
 
     def run_applies(self, ctx: RouteContext, trains: int) -> bool:
