@@ -1,15 +1,20 @@
 """18USA's rules: the setup the engine draws from a record's seed, what replay does with it
 (metropolises, red hexes, the depot, subsidies, company towns, train upgrades), and the
-route rules (resources, bridges, company towns, subsidies, pullmans, extenders, Mexico).
+route rules (resources, bridges, company towns, subsidies, pullmans, extenders, the
+switcher, Mexico).
 
 The draws are checked against what the 18xx.games engine holds after its setup under Ruby
 (seed 109372, four players: the shared record's); hand-built records on 18USA's map (the
 engine's sources) check replay; the shared record's routes, each using one rule, are rated
-as the engine rated them when the record was made."""
+as the engine rated them when the record was made. The switcher's trains run on a
+hand-built board with 18USA's rules, against a brute force that tries every route (blocked
+cities passed or not) and rates it as the engine's ``skipped_stop`` and ``check_connected``
+say."""
 
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,7 +28,7 @@ from tilelay.board import NEUTRAL, Board
 from tilelay.games import Game, game_from_data, load_game
 from tilelay.games.model import parse_coord
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
-from tilelay.replay import RecordError, ReplayStep, replay_steps
+from tilelay.replay import RecordError, ReplayStep, load_record, replay_steps
 from tilelay.route_rules import UnsupportedTrain
 from tilelay.routes import RouteError, RoutePlanner
 from tilelay.rules import RunFacts, g18usa, rules_for
@@ -659,3 +664,51 @@ def test_a_switchers_train_needs_the_facts_that_allow_it() -> None:
     held = RunFacts(trains={"AA": ("3/1", "2")})
     result = RoutePlanner(board, "AA", "2", facts=held).best(["3/1"])
     assert result.revenue == _brute_force(board, ["3/1"])
+
+
+#: At some runs of the shared record, one train with the switcher attached (P19 given to the
+#: corporation): the best route tilelay finds, as the 18xx.games engine rates that route
+#: under Ruby (``Engine::Route`` of its connections, the switcher attached by the route
+#: step's ``attach_upgrade``): corporation, train, revenue, stops visited, stops scored.
+#: Each passes a blocked city or visits its raised distance; 437 and 790 carry the extender
+#: too, 981 a pullman.
+ENGINE_SWITCHED = {
+    437: ("PRR", "2/1+1", 150, {"I19", "H20", "H22", "J24"}, {"I19", "H22", "J24"}),
+    698: ("KCS", "3/1", 170, {"D14", "D20", "F18", "I19"}, {"D14", "F18", "I19"}),
+    790: (
+        "PRR",
+        "4/1+1",
+        320,
+        {"C23", "D14", "D20", "F18", "I19", "H22"},
+        {"C23", "D20", "F18", "I19", "H22"},
+    ),
+    981: (
+        "TP",
+        "5/1P",
+        470,
+        {"I5", "H8", "E17", "D20", "E23", "D28"},
+        {"I5", "H8", "E17", "D20", "D28"},
+    ),
+}
+
+
+def test_switched_routes_of_the_record_are_rated_as_the_engine_rates_them() -> None:
+    if not RECORD.exists():
+        pytest.skip(f"reference data absent: {RECORD}")
+    found: dict[int, tuple[str, str, int, set[str], set[str]]] = {}
+    for step in replay_steps(load_record(RECORD)):
+        if step.action_id in ENGINE_SWITCHED:
+            corporation, train, *_ = ENGINE_SWITCHED[step.action_id]
+            facts = replace(step.facts, companies={**step.facts.companies, "P19": corporation})
+            result = RoutePlanner(step.board, corporation, step.phase, facts=facts).best([train])
+            (route,) = result.routes
+            found[step.action_id] = (
+                corporation,
+                train,
+                route.revenue,
+                _coords(route.stops),
+                _coords(route.scored),
+            )
+        if step.action_id >= max(ENGINE_SWITCHED):
+            break
+    assert found == ENGINE_SWITCHED
