@@ -26,7 +26,7 @@ from tilelay.tile import Edge, NodeKind, NodeRef, Path, Tile
 from tilelay.tile import Node as TileNode
 from tilelay.trains import Phase, ReachBase, TownCounting, TrainType
 
-__all__ = ["OracleRoute", "best_total", "rating", "routes_of"]
+__all__ = ["OracleRoute", "best_total", "blocked", "rating", "routes_of"]
 
 #: Combinations above this many are not tried (the oracle answers None).
 LIMIT = 200_000
@@ -54,8 +54,10 @@ def _other_end(path: Path, end: Edge | NodeRef) -> Edge | NodeRef:
 
 
 class _Walker:
-    def __init__(self, board: Board, corporation: str) -> None:
+    def __init__(self, board: Board, corporation: str, pass_blocked: bool = False) -> None:
         self.board = board
+        #: whether routes may pass through blocked cities too (a game's rule then says which)
+        self.pass_blocked = pass_blocked
         self.game = board.game
         self.corporation = corporation
         self.tiles: dict[str, Tile] = {c: board.tile_at(c) for c in self.game.hexes}
@@ -150,15 +152,19 @@ class _Walker:
         if self.tokens & set(stops):
             key = (frozenset(paths), frozenset(sides))
             self.found.setdefault(key, OracleRoute(tuple(stops), key[0], key[1]))
-        if by_terminal or kind is NodeKind.OFFBOARD or self.blocked(node):
+        if by_terminal or kind is NodeKind.OFFBOARD:
+            return
+        if self.blocked(node) and not self.pass_blocked:
             return
         for j in self.paths_at(node):
             self.walk_path(node[0], j, NodeRef(node[1]), stops, nodes, paths, sides, False)
 
 
-def routes_of(board: Board, corporation: str) -> list[OracleRoute]:
-    """Every legal route (any length) of ``corporation`` on ``board``, each once."""
-    walker = _Walker(board, corporation)
+def routes_of(board: Board, corporation: str, *, pass_blocked: bool = False) -> list[OracleRoute]:
+    """Every legal route (any length) of ``corporation`` on ``board``, each once; with
+    ``pass_blocked`` also those passing through cities other corporations' tokens fill
+    (:func:`blocked` says which stops those are)."""
+    walker = _Walker(board, corporation, pass_blocked)
     for coord, tile in walker.tiles.items():
         for index, node in enumerate(tile.nodes):
             if node.kind is NodeKind.JUNCTION:
@@ -167,6 +173,12 @@ def routes_of(board: Board, corporation: str) -> list[OracleRoute]:
             for j in walker.paths_at(start):
                 walker.walk_path(coord, j, NodeRef(index), [start], {start}, set(), set(), True)
     return list(walker.found.values())
+
+
+def blocked(board: Board, corporation: str, node: Node) -> bool:
+    """Whether a route of ``corporation`` may not pass through ``node`` by the generic rule
+    (a city other corporations' tokens fill)."""
+    return _Walker(board, corporation).blocked(node)
 
 
 def _fits(train: TrainType, kinds: Sequence[NodeKind]) -> bool:

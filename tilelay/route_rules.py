@@ -325,7 +325,7 @@ class WalkRules:
 
     * ``no_ends``: node ids a route may not begin or end at (1860's halts, 1817's mines);
     * ``pass_once``: node ids a route may pass through at most one of (1860's cities other
-      corporations' tokens fill);
+      corporations' tokens fill; 18USA's, for the switcher's train);
     * ``distinct_hexes``: a route may not enter a hex again after leaving it (1860);
     * ``hex_bound``: coord -> the most a route earns, besides its stops, for its track
       entering that hex (1817's mines and ranches: a bound, counted each time the track

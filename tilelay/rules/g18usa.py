@@ -31,16 +31,36 @@ of operating round 1.1 the depot's 2s are exported, at 1.2 its 2+s (and phase 3 
 it has not), at 2.1 none, at 2.2 its 3s, then one train per round.
 
 **Train upgrades.** Before a run a corporation may attach (``choose`` ``T-U``: train ``T`` of
-its trains that run, upgrade ``U`` of those it may attach) an extender (P30: one more stop,
-``2+1``; only to trains that rust or become obsolete) or its pullman (``5P``: 20 more for every
-stop but a rural junction) to a train, for that run. The switcher (P19) is not modelled (a
-train upgraded with it is refused).
+its trains that run, upgrade ``U`` of those it may attach) a switcher (P19: ``3/1``), an
+extender (P30: one more stop, ``2+1``; only to trains that rust or become obsolete) or its
+pullman (``5P``: 20 more for every stop but a rural junction) to a train, for that run (one
+train may take several: ``2/1+1P``).
+
+**The switcher** (``G18USA::Game#compute_stops``, ``#skipped_stop``, ``#check_connected``): the
+train may visit one stop more (its distance raised by one, as the extender's), and skips one
+of the stops it visits, which it does not score:
+
+* a route of two stops skips none;
+* a route passing through a city that blocks the corporation (one other corporations' tokens
+  fill) skips that city: the switcher's train may pass through one such city (no other train
+  may; nor this one through two);
+* else it skips none unless it visits as many stops using its reach as its raised distance
+  (a rural junction uses none); then it skips the one whose leaving out earns most (the
+  first such in the route's order), never the only stop with the corporation's token;
+* what a route earns besides its stops (below) is that of the stops it scores.
+
+Routes may pass a blocked city only in a search for a corporation that may attach the
+switcher (its company's owner, or one holding a train with it attached: :class:`RunFacts`);
+a switcher's train asked of another search is refused (:class:`UnsupportedTrain`). Where the
+corporation owns the Great Northern too, the engine counts the route's bonus of it in
+choosing the skip where the route earns it in the run (no route before it earns as much, none
+after more: the run's routes in the order of its trains), which the run's revenue follows.
 
 **Routes** (``G18USA::Game#revenue_for``, ``#check_distance``):
 
-* a route earns, besides its stops, 10 for each coal, 10 for each ore (20 on an ore-20 tile)
-  and 10 for each oil (20 from phase 5) of the resource tiles its track passes (not its stop
-  hexes), and may pass a resource tile once only;
+* a route earns, besides the stops it scores, 10 for each coal, 10 for each ore (20 on an
+  ore-20 tile) and 10 for each oil (20 from phase 5) of the resource tiles its track passes
+  (not its scored stops' hexes), and may pass a resource tile once only;
 * a rural junction (X07-X09) is a stop of 10 that uses none of the train's reach, and no
   route begins or ends there;
 * a route stopping at a company town (X20-X22) where the corporation has no token earns 10
@@ -63,8 +83,8 @@ from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
 from tilelay.games import Game
-from tilelay.route_rules import TrainSpec, WalkRules
-from tilelay.rules import GameState, RouteContext, RouteView, register
+from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
 from tilelay.trains import TrainType
@@ -262,15 +282,27 @@ def setup_of(game: Game) -> Setup | None:
 
 
 @functools.cache
-def _train_name(name: str) -> tuple[str, bool, str | None]:
+def _train_name(name: str) -> tuple[str, bool, frozenset[str]]:
     """A train's name split: its base name, whether a pullman is attached, and the other
-    upgrade attached (:data:`EXTENDER`, :data:`SWITCHER` or None)."""
+    upgrades attached (:data:`SWITCHER`, :data:`EXTENDER`: one train may take both)."""
     pullman = name.endswith(PULLMAN) and name != PULLMAN
     rest = name[: -len(PULLMAN)] if pullman else name
-    for upgrade in (EXTENDER, SWITCHER):
-        if rest.endswith(upgrade) and len(rest) > len(upgrade):
-            return rest[: -len(upgrade)], pullman, upgrade
-    return rest, pullman, None
+    upgrades: set[str] = set()
+    found = True
+    while found:
+        found = False
+        for upgrade in (EXTENDER, SWITCHER):
+            if upgrade not in upgrades and rest.endswith(upgrade) and len(rest) > len(upgrade):
+                rest = rest[: -len(upgrade)]
+                upgrades.add(upgrade)
+                found = True
+    return rest, pullman, frozenset(upgrades)
+
+
+def _upgraded(base: str, pullman: bool, upgrades: frozenset[str]) -> str:
+    """A train's name with upgrades attached (in one order: ``3/1+1P``)."""
+    others = "".join(u for u in (SWITCHER, EXTENDER) if u in upgrades)
+    return base + others + (PULLMAN if pullman else "")
 
 
 @register
@@ -474,11 +506,11 @@ class G18USA(G1817):
             raise state.fail(action, f"{corp} has no train {train_text} to attach {upgrade} to")
         train = trains[int(train_text)]
         before = held[train]
-        base, pullman, _ = _train_name(before)
+        base, pullman, others = _train_name(before)
         if upgrade == PULLMAN:
-            held[train] = before + PULLMAN
+            held[train] = _upgraded(base, True, others)
         else:
-            held[train] = base + upgrade + (PULLMAN if pullman else "")
+            held[train] = _upgraded(base, pullman, others | {upgrade})
         attached = state.extra.get("usa.attached", ())
         if not any(t == train for _, t, _, _ in attached):
             attached = (*attached, (corp, train, before, upgrade))
@@ -496,10 +528,10 @@ class G18USA(G1817):
     # ------------------------------------------------------------------ routes
 
     def train_type(self, game: Game, name: str) -> TrainType | None:
-        """A train with an extender (``2+1``: one stop more) or a pullman (``5P``) attached;
-        a switcher's is not modelled."""
-        base_name, pullman, other = _train_name(name)
-        if other == SWITCHER or (other is None and not pullman):
+        """A train with a switcher or an extender attached (``3/1``, ``2+1``: one stop more
+        each) or a pullman (``5P``)."""
+        base_name, pullman, others = _train_name(name)
+        if not others and not pullman:
             return None
         try:
             base = game.trains.train_type(base_name)
@@ -507,16 +539,59 @@ class G18USA(G1817):
             return None
         if not base.runs:
             return None
-        stops = base.major_stops + (1 if other == EXTENDER else 0)
+        stops = base.major_stops + len(others)
         return replace(base, name=name, major_stops=stops)
+
+    def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
+        spec = super().train_spec(train, ctx)
+        if ctx is not None and _switcher(spec) and not self._switching(ctx):
+            raise UnsupportedTrain(
+                f"train {train.name} has the switcher attached, and {ctx.corporation} may not "
+                f"attach it here (the facts of the run show no {self.switcher_company} of "
+                "its, nor a train with it attached)"
+            )
+        return spec
+
+    def _switching(self, ctx: RouteContext) -> bool:
+        """Whether ``ctx.corporation`` may run a train with the switcher attached: it owns
+        the switcher's company, or holds such a train (then its routes may pass one blocked
+        city: :meth:`passable`)."""
+        facts = ctx.facts
+        corp = ctx.corporation
+        if facts.companies.get(self.switcher_company) == corp:
+            return True
+        return any(SWITCHER in _train_name(t)[2] for t in facts.trains.get(corp, ()))
+
+    def _blocked(self, ctx: RouteContext) -> frozenset[int]:
+        """The cities that block ``ctx.corporation`` (other corporations' tokens fill them)
+        when it may run a switcher's train, which may pass through one of them; else none
+        (no route passes them). Per search."""
+        found = ctx.memo.get("usa.blocked")
+        if isinstance(found, frozenset):
+            return found
+        blocked: frozenset[int] = frozenset()
+        if self._switching(ctx):
+            base = GameRules.passable
+            blocked = frozenset(
+                n for n, k in enumerate(ctx.classes) if k == CITY and not base(self, ctx, n)
+            )
+        ctx.memo["usa.blocked"] = blocked
+        return blocked
+
+    def passable(self, ctx: RouteContext, node: int) -> bool:
+        # a blocked city, where a switcher's train may run (once a route: walk_rules; for
+        # that train only: route_allowed)
+        return GameRules.passable(self, ctx, node) or node in self._blocked(ctx)
 
     def walk_rules(self, ctx: RouteContext) -> WalkRules:
         # no route begins or ends at a rural junction; a resource tile's goods bounded as the
-        # track enters it
+        # track enters it; no route passes through two blocked cities
         rural = frozenset(
             n for n, coord in enumerate(ctx.coords) if ctx.tiles[coord].name in RURAL_TILES
         )
-        return WalkRules(no_ends=rural, hex_bound=self._resources(ctx))
+        return WalkRules(
+            no_ends=rural, pass_once=self._blocked(ctx), hex_bound=self._resources(ctx)
+        )
 
     def _resources(self, ctx: RouteContext) -> dict[str, int]:
         """What passing each resource hex earns (hex -> revenue), per search."""
@@ -542,6 +617,13 @@ class G18USA(G1817):
         return out
 
     def route_allowed(self, view: RouteView) -> bool:
+        blocked = self._blocked(view.ctx)
+        if blocked and not _switcher(view.spec):
+            # only the switcher's train passes through a blocked city
+            stops = view.stops
+            for n in stops[1:-1]:
+                if n in blocked:
+                    return False
         facts = self._stop_facts(view.ctx)
         if not facts.twice:
             return True  # no resource tile may be passed twice on a walk (see _StopFacts)
@@ -564,10 +646,60 @@ class G18USA(G1817):
         ctx.memo["usa.stops"] = facts
         return facts
 
+    def paid_stops(self, view: RouteView) -> tuple[int, tuple[int, ...]] | None:
+        # the switcher's train skips a stop (the engine's skipped_stop); others score all
+        if not _switcher(view.spec):
+            return None
+        stops = view.stops
+        values = view.ctx.values(view.spec)
+        skipped = self._skipped(view, values)
+        paid = stops if skipped is None else tuple(n for n in stops if n != skipped)
+        return sum(values[n] for n in paid), paid
+
+    def _skipped(
+        self, view: RouteView, values: Sequence[int], rivals: tuple[int, int] = (-1, -1)
+    ) -> int | None:
+        """The stop a switcher's route skips, if any (see the module docstring). Where the
+        corporation owns the Great Northern, a skip's bonus of it counts when the route would
+        earn it in the run: ``rivals`` are the most of it the run's routes before and after
+        this one earn (the engine gives it to the first route earning most; none: the
+        route's alone)."""
+        stops = view.stops
+        if len(stops) <= 2:
+            return None
+        ctx = view.ctx
+        blocked = self._blocked(ctx)
+        for n in stops[1:-1]:
+            if n in blocked:
+                return n
+        costs = ctx.costs
+        counted = [n for n in stops if costs[n] > 0]
+        if len(counted) < view.spec.capacity(0b111):
+            return None  # the raised distance: skipping is optional
+        own = [n for n in counted if ctx.tokened[n]]
+        if len(own) == 1:
+            counted.remove(own[0])
+        gnr = ctx.facts.companies.get(self.gnr_company) == ctx.corporation
+        track = view.track if self._stop_facts(ctx).resource_track else None
+        best: int | None = None
+        best_total = 0
+        for skip in counted:
+            paid = tuple(n for n in stops if n != skip)
+            revenue = sum(values[n] for n in paid)
+            probe = RouteView(ctx, view.spec, stops, paid, revenue, view.ends, track=track)
+            total = revenue + self.route_bonus(probe)
+            if gnr:
+                earned = _gnr(probe)
+                if earned > rivals[0] and earned >= rivals[1]:
+                    total += earned
+            if best is None or total > best_total:
+                best, best_total = skip, total
+        return best
+
     def route_bonus(self, view: RouteView) -> int:
         ctx = view.ctx
         facts = self._stop_facts(ctx)
-        stops = view.stops
+        stops = view.paid  # what the stops scored earn (a switcher's skipped one nothing)
         bonus = sum(map(facts.per_stop.__getitem__, stops)) if facts.bridged else 0
         if _train_name(view.spec.name)[1]:
             bonus += 20 * (len(stops) - sum(map(facts.rural.__getitem__, stops)))
@@ -608,12 +740,30 @@ class G18USA(G1817):
                 return -(1 << 40)  # not a legal run
         ctx = views[0].ctx if views else None
         if ctx is not None and ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
-            total += max((_gnr(v) for v in views), default=0)
+            gnrs = [_gnr(v) for v in views]
+            for i, v in enumerate(views):
+                if len(views) > 1 and _switcher(v.spec):
+                    # the switcher's route was rated as if it earned the Great Northern's
+                    # bonus (paid_stops); the engine counts it in choosing the skip only
+                    # where no other route earns more (the first of equals: run order)
+                    rivals = (max(gnrs[:i], default=-1), max(gnrs[i + 1 :], default=-1))
+                    values = ctx.values(v.spec)
+                    skip = self._skipped(v, values, rivals)
+                    paid = v.stops if skip is None else tuple(n for n in v.stops if n != skip)
+                    if paid != v.paid:
+                        revenue = sum(values[n] for n in paid)
+                        probe = RouteView(ctx, v.spec, v.stops, paid, revenue, v.ends)
+                        total += revenue + self.route_bonus(probe) - v.total
+                        gnrs[i] = _gnr(probe)
+            total += max(gnrs, default=0)
         return total
 
     def run_bonus_bound(self, ctx: RouteContext) -> int:
         if ctx.facts.companies.get(self.gnr_company) == ctx.corporation:
-            return max(b for _, b in GNR_BONUSES)
+            # and a switcher's route may earn more by the skip run_revenue corrects, by less
+            # than the bonus it was rated for
+            most = max(b for _, b in GNR_BONUSES)
+            return 2 * most if self._switching(ctx) else most
         return 0
 
     def run_applies(self, ctx: RouteContext, trains: int) -> bool:
@@ -704,8 +854,14 @@ def _nodes_in(ctx: RouteContext, hexes: set[str]) -> frozenset[int]:
 
 def _gnr(view: RouteView) -> int:
     """The Great Northern's bonus a route's stops earn."""
-    hexes = set(view.stop_hexes)
+    coords = view.ctx.coords
+    hexes = {coords[n] for n in view.paid}
     return next((bonus for needed, bonus in GNR_BONUSES if needed <= hexes), 0)
+
+
+def _switcher(spec: TrainSpec) -> bool:
+    """Whether a train has the switcher attached (by its name)."""
+    return SWITCHER in _train_name(spec.name)[2]
 
 
 def _rusting(game: Game) -> frozenset[str]:
