@@ -121,3 +121,23 @@ def test_a_run_rule_left_out_where_it_does_not_apply_changes_no_optimum(
         finally:
             monkeypatch.undo()
     assert left_out > 0
+
+
+def test_a_passable_rule_said_to_differ_only_at_tokens_does() -> None:
+    """A game whose rule of where routes pass through says it differs from the base rule
+    only at cities with tokens (GameRules.passable_at_tokens: 18USA, whose switcher passes
+    cities other corporations fill) is asked of those alone; the search then sees what the
+    rule says of every node (every tenth run of the 18USA record, the switcher's company
+    given to the corporation running, so that its blocked cities are passable)."""
+    checked = 0
+    for step, corp in recorded_runs("18USA__109372", 10):
+        facts = replace(step.facts, companies={**step.facts.companies, "P19": corp})
+        planner = RoutePlanner(step.board, corp, step.phase, facts=facts)
+        rules = planner.rules
+        assert rules.passable_at_tokens
+        ctx = planner.context
+        every = [rules.passable(ctx, n) for n in range(len(ctx.nodes))]
+        assert planner._net.passable == every, step.action_id
+        base = [GameRules.passable(rules, ctx, n) for n in range(len(ctx.nodes))]
+        checked += sum(a != b for a, b in zip(every, base, strict=True))
+    assert checked > 0  # some blocked city was passable

@@ -412,7 +412,7 @@ class _Net:
         self.kind = ctx.classes
         self.cost = ctx.costs
         shared = ctx._shared
-        if type(rules).passable is GameRules.passable:
+        if type(rules).passable is GameRules.passable or rules.passable_at_tokens:
             if rules.blocking:
                 passable = list(shared.open)
                 for n in shared.token_cities:

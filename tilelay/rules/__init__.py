@@ -622,6 +622,9 @@ class GameRules:
     halts: ClassVar[bool] = False
     #: Whether full cities and offboards stop routes passing through (18xx.games' blocking).
     blocking: ClassVar[bool] = True
+    #: Whether the game's :meth:`passable` differs from the base rule only at cities with
+    #: tokens (then the search asks it of those alone: 18USA's switcher).
+    passable_at_tokens: ClassVar[bool] = False
     #: The corporation whose tokens neutral tokens are (1882's CN), if any.
     neutral_owner: ClassVar[str | None] = None
     #: Whether a route may stop only once in a hex (1867's "Route visits same hex twice").

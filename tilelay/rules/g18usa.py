@@ -311,6 +311,8 @@ class G18USA(G1817):
 
     names = ("18USA",)
     run_hooks = True
+    # (passable differs from the base rule at blocked cities alone, which have tokens)
+    passable_at_tokens = True
     mine_companies: ClassVar[frozenset[str]] = frozenset()
     ranch_companies: ClassVar[frozenset[str]] = frozenset()
     bridge_companies: ClassVar[frozenset[str]] = frozenset({"P2", "P21", "P22"})
