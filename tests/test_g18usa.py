@@ -137,6 +137,36 @@ def test_replay_lays_the_metropolises_and_adds_the_red_hexes() -> None:
     assert token.board.tokens_of("PRR") == [("H22", 0)]
 
 
+def test_the_optional_rule_of_1817s_trains_plays_with_them() -> None:
+    """``seventeen_trains``: 1817's trains (as the engine's 1817 has them, whatever the
+    number of players) and 20 pullmans, 18USA's phases but those of the trains 1817 has not
+    (18xx.games' ``G18USA::Game#game_trains``, ``#game_phases``); replay buys from them."""
+    seventeen = load_game("1817")
+    game = load_game("18USA")
+    made = {"id": SEED, "players": PLAYERS, "settings": {"seed": SEED}}
+    chosen = rules_for(game).game_for(
+        game, {**made, "settings": {"seed": SEED, "optional_rules": ["seventeen_trains"]}}
+    )
+    roster = {c.name: c.quantity for c in chosen.trains.card_types}
+    assert roster == {**{c.name: c.quantity for c in seventeen.trains.card_types}, "P": 20}
+    assert "3+" not in roster and roster["2+"] == 4  # 18USA's own has a 3+ and five 2+s
+    phases = [p.name for p in chosen.trains.phases]
+    assert phases == [p.name for p in game.trains.phases if p.name not in ("3+", "4+")]
+    # without the rule, 18USA's trains (less one of each short train for four players)
+    plain = rules_for(game).game_for(game, made)
+    assert {c.name for c in plain.trains.card_types} == {c.name for c in game.trains.card_types}
+    # a record played with it replays on them
+    (step,) = list(
+        replay_steps(
+            {
+                **record([player(1, "pass")]),
+                "settings": {"seed": SEED, "optional_rules": ["seventeen_trains"]},
+            }
+        )
+    )
+    assert step.board.game.trains == chosen.trains
+
+
 def test_a_home_on_a_subsidy_of_ten_earns_its_routes_ten_more() -> None:
     """NYC's home in H8 takes S10 (+10 for every route stopping there), B&O's in D6 S11."""
     out = steps(

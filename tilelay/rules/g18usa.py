@@ -16,9 +16,11 @@ is shuffled by giving every item a draw and sorting by them. In order:
 * the subsidies of the subsidised hexes (:data:`SUBSIDIES` shuffled, the first ones to
   :data:`SUBSIDISED_HEXES` in order).
 
-With fewer than five players one 2+, 4, 5 and 6 leave the depot. :meth:`G18USA.game_for`
-makes the game of a record so (the red hexes, the depot) and :meth:`G18USA.setup` lays the
-metropolises.
+With fewer than five players one 2+, 4, 5 and 6 leave the depot. Under the optional rule
+``seventeen_trains`` the depot is 1817's trains and 20 pullmans instead (whatever the number
+of players), without 18USA's phases 3+ and 4+, and trains are exported as in 1817.
+:meth:`G18USA.game_for` makes the game of a record so (the red hexes, the depot) and
+:meth:`G18USA.setup` lays the metropolises.
 
 **Replay.** A corporation's first token (its home, placed in the first stock round) takes
 the subsidy of its hex: +10 (S10) or +10, +20 from phase 5 (S11) for every route stopping in
@@ -82,12 +84,13 @@ from typing import Any, ClassVar, TypeVar
 from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
-from tilelay.games import Game
+from tilelay.games import Game, load_game
 from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
-from tilelay.trains import TrainType
+from tilelay.train_data import trains_from_game_data
+from tilelay.trains import TrainManager, TrainType
 
 __all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "record_seed", "red_tile", "setup_of"]
 
@@ -346,8 +349,11 @@ class G18USA(G1817):
         for coord, values in setup.red_values.items():
             hexes[coord] = red_tile(coord, values, game.location_names.get(coord))
         train_data = game.train_data
+        phase_data = game.phase_data
         trains = game.trains
-        if count < 5 and not seventeen:
+        if seventeen:
+            train_data, phase_data, trains = _seventeen_trains(game)
+        elif count < 5:
             short = set(SHORT_ROSTER)
             train_data = tuple(
                 {**t, "num": t["num"] - 1}
@@ -362,7 +368,9 @@ class G18USA(G1817):
                     for c in trains.card_types
                 ),
             )
-        variant = replace(game, hexes=hexes, train_data=train_data, trains=trains)
+        variant = replace(
+            game, hexes=hexes, train_data=train_data, phase_data=phase_data, trains=trains
+        )
         if len(_GAMES) > 32:
             _GAMES.clear()
             _SETUPS.clear()
@@ -859,6 +867,39 @@ def _gnr(view: RouteView) -> int:
     coords = view.ctx.coords
     hexes = {coords[n] for n in view.paid}
     return next((bonus for needed, bonus in GNR_BONUSES if needed <= hexes), 0)
+
+
+#: What the optional rule ``seventeen_trains`` drops of 18USA's phases, and how many pullmans
+#: it puts in the depot (18xx.games' ``G18USA::Game#game_phases``, ``#seventeen_trains``).
+SEVENTEEN_DROPPED_PHASES = frozenset({"3+", "4+"})
+SEVENTEEN_PULLMANS = 20
+
+
+def _seventeen_trains(
+    game: Game,
+) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...], TrainManager]:
+    """18USA's trains and phases under the optional rule ``seventeen_trains``: 1817's trains
+    and 18USA's pullman (:data:`SEVENTEEN_PULLMANS` of them), 18USA's phases but those of
+    the trains 1817 has not (:data:`SEVENTEEN_DROPPED_PHASES`)."""
+    try:
+        seventeen = load_game("1817")
+    except NotFoundError as err:
+        raise NotFoundError(
+            "18USA's optional rule seventeen_trains plays with 1817's trains, and no game "
+            "1817 is known here"
+        ) from err
+    pullman = next((t for t in game.train_data if t.get("name") == PULLMAN), None)
+    if pullman is None:
+        raise NotFoundError("18USA's optional rule seventeen_trains: the game has no pullman")
+    train_data = (
+        *(dict(t) for t in seventeen.train_data),
+        {**pullman, "num": SEVENTEEN_PULLMANS},
+    )
+    phase_data = tuple(
+        dict(p) for p in game.phase_data if p.get("name") not in SEVENTEEN_DROPPED_PHASES
+    )
+    trains = trains_from_game_data(train_data, phase_data, source="18USA with seventeen_trains")
+    return train_data, phase_data, trains
 
 
 def _switcher(spec: TrainSpec) -> bool:
