@@ -2222,11 +2222,13 @@ class _Search:
        trains, the same walk keeps the routes earning at least ``B - gap`` (less that most)
        for a gap of a sixteenth of the ``B``'s sum (as they rise), and combines them (step
        3): a run worth at least the sum of the ``B`` less the gap is the best; otherwise
-       the run found proves a gap, and the walk is made again with it (at most
-       :data:`_WIDEN` times wider), its combination seeking only runs better than the one
-       found, without the routes that cannot make one with the most the other trains may
-       earn beside them (:func:`_beside`). Where the game's rule for runs cannot change
-       this run (:meth:`GameRules.run_applies`), the search is the generic one.
+       the run found proves a gap, and the routes are combined again within twice the last
+       gap (or the gap proven, where that is not much more), the walk made again where it
+       kept too few (at most :data:`_WIDEN` times wider), each combination seeking only runs
+       better than the one found, without the routes that cannot make one with the most
+       the other trains may earn beside them (:func:`_beside`). Where the game's rule for
+       runs cannot change this run (:meth:`GameRules.run_applies`), the search is the
+       generic one.
     3. One route per train (or none) with disjoint track, by branch and bound over each
        train's routes best first, rated exactly only as far as the bound asks
        (:class:`_Ranked`, :func:`_choose`).
