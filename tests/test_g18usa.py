@@ -31,7 +31,7 @@ from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.replay import RecordError, ReplayStep, load_record, replay_steps
 from tilelay.route_rules import UnsupportedTrain
 from tilelay.routes import RouteError, RoutePlanner
-from tilelay.rules import RunFacts, g18usa, rules_for
+from tilelay.rules import GameRules, RunFacts, g18usa, rules_for
 from tilelay.rules.g18usa import G18USA, EngineRandom, draw_setup, record_seed
 from tilelay.tile import Tile
 
@@ -696,6 +696,31 @@ def test_a_switchers_train_needs_the_facts_that_allow_it() -> None:
     assert result.revenue == _brute_force(board, ["3/1"])
 
 
+def test_the_switchers_owner_passes_blocked_cities_only_with_it_attached() -> None:
+    """A search of the switcher's owner passes a blocked city only where a train of its has
+    the switcher attached (as replay's facts list its trains) or where the facts list none
+    of its trains (then owning P19 is enough): its runs without the switcher walk no route
+    they would refuse, and earn what they would without P19."""
+    board = switch_board(("A7", "BB"))
+
+    def passes(facts: RunFacts) -> bool:
+        planner = RoutePlanner(board, "AA", "2", facts=facts)
+        ctx = planner.context
+        return any(
+            planner._net.passable[n] and not GameRules.passable(planner.rules, ctx, n)
+            for n in range(len(ctx.nodes))
+        )
+
+    assert passes(SWITCH_FACTS)  # trains not listed: P19 is enough
+    plain = replace(SWITCH_FACTS, trains={"AA": ("3", "2")})
+    assert not passes(plain)
+    assert passes(replace(SWITCH_FACTS, trains={"AA": ("3/1", "2")}))
+    runs = RoutePlanner(board, "AA", "2", facts=plain).best(["3", "2"]).revenue
+    assert runs == RoutePlanner(board, "AA", "2").best(["3", "2"]).revenue
+    with pytest.raises(UnsupportedTrain, match="switcher"):
+        RoutePlanner(board, "AA", "2", facts=plain).best(["3/1"])
+
+
 #: At some runs of the shared record, one train with the switcher attached (P19 given to the
 #: corporation): the best route tilelay finds, as the 18xx.games engine rates that route
 #: under Ruby (``Engine::Route`` of its connections, the switcher attached by the route
@@ -729,7 +754,13 @@ def test_switched_routes_of_the_record_are_rated_as_the_engine_rates_them() -> N
     for step in replay_steps(load_record(RECORD)):
         if step.action_id in ENGINE_SWITCHED:
             corporation, train, *_ = ENGINE_SWITCHED[step.action_id]
-            facts = replace(step.facts, companies={**step.facts.companies, "P19": corporation})
+            # P19 given to the corporation, and the switcher attached to a train it holds
+            held = (*step.facts.trains.get(corporation, ()), train)
+            facts = replace(
+                step.facts,
+                companies={**step.facts.companies, "P19": corporation},
+                trains={**step.facts.trains, corporation: held},
+            )
             result = RoutePlanner(step.board, corporation, step.phase, facts=facts).best([train])
             (route,) = result.routes
             found[step.action_id] = (

@@ -128,10 +128,15 @@ def test_a_passable_rule_said_to_differ_only_at_tokens_does() -> None:
     only at cities with tokens (GameRules.passable_at_tokens: 18USA, whose switcher passes
     cities other corporations fill) is asked of those alone; the search then sees what the
     rule says of every node (every tenth run of the 18USA record, the switcher's company
-    given to the corporation running, so that its blocked cities are passable)."""
+    given to the corporation running and attached to a train of its, so that its blocked
+    cities are passable)."""
     checked = 0
     for step, corp in recorded_runs("18USA__109372", 10):
-        facts = replace(step.facts, companies={**step.facts.companies, "P19": corp})
+        facts = replace(
+            step.facts,
+            companies={**step.facts.companies, "P19": corp},
+            trains={**step.facts.trains, corp: (*step.facts.trains.get(corp, ()), "3/1")},
+        )
         planner = RoutePlanner(step.board, corp, step.phase, facts=facts)
         rules = planner.rules
         assert rules.passable_at_tokens

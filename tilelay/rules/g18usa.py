@@ -51,9 +51,10 @@ of the stops it visits, which it does not score:
   first such in the route's order), never the only stop with the corporation's token;
 * what a route earns besides its stops (below) is that of the stops it scores.
 
-Routes may pass a blocked city only in a search for a corporation that may attach the
-switcher (its company's owner, or one holding a train with it attached: :class:`RunFacts`);
-a switcher's train asked of another search is refused (:class:`UnsupportedTrain`). Where the
+Routes may pass a blocked city only in a search for a corporation that may run the
+switcher's train: where the facts list its trains (:class:`RunFacts`; replay's, the switcher
+attached before the run), one of them has it; else it owns the switcher's company. A
+switcher's train asked of another search is refused (:class:`UnsupportedTrain`). Where the
 corporation owns the Great Northern too, the engine counts the route's bonus of it in
 choosing the skip where the route earns it in the run (no route before it earns as much, none
 after more: the run's routes in the order of its trains), which the run's revenue follows.
@@ -557,20 +558,24 @@ class G18USA(G1817):
         if ctx is not None and _switcher(spec) and not self._switching(ctx):
             raise UnsupportedTrain(
                 f"train {train.name} has the switcher attached, and {ctx.corporation} may not "
-                f"attach it here (the facts of the run show no {self.switcher_company} of "
-                "its, nor a train with it attached)"
+                f"run it here (the facts of the run list no train of its with the switcher "
+                f"attached, or, where they list none of its trains, no {self.switcher_company} "
+                "of its)"
             )
         return spec
 
     def _switching(self, ctx: RouteContext) -> bool:
-        """Whether ``ctx.corporation`` may run a train with the switcher attached: it owns
-        the switcher's company, or holds such a train (then its routes may pass one blocked
-        city: :meth:`passable`)."""
+        """Whether ``ctx.corporation`` may run a train with the switcher attached (then its
+        routes may pass one blocked city: :meth:`passable`): where the facts list the
+        trains it holds (as replay's do, the switcher attached before the run), one of them
+        has it; else it owns the switcher's company. (A search of its other runs then
+        passes no blocked city: the owner's runs without the switcher cost no more.)"""
         facts = ctx.facts
         corp = ctx.corporation
-        if facts.companies.get(self.switcher_company) == corp:
-            return True
-        return any(SWITCHER in _train_name(t)[2] for t in facts.trains.get(corp, ()))
+        held = facts.trains.get(corp)
+        if held is not None:
+            return any(SWITCHER in _train_name(t)[2] for t in held)
+        return facts.companies.get(self.switcher_company) == corp
 
     def _blocked(self, ctx: RouteContext) -> frozenset[int]:
         """The cities that block ``ctx.corporation`` (other corporations' tokens fill them)
