@@ -632,13 +632,8 @@ class G18USA(G1817):
         return out
 
     def route_allowed(self, view: RouteView) -> bool:
-        blocked = self._blocked(view.ctx)
-        if blocked and not _switcher(view.spec):
-            # only the switcher's train passes through a blocked city
-            stops = view.stops
-            for n in stops[1:-1]:
-                if n in blocked:
-                    return False
+        if self._passed_blocked(view) is not None and not _switcher(view.spec):
+            return False  # only the switcher's train passes through a blocked city
         facts = self._stop_facts(view.ctx)
         if not facts.twice:
             return True  # no resource tile may be passed twice on a walk (see _StopFacts)
@@ -665,11 +660,18 @@ class G18USA(G1817):
         # the switcher's train skips a stop (the engine's skipped_stop); others score all
         if not _switcher(view.spec):
             return None
-        stops = view.stops
         values = view.ctx.values(view.spec)
-        skipped = self._skipped(view, values)
-        paid = stops if skipped is None else tuple(n for n in stops if n != skipped)
-        return sum(values[n] for n in paid), paid
+        return _scored(view.stops, self._skipped(view, values), values)
+
+    def _passed_blocked(self, view: RouteView) -> int | None:
+        """The city blocking the corporation that the route passes through, if any (the
+        first: a walk passes one at most)."""
+        blocked = self._blocked(view.ctx)
+        if blocked:
+            for n in view.stops[1:-1]:
+                if n in blocked:
+                    return n
+        return None
 
     def _skipped(
         self, view: RouteView, values: Sequence[int], rivals: tuple[int, int] = (-1, -1)
@@ -682,11 +684,10 @@ class G18USA(G1817):
         stops = view.stops
         if len(stops) <= 2:
             return None
+        passed = self._passed_blocked(view)
+        if passed is not None:
+            return passed
         ctx = view.ctx
-        blocked = self._blocked(ctx)
-        for n in stops[1:-1]:
-            if n in blocked:
-                return n
         costs = ctx.costs
         counted = [n for n in stops if costs[n] > 0]
         if len(counted) < view.spec.capacity(0b111):
@@ -699,8 +700,7 @@ class G18USA(G1817):
         best: int | None = None
         best_total = 0
         for skip in counted:
-            paid = tuple(n for n in stops if n != skip)
-            revenue = sum(values[n] for n in paid)
+            revenue, paid = _scored(stops, skip, values)
             probe = RouteView(ctx, view.spec, stops, paid, revenue, view.ends, track=track)
             total = revenue + self.route_bonus(probe)
             if gnr:
@@ -763,11 +763,11 @@ class G18USA(G1817):
                     # where no other route earns more (the first of equals: run order)
                     rivals = (max(gnrs[:i], default=-1), max(gnrs[i + 1 :], default=-1))
                     values = ctx.values(v.spec)
-                    skip = self._skipped(v, values, rivals)
-                    paid = v.stops if skip is None else tuple(n for n in v.stops if n != skip)
+                    revenue, paid = _scored(v.stops, self._skipped(v, values, rivals), values)
                     if paid != v.paid:
-                        revenue = sum(values[n] for n in paid)
-                        probe = RouteView(ctx, v.spec, v.stops, paid, revenue, v.ends)
+                        probe = RouteView(
+                            ctx, v.spec, v.stops, paid, revenue, v.ends, track=v.track
+                        )
                         total += revenue + self.route_bonus(probe) - v.total
                         gnrs[i] = _gnr(probe)
             total += max(gnrs, default=0)
@@ -905,6 +905,14 @@ def _seventeen_trains(
     )
     trains = trains_from_game_data(train_data, phase_data, source="18USA with seventeen_trains")
     return train_data, phase_data, trains
+
+
+def _scored(
+    stops: tuple[int, ...], skipped: int | None, values: Sequence[int]
+) -> tuple[int, tuple[int, ...]]:
+    """What a route's stops earn without the one it skips (None: none), and those stops."""
+    paid = stops if skipped is None else tuple(n for n in stops if n != skipped)
+    return sum(map(values.__getitem__, paid)), paid
 
 
 def _switcher(spec: TrainSpec) -> bool:
