@@ -64,6 +64,14 @@ class _Tables:
     #: per connection: the bits of both its places, and its bonus
     connections: tuple[tuple[int, int], ...]
 
+    def places(self, stops: Sequence[int]) -> int:
+        """The bits of the places ``stops`` visit."""
+        place = self.place
+        here = 0
+        for n in stops:
+            here |= place[n]
+        return here
+
 
 @register
 class G18India(GameRules):
@@ -218,13 +226,8 @@ class G18India(GameRules):
         stops = view.stops
         # kept per train and stops (many routes of a search stop at the same stops by
         # other track, and the choice is the stops' alone)
-        known: dict[TrainSpec, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] | None
-        known = ctx.memo.get("india.paid")
-        if known is None:
-            known = ctx.memo["india.paid"] = {}
-        of_spec = known.get(spec)
-        if of_spec is None:
-            of_spec = known[spec] = {}
+        of_spec: dict[tuple[int, ...], tuple[int, tuple[int, ...]]]
+        of_spec = _by_stops(ctx, "india.paid", spec)
         found = of_spec.get(stops)
         if found is None:
             found = of_spec[stops] = self._paid_stops(view)
@@ -238,10 +241,7 @@ class G18India(GameRules):
         values = ctx.values(spec)
         tables = self._tables(ctx)
         place, variable = tables.place, tables.variable
-        here = 0
-        for n in stops:
-            here |= place[n]
-        if here & variable:
+        if tables.places(stops) & variable:
             each = self.variable_each(view)
             worth = [values[n] + (each if place[n] & variable else 0) for n in stops]
         else:
@@ -260,13 +260,8 @@ class G18India(GameRules):
         paid = view.paid
         # the bonus of the stops and the stops scored (the variable cities, connections),
         # kept per train and stops with the stops scored; the deliveries by the track
-        known: dict[TrainSpec, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] | None
-        known = ctx.memo.get("india.bonus")
-        if known is None:
-            known = ctx.memo["india.bonus"] = {}
-        of_spec = known.get(view.spec)
-        if of_spec is None:
-            of_spec = known[view.spec] = {}
+        of_spec: dict[tuple[int, ...], tuple[tuple[int, ...], int]]
+        of_spec = _by_stops(ctx, "india.bonus", view.spec)
         held = of_spec.get(stops)
         if held is not None and (held[0] is paid or held[0] == paid):
             total = held[1]
@@ -279,11 +274,7 @@ class G18India(GameRules):
         """What the route's stops and the stops it scores earn besides their revenue: the
         variable cities' bonus and the connections."""
         tables = self._tables(view.ctx)
-        place = tables.place
-        # the places the route visits, as bits
-        here = 0
-        for n in view.stops:
-            here |= place[n]
+        here = tables.places(view.stops)
         total = self.variable_bonus(view) if here & tables.variable else 0
         for both, value in tables.connections:
             if here & both == both:
@@ -638,6 +629,17 @@ def _recorded_hexes(action: Mapping[str, Any]) -> list[list[str]]:
         ]
         out.append(list(dict.fromkeys(hexes)))
     return out
+
+
+def _by_stops(ctx: RouteContext, key: str, spec: TrainSpec) -> dict[tuple[int, ...], Any]:
+    """What the search keeps under ``key`` for ``spec`` by a route's stops (in its memo)."""
+    known: dict[TrainSpec, dict[tuple[int, ...], Any]] | None = ctx.memo.get(key)
+    if known is None:
+        known = ctx.memo[key] = {}
+    of_spec = known.get(spec)
+    if of_spec is None:
+        of_spec = known[spec] = {}
+    return of_spec
 
 
 #: the memo's keys of :meth:`G18India._rendered`, by whether the train is a diesel
