@@ -22,12 +22,11 @@ import pytest
 
 from tests import route_oracle
 from tests.conftest import REFERENCE, corp
+from tests.test_route_trains import track_code
 from tilelay import dsl
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.board import NEUTRAL, Board
 from tilelay.games import Game, game_from_data, load_game
-from tilelay.games.model import parse_coord
-from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
 from tilelay.replay import RecordError, ReplayStep, load_record, replay_steps
 from tilelay.route_rules import UnsupportedTrain
 from tilelay.routes import RouteError, RoutePlanner
@@ -374,8 +373,8 @@ def test_no_more_than_two_routes_to_mexico() -> None:
 # ---------------------------------------------------------------------- the switcher
 
 # A hand-built board with 18USA's rules (flat, columns A-C): coord -> (colour, stop part, tile
-# name); the track joins SWITCH_LINKS. B4 is a rural junction (X07: a stop of 10 using none
-# of the reach, where no route begins or ends).
+# name); the track joins tests/test_route_trains.py's LINKS (track_code). B4 is a rural
+# junction (X07: a stop of 10 using none of the reach, where no route begins or ends).
 SWITCH_STOPS = {
     "A1": ("red", "offboard=revenue:40", ""),
     "A3": ("white", "city=revenue:20", ""),
@@ -388,33 +387,13 @@ SWITCH_STOPS = {
     "B10": ("white", "town=revenue:20", ""),
     "C11": ("red", "offboard=revenue:30", ""),
 }
-SWITCH_LINKS = [
-    ("A1", "A3"),
-    ("A3", "A5"),
-    ("A3", "B4"),
-    ("A5", "A7"),
-    ("B4", "B6"),
-    ("B6", "A7"),
-    ("A7", "A9"),
-    ("A7", "B8"),
-    ("A9", "B10"),
-    ("B10", "C11"),
-]
 RURAL = "B4"
 
 
 def _switch_game() -> Game:
-    def edge(a: str, b: str) -> int:
-        (ax, ay), (bx, by) = parse_coord(a), parse_coord(b)
-        return NEIGHBOUR_OFFSETS[Layout.FLAT].index((bx - ax, by - ay))
-
     hexes: list[dict[str, Any]] = []
     for coord, (color, part, name) in SWITCH_STOPS.items():
-        edges = [edge(coord, b) for a, b in SWITCH_LINKS if a == coord]
-        edges += [edge(coord, a) for a, b in SWITCH_LINKS if b == coord]
-        terminal = ",terminal:1" if part.startswith("offboard") else ""
-        code = ";".join([part, *(f"path=a:{e},b:_0{terminal}" for e in sorted(edges))])
-        tile = dsl.parse(code, color=color, name=name or None)
+        tile = dsl.parse(track_code(coord, part), color=color, name=name or None)
         if name:  # laid on the board (switch_board); the hex is empty
             RURAL_TILE.append(tile)
             tile = dsl.parse("", color="white")

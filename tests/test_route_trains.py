@@ -69,7 +69,10 @@ def _edge(a: str, b: str) -> int:
     return NEIGHBOUR_OFFSETS[Layout.FLAT].index((bx - ax, by - ay))
 
 
-def _code(coord: str, part: str) -> str:
+def track_code(coord: str, part: str) -> str:
+    """The tile code of ``coord`` on a board whose track joins :data:`LINKS`: ``part``'s
+    stop with a path to each linked neighbour (terminal from an offboard), or plain track
+    through the hex."""
     edges = sorted(_edge(coord, b) for a, b in LINKS if a == coord) + sorted(
         _edge(coord, a) for a, b in LINKS if b == coord
     )
@@ -83,7 +86,7 @@ def _code(coord: str, part: str) -> str:
 def build_game() -> Game:
     hexes: list[dict[str, Any]] = []
     for coord, (color, part) in STOPS.items():
-        tile = dsl.parse(_code(coord, part), color=color)
+        tile = dsl.parse(track_code(coord, part), color=color)
         if coord == PORT:
             node = replace(tile.nodes[0], visit_cost=0)
             tile = replace(tile, nodes=(node,))
