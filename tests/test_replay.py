@@ -9,6 +9,7 @@ the manifest count.
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import REFERENCE
+from tilelay.audit import audit_record
 from tilelay.errors import GameDataError
 from tilelay.games import UNLIMITED, load_game
 from tilelay.hexgeo import neighbour_edge
 from tilelay.replay import (
+    RecordError,
     ReplayResult,
     actions_in_force,
     load_record,
     over_manifest,
+    read_record,
     replay,
+    replay_steps,
     split_tile_id,
 )
 
@@ -291,6 +296,16 @@ def test_replay_errors_name_the_action() -> None:
     }
     with pytest.raises(GameDataError, match=r"action 2: .*57-0 is not on the board"):
         replay(bad_city, game)
+
+
+@pytest.mark.parametrize("kind", [{}, ["lay_tile"], None, 3])
+def test_an_action_whose_type_is_not_text_is_refused_by_its_id(kind: object) -> None:
+    record = {"title": "1889", "actions": [{"id": 5, "type": kind, "entity": "AR"}]}
+    with pytest.raises(RecordError, match=r"action 5: its 'type' must be text"):
+        list(replay_steps(record))
+    with pytest.raises(RecordError, match=r"action 5: its 'type' must be text"):
+        read_record(json.dumps(record))
+    assert "action 5" in str(audit_record(record).error)
 
 
 def test_load_record_errors(tmp_path: Path) -> None:

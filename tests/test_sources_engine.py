@@ -507,6 +507,14 @@ end
         EngineCheckout(root).read("GNope")
 
 
+def test_a_meta_module_that_includes_its_game_is_read_once(tmp_path: Path) -> None:
+    # (a slip of one character: ``include Game::Meta`` written ``include Game,:Meta``)
+    meta = META.replace("module Meta\n", "module Meta\n        include Game\n")
+    root = _engine(tmp_path, {"base.rb": BASE, "g_test/meta.rb": meta, "g_test/game.rb": GAME})
+    game = read_game(root)
+    assert game.title == "Test" and game.layout == "pointy"
+
+
 def test_a_syntax_error_is_reported_with_file_and_line(tmp_path: Path) -> None:
     broken = "module Engine\n  module Game\n    module GTest\n      module Map\n        TILES = {\n"
     root = _engine(

@@ -108,10 +108,26 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
         raise RecordError(
             f"the record has {len(actions)} actions: at most {MAX_ACTIONS}", source=source
         )
-    for i, action in enumerate(actions):
-        if not isinstance(action, dict):
-            raise RecordError(f"action #{i + 1} is not a JSON object", source=source)
+    _check_actions(actions, source)
     return parsed
+
+
+def _check_actions(actions: object, source: str) -> list[Mapping[str, Any]]:
+    """A record's actions: a list of JSON objects, each with a ``type`` that is text;
+    :class:`RecordError` naming the first that is not."""
+    if not isinstance(actions, list):
+        raise RecordError(f"its 'actions' must be a list, not {shown(actions)}", source=source)
+    for i, action in enumerate(actions):
+        if not isinstance(action, Mapping):
+            raise RecordError(f"action #{i + 1} is not a JSON object", source=source)
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            named = f"action {shown(action['id'])}" if "id" in action else f"action #{i + 1}"
+            raise RecordError(
+                f"{named}: its 'type' must be text (e.g. lay_tile), not {shown(kind)}",
+                source=source,
+            )
+    return actions
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -1142,7 +1158,9 @@ def replay(
     impossible on the board.
     """
     replayer = _Replayer(record, game, home_tokens)
-    replayer.actions = actions = actions_in_force(record.get("actions", []))
+    replayer.actions = actions = actions_in_force(
+        _check_actions(record.get("actions", []), replayer.source)
+    )
     for position, action in enumerate(actions):
         replayer.position = position
         replayer.apply(action)
@@ -1166,7 +1184,9 @@ def replay_steps(
     before failing stays done).
     """
     replayer = _Replayer(record, game, home_tokens)
-    replayer.actions = actions = actions_in_force(record.get("actions", []))
+    replayer.actions = actions = actions_in_force(
+        _check_actions(record.get("actions", []), replayer.source)
+    )
     for position, action in enumerate(actions):
         replayer.position = position
         try:

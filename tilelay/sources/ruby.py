@@ -468,6 +468,9 @@ class Program:
         self._computing: set[str] = set()
         self._metas: dict[str, list[_Module]] = {}
         self._resolving_metas: set[str] = set()
+        #: (module, constant) looked up through the module's meta modules now (a meta module
+        #: that includes the module would otherwise be looked through without end)
+        self._through_metas: set[tuple[str, str]] = set()
         self._missing = missing
         self.files: list[RubyFile] = []
 
@@ -669,10 +672,18 @@ class Program:
         sub = self._modules.get(_join(mod.name, name))
         if sub is not None:
             return sub
-        for meta in self._meta_modules(mod):  # include_meta copies their constants in
-            found = self._inherited(meta, name)
-            if found is not None:
-                return found
+        metas = self._meta_modules(mod)
+        key = (mod.name, name)
+        if not metas or key in self._through_metas:
+            return None
+        self._through_metas.add(key)
+        try:
+            for meta in metas:  # include_meta copies their constants in
+                found = self._inherited(meta, name)
+                if found is not None:
+                    return found
+        finally:
+            self._through_metas.discard(key)
         return None
 
     def _meta_modules(self, mod: _Module) -> list[_Module]:
@@ -773,12 +784,19 @@ class Program:
     def constant_names(self, module: str) -> list[str]:
         """Every constant ``module`` can read as its own (``Module#constants``), no modules."""
         out: dict[str, None] = {}
+        self._constant_names(module, out, set())
+        return list(out)
+
+    def _constant_names(self, module: str, out: dict[str, None], seen: set[str]) -> None:
+        # ``seen``: the modules read already (sources where a module's meta module includes
+        # the module itself would otherwise be read without end)
+        seen.add(module)
         for anc in self.ancestors(module):
             mod = self._modules[anc]
             out.update(dict.fromkeys(mod.consts))
             for meta in self._meta_modules(mod):
-                out.update(dict.fromkeys(self.constant_names(meta.name)))
-        return list(out)
+                if meta.name not in seen:
+                    self._constant_names(meta.name, out, seen)
 
     def value(self, module: str, name: str) -> Value:
         """The value of constant ``name`` as read in ``module`` (itself, then its ancestors).
