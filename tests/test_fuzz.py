@@ -4,7 +4,9 @@ Every reader (the tile language, JSON tiles, seed 000's tile definitions and til
 tiles, tile sets and Game.xml, recorded games and their replay, actions, the command line) is
 given inputs built from valid ones and then broken (huge and odd numbers, '²', control
 characters, wrong types, deep nesting, other encodings, entity declarations, truncation); the
-web app is sent random paths, query parameters, forms and bodies. The properties:
+shared fixtures (real records of many games) are replayed with actions taken out, swapped,
+repeated or with a field changed; the web app is sent random paths, query parameters, forms
+and bodies. The properties:
 
 * a reader either reads the input or raises :class:`~tilelay.errors.TilelayError`, nothing
   else (no ``ValueError``, ``TypeError``, ``RecursionError``…);
@@ -18,13 +20,14 @@ time). A longer run sets ``TILELAY_FUZZ_EXAMPLES`` (examples per test, randomize
 
     TILELAY_FUZZ_EXAMPLES=15000 .venv/bin/python -m pytest -q -s tests/test_fuzz.py
 
-which tries about 15,000 inputs for each of the 17 tests (a few run out of distinct inputs
+which tries about 15,000 inputs for each of the 18 tests (a few run out of distinct inputs
 sooner) and prints how many it tried in all.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import warnings
@@ -43,8 +46,10 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.conftest import REFERENCE, engine_games_known
 from tilelay import dsl
 from tilelay.actions import parse_action
+from tilelay.audit import audit_record
 from tilelay.cli import main
 from tilelay.convert import read as convert_read
 from tilelay.convert import write as convert_write
@@ -889,3 +894,98 @@ def test_command_line_exits_0_or_2(
 @pytest.fixture(scope="module")
 def cli_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cli")
+
+
+# ------------------------------------------------------------------------------ real records
+
+
+@functools.cache
+def _fixture(stem: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / f"{stem}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """The paths to every value inside ``value`` (its own first)."""
+    yield path
+    if isinstance(value, dict | list):
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, inner in items:
+            yield from _leaves(inner, (*path, key))
+
+
+def _set(value: Any, path: tuple[Any, ...], new: Any) -> None:
+    for key in path[:-1]:
+        value = value[key]
+    value[path[-1]] = new
+
+
+def _get(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+@st.composite
+def broken_fixtures(draw: st.DrawFn) -> Any:
+    """A shared fixture (a real record of one of many games) up to some action, one to three
+    of its actions broken: taken out, swapped with the next, repeated, or a field changed to
+    the same field of another action of its type (a near miss: a real hex, tile, train or
+    corporation in the wrong place), to a number one off or far off, or to a value of another
+    type."""
+    stem = draw(st.sampled_from(FIXTURE_STEMS))
+    record = json.loads(json.dumps(_fixture(stem)))
+    actions: list[dict[str, Any]] = record["actions"]
+    at = draw(st.integers(0, len(actions) - 1))
+    del actions[at + 30 :]  # the replay goes on a little past the break
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(max(0, at - 10), len(actions) - 1))
+        action = actions[i]
+        how = draw(st.sampled_from(["drop", "swap", "repeat", "near", "number", "odd"]))
+        if how == "drop":
+            del actions[i]
+        elif how == "swap" and i + 1 < len(actions):
+            actions[i], actions[i + 1] = actions[i + 1], action
+        elif how == "repeat":
+            actions.insert(draw(st.integers(i, len(actions))), json.loads(json.dumps(action)))
+        else:
+            paths = [p for p in _leaves(action) if p and p[0] not in ("id", "created_at")]
+            path = draw(st.sampled_from(paths))
+            old = _get(action, path)
+            new: Any
+            if how == "near":
+                same = [a for a in actions if a.get("type") == action.get("type")]
+                values = []
+                for other in same:
+                    with contextlib.suppress(LookupError, TypeError):
+                        values.append(_get(other, path))
+                new = draw(st.sampled_from(values)) if values else draw(ODD)
+            elif how == "number" and isinstance(old, int) and not isinstance(old, bool):
+                new = old + draw(st.sampled_from([-100, -7, -1, 1, 6, 10**9]))
+            else:
+                new = draw(st.one_of(ODD, HOSTILE_TEXT))
+            _set(action, path, new)
+    return stem, record
+
+
+FIXTURES = REFERENCE / "18xxgames" / "fixtures"
+FIXTURE_STEMS = sorted(p.stem for p in FIXTURES.glob("*.json")) if FIXTURES.is_dir() else []
+
+
+@pytest.fixture(scope="module")
+def _engine_games() -> Iterator[None]:
+    # (the last tests of the file: the engine's games are known until the module ends)
+    with engine_games_known():
+        yield
+
+
+@pytest.mark.skipif(not FIXTURE_STEMS, reason=f"reference data absent: {FIXTURES}")
+@FUZZ
+@given(case=broken_fixtures())
+def test_real_records_broken_replay_or_refuse(_engine_games: None, case: tuple[str, Any]) -> None:
+    stem, record = case
+    TRIED["real records"] += 1
+    # the audit replays the record and never raises for it: a record it cannot replay (a
+    # TilelayError naming the action) is an audit with an error; anything else fails here
+    audit = audit_record(record, name=stem, optimum=False)
+    assert audit.error is None or "action" in audit.error or "record" in audit.error, audit.error

@@ -136,10 +136,7 @@ def analyse_record(record: Mapping[str, Any]) -> Analysis:
     """Replay ``record`` (refused with the action that failed) and list its steps and runs
     with the best revenue at each."""
     game = record_game(record)
-    try:
-        steps = tuple(replay_steps(record, game))
-    except RecordError:
-        raise
+    steps = tuple(replay_steps(record, game))
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     series: dict[str, list[tuple[int, int, int]]] = {}
