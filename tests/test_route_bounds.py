@@ -224,6 +224,33 @@ def test_partners_handed_down_leave_out_no_route(
     assert checked > 0
 
 
+def test_arms_grown_towards_the_ends_leave_out_no_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """1822's E-train, whose routes end only at its corporation's cities: an arm is not
+    grown where no chain of track leads on to such a city it has not visited (:func:
+    `tilelay.routes._ends_beyond`), yet every route is found. At every run of an E-train
+    in the shared 1822 record, its walk with no threshold keeps the same routes as a walk
+    that grows every arm, and grows fewer arms."""
+    checked = fewer = 0
+    for step, corp in recorded_runs("1822__33845"):
+        if "E" not in step.runnable_names(corp):
+            continue
+        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+        spec = planner.spec("E")
+        search = _Search(planner, [spec], [spec])
+        walker = search._walker([spec], [planner.rules.route_bound(planner.context, spec)])
+        net = planner._net
+        grown = _grow(net, walker.reach, walker.bound, walker.prune)
+        found = _walk(net, walker.reach, grown)[0]
+        with monkeypatch.context() as m:
+            # every end always ahead: every arm grown
+            m.setattr(routes, "_ends_beyond", lambda net, endable, *_: (1 << len(endable)) - 1)
+            every = _grow(net, walker.reach, walker.bound, walker.prune)
+            assert set(found) == set(_walk(net, walker.reach, every)[0]), step.action_id
+        checked += len(found)
+        fewer += sum(len(a.mask) for a in every) - sum(len(a.mask) for a in grown)
+    assert checked > 0 and fewer > 0
+
+
 @pytest.mark.parametrize(
     "stem",
     ("1817__15528", "1822__33845", "1846__10264", "18India__18India_game_end_bank", *GENERIC),

@@ -1005,6 +1005,39 @@ def _filled(
     return w + (most if most < split else split)
 
 
+def _ends_beyond(net: _Net, endable: list[bool], m: int, out: tuple[int, ...]) -> int:
+    """The nodes a route may end at (``endable``) that some chain of track, from stop to
+    stop, leads to from stop ``m`` (when a route may go on from it) without passing the
+    nodes of ``out``: a bit each (``1 << node``), ``m``'s own left out."""
+    kind = net.kind
+    passable = net.passable
+    node_ends = net.graph.node_ends
+    chains = net.chains
+    chain_of = net.chain
+    seen = 1 << m
+    for n in out:
+        seen |= 1 << n
+    found = 0
+    todo = [m]
+    while todo:
+        a = todo.pop()
+        if not passable[a] or kind[a] == OFFBOARD:
+            continue
+        for e in node_ends[a]:
+            out_chains = chains[e]
+            if out_chains is None:
+                out_chains = chain_of(e)
+            for b, _, _, _, juncs, _ in out_chains:
+                bit = 1 << b
+                if seen & bit or any((seen >> j) & 1 for j in juncs):
+                    continue
+                seen |= bit
+                if endable[b]:
+                    found |= bit
+                todo.append(b)
+    return found
+
+
 def _grown(
     net: _Net,
     reach: _Reach,
@@ -1023,9 +1056,12 @@ def _grown(
     what they were): from the first arm when ``eager``, else once a token's arms are many
     (:data:`_NEAR_AFTER`: the test does not pay for small walks, nor where the thresholds
     are low, as they are beside other trains). Then also the rest of a route is bounded by
-    where the arm ends (:func:`_onward`). ``watch`` (with ``gate``, as :func:`_walk` takes
-    them) sees each route of a token and one arm as its arm is grown, so that the floor
-    rises before the token's arms are all grown."""
+    where the arm ends (:func:`_onward`). Where the trains' routes end only at nodes of
+    their own (:attr:`_Net.train_ends`: 1822's E-train), no arm is grown towards where no
+    chain of track leads on to such a node it has not visited (:func:`_ends_beyond`).
+    ``watch`` (with ``gate``, as :func:`_walk` takes them) sees each route of a token and
+    one arm as its arm is grown, so that the floor rises before the token's arms are all
+    grown."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -1135,6 +1171,13 @@ def _grown(
         gate = [_BIG]
     endable = net.ends_for(reach.specs)
     token_ends = True
+    #: for trains whose routes end only at nodes of their own (the E-train's own cities):
+    #: the ends a route may come to beyond stop m, come from n, by (n, m), for the token
+    #: being grown (not where the game's rules leave out a kind of stop as an end: most
+    #: stops are still ends there, and looking for them costs more than it leaves out)
+    beyond: dict[tuple[int, int], int] | None = None
+    if endable is not None and all(s.name in net.train_ends for s in reach.specs):
+        beyond = {}
     # the groups of the token whose arms are grown (a partner shares them: its block leaves
     # them out)
     g0 = 0
@@ -1206,6 +1249,19 @@ def _grown(
                 gm = groups[m]
                 if gm & gmask:
                     continue
+                onward_ends = -1
+                if beyond is not None:
+                    # no end not visited beyond m (by any track, passing neither n nor the
+                    # token): an arm that ends where no route may end makes no route, nor do
+                    # its longer arms; one that may end there is not grown further
+                    assert endable is not None
+                    key = (n, m)
+                    onward_ends = beyond.get(key, -1)
+                    if onward_ends < 0:
+                        onward_ends = beyond[key] = _ends_beyond(net, endable, m, (n, current[0]))
+                    onward_ends &= ~seen
+                    if not onward_ends and not endable[m]:
+                        continue
                 k = kind[m]
                 mc, mt, mo = c, t, o
                 if k == CITY:
@@ -1308,7 +1364,7 @@ def _grown(
                             code,
                         )
                     )
-                if passable[m] and not term and k != OFFBOARD:
+                if passable[m] and not term and k != OFFBOARD and onward_ends:
                     if stop_costs:
                         more = grown_get(counts)
                         if more is None:
@@ -1371,10 +1427,13 @@ def _grown(
         extra = net.token_hex.get(start, 0)
         arms = _Arms(start, bound[start] + extra, prune[start] + extra)
         token_ends = endable is None or endable[start]
+        if beyond is not None:
+            beyond.clear()
         g0 = groups[start]
         visited[start] = 1
         grow = True
         near = None
+        current = (start, (start,))
         if ceiling is not None:
             # the earlier tokens' stops left out of this token's ceilings
             left = [n for n in done if bound[n] > 0 or prune[n] > 0]
