@@ -308,6 +308,16 @@ def test_an_action_whose_type_is_not_text_is_refused_by_its_id(kind: object) -> 
     assert "action 5" in str(audit_record(record).error)
 
 
+@pytest.mark.parametrize("routes", [True, "K4", {"train": "2-0"}, [{"train": "2-0"}, 7]])
+def test_a_run_whose_routes_are_not_a_list_of_routes_is_refused_by_its_id(routes: object) -> None:
+    record = {
+        "title": "1889",
+        "actions": [{"id": 9, "type": "run_routes", "entity": "AR", "routes": routes}],
+    }
+    with pytest.raises(RecordError, match=r"^the record \(1889\): action 9: its 'routes' must"):
+        list(replay_steps(record))
+
+
 def test_load_record_errors(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"actions": [', encoding="utf-8")

@@ -228,6 +228,14 @@ def test_bad_records_say_which_action(client: TestClient) -> None:
     response = client.post("/api/records", content=json.dumps(record))
     assert response.status_code in (400, 404)
     assert "action 43" in response.json()["error"]
+    record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
+    for action in record["actions"]:
+        if action.get("type") == "run_routes":
+            action["routes"] = True
+            break
+    response = client.post("/api/records", content=json.dumps(record))
+    assert response.status_code == 400
+    assert f"action {action['id']}: its 'routes' must be" in response.json()["error"]
     response = client.post("/api/records", content=b"[1, 2")
     assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
     response = client.post("/api/records", content=b"x" * (6 * 1024 * 1024))

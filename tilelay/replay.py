@@ -281,14 +281,18 @@ def _hex_chain(route: Mapping[str, Any]) -> tuple[list[str], bool]:
 
 
 def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
-    """The routes of a ``run_routes`` action (none for other actions)."""
+    """The routes of a ``run_routes`` action (none for other actions); :class:`RecordError`
+    naming the action where its ``routes`` are not a list of JSON objects."""
     routes = action.get("routes") if action.get("type") == "run_routes" else None
-    if not isinstance(routes, list):
+    if routes is None:
         return ()
+    if not isinstance(routes, list) or not all(isinstance(r, Mapping) for r in routes):
+        raise RecordError(
+            f"action {shown(action.get('id'))}: its 'routes' must be a list of routes "
+            f"(JSON objects), not {shown(routes)}"
+        )
     out: list[RecordedRoute] = []
     for r in routes:
-        if not isinstance(r, dict):
-            continue
         revenue = r.get("revenue")
         hexes, precise = _hex_chain(r)
         stops = r.get("hexes") if precise else None
@@ -1135,7 +1139,11 @@ class _Replayer:
         if corp not in self.corp_syms:
             raise self.fail(action, f"{shown(corp)} is not a corporation of {self.game.name}")
         held = self.trains.setdefault(corp, {})
-        for route in recorded_routes(action):
+        try:
+            routes = recorded_routes(action)
+        except RecordError as err:
+            raise RecordError(err.message, source=self.source) from None
+        for route in routes:
             train_id = route.train
             if train_id and train_id not in held:
                 previous = self.take_train(train_id)

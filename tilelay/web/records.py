@@ -80,7 +80,8 @@ def _label(action: Mapping[str, Any]) -> str:
     if kind == "buy_train":
         return f"{who}buys train {action.get('train')} for {action.get('price', '?')}"
     if kind == "run_routes":
-        return f"{who}runs {len(action.get('routes') or [])} route(s)"
+        routes = action.get("routes")
+        return f"{who}runs {len(routes) if isinstance(routes, list) else 0} route(s)"
     return f"{who}{kind.replace('_', ' ')}"
 
 
