@@ -11,6 +11,7 @@ temporary folder, and checked to be real pictures.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -345,6 +346,54 @@ def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: P
     pg.click("#records a.open >> nth=0")
     pg.wait_for_selector("#record-view:not([hidden])")
     pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '0'")
+    assert pg.console_errors == []
+
+
+def test_a_record_of_long_searches_steps_through_its_unsearched_runs(
+    server: str, browser: Any, shots: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Route searches slowed to 0.3 s each and a request time limit of 2 s: the import
+    searches the first runs and lists the others unsearched; a step to one searches it;
+    where a step's search takes longer than its time, the page says so beside the run."""
+    record = reference("18xxgames", "fixtures", "1889_314.json")
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "2")
+    plain = RoutePlanner.best
+    slow = {"seconds": 0.3}
+
+    def best(self: RoutePlanner, trains: Any) -> Any:
+        end = time.perf_counter() + slow["seconds"]
+        while time.perf_counter() < end:
+            pass
+        return plain(self, trains)
+
+    monkeypatch.setattr(RoutePlanner, "best", best)
+    pg = _page(browser)
+    _open(pg, server + "/board/1889")
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(record))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.click("details:has(#runs) summary")
+    unsearched = pg.locator("#runs tbody tr.unsearched")
+    assert unsearched.count() > 10 and pg.locator("#runs tbody tr").count() > unsearched.count()
+    assert unsearched.first.locator("td").nth(3).inner_text() == "…"
+    assert "were not searched" in pg.inner_text("#runs-note")
+    _shot(pg, shots, "1889_14_record_unsearched")
+    waiting = unsearched.count()
+    unsearched.last.click()  # the step searches: found within its time, and listed
+    pg.wait_for_function(
+        "() => Number(document.querySelector('#step-run .run-summary')?.dataset.best) > 0"
+    )
+    assert unsearched.count() == waiting - 1
+    slow["seconds"] = 60
+    unsearched.last.click()
+    pg.wait_for_function(
+        "() => document.querySelector('#step-run .run-summary')?.dataset.best === ''"
+    )
+    assert "longer than the server's time limit" in pg.inner_text("#step-run .run-summary")
+    assert pg.locator("#map-run g.route").count() > 0  # the routes run, still drawn
+    assert "not found" in pg.inner_text("#map-caption")
+    _shot(pg, shots, "1889_15_record_search_too_long")
     assert pg.console_errors == []
 
 

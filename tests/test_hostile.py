@@ -270,11 +270,17 @@ def test_place_token_city_index_is_400(client: TestClient, city: str) -> None:
     _api_error(client.post("/api/routes/1889", content=_record(token)))
 
 
-@pytest.mark.parametrize("routes", ["5", '"x"', '[{"train": "2-0", "connections": 5}]'])
+@pytest.mark.parametrize("routes", ["5", '"x"', "[5]", '[{"train": "2-0", "connections": 5}]'])
 def test_recorded_routes_of_any_type(client: TestClient, routes: str) -> None:
     run = _action(type='"run_routes"', id="99", entity='"AR"', routes=routes)
     response = client.post("/api/routes/1889", content=(RECORD_HEAD + run + "]}").encode())
-    assert response.status_code == 200, response.text[:300]
+    if routes.startswith("[{"):
+        # a route of odd parts is read as far as it goes (and rated as no legal route)
+        assert response.status_code == 200, response.text[:300]
+    else:
+        # routes that are not a list of routes are refused, naming the action
+        assert response.status_code == 400, response.text[:300]
+        assert "action 99: its 'routes' must be a list" in response.json()["error"]
 
 
 # ------------------------------------------------------------------ replay is linear
@@ -333,6 +339,20 @@ def test_a_request_past_the_time_limit_answers_503_and_stops(
     time.sleep(0.5)
     assert counter[0] == seen, "the computation went on after its 503"
     assert threading.active_count() <= threads + 1
+
+
+def test_a_time_limit_stops_its_block_and_leaves_nothing_behind() -> None:
+    t0 = time.perf_counter()
+    with pytest.raises(compute_module.TimeUp), compute_module.time_limit(0.2):
+        while True:
+            pass
+    assert time.perf_counter() - t0 < 1
+    with compute_module.time_limit(0.2):
+        total = sum(range(1000))  # ends in time
+    end = time.perf_counter() + 0.5
+    while time.perf_counter() < end:  # past the limit: no TimeUp comes late
+        total += 1
+    assert total > 499500
 
 
 def test_the_server_answers_while_one_request_computes(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -218,6 +219,45 @@ def test_records_step_and_branch(client: TestClient) -> None:
     view = post(client, "/api/boards/view", {"state": branched["state"]})
     assert view["routes"]["revenue"] == 100
     assert client.get("/api/records").json()["records"][0]["id"] == record_id
+
+
+def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The import's route searches take half the request's time limit in all: a record
+    whose searches take longer is imported with the runs the time left unsearched (best
+    None), and stepping to one searches it (for three quarters of the limit); a step whose
+    search takes longer still shows the map and the routes run."""
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "2")
+    record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
+    plain = RoutePlanner.best
+    slow = {"seconds": 0.3}
+
+    def best(self: RoutePlanner, trains: Any) -> Any:
+        end = time.perf_counter() + slow["seconds"]
+        while time.perf_counter() < end:
+            pass
+        return plain(self, trains)
+
+    monkeypatch.setattr(RoutePlanner, "best", best)
+    t0 = time.perf_counter()
+    data = client.post("/api/records", content=record).json()
+    assert time.perf_counter() - t0 < 2  # (answered, not 503)
+    runs = data["runs"]
+    searched = [r for r in runs if r["best"] is not None]
+    assert 1 <= len(searched) <= 4 and runs[: len(searched)] == searched
+    later = runs[-1]
+    assert later["best"] is None and later["missed"] is None
+    assert 'data-best=""' in data["chart"] and "best not searched for" in data["chart"]
+    record_id = data["record"]["id"]
+    step = client.get(f"/api/records/{record_id}/steps/{later['n']}").json()
+    assert step["run"]["best"] is not None and step["run"]["best_routes"]
+    slow["seconds"] = 60  # past the step's 1.5 s
+    t0 = time.perf_counter()
+    step = client.get(f"/api/records/{record_id}/steps/{later['n']}").json()
+    assert time.perf_counter() - t0 < 2
+    assert step["run"]["best"] is None and step["run"]["best_routes"] == []
+    assert step["run"]["run"] == later["run"] and 'class="route"' in step["svg_run"]
 
 
 def test_bad_records_say_which_action(client: TestClient) -> None:

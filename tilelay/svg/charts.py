@@ -27,21 +27,21 @@ def _ticks(top: int) -> list[int]:
 
 
 def revenue_chart(
-    series: Mapping[str, Sequence[tuple[int, int, int]]],
+    series: Mapping[str, Sequence[tuple[int, int, int | None]]],
     colors: Mapping[str, str],
     *,
     width: float = 640,
     height: float = 260,
     last_step: int | None = None,
 ) -> str:
-    """A chart of ``series``: corporation -> ``(step, run, best)`` points in step order,
-    each line in ``colors[corporation]``. ``last_step`` is the right end of the x axis
-    (default: the last point's)."""
+    """A chart of ``series``: corporation -> ``(step, run, best)`` points in step order
+    (``best`` None where it was not searched for), each line in ``colors[corporation]``.
+    ``last_step`` is the right end of the x axis (default: the last point's)."""
     points = [p for pts in series.values() for p in pts]
     left, right, top, bottom = 44.0, 12.0, 10.0, 46.0
     plot_w, plot_h = width - left - right, height - top - bottom
     x_max = max([last_step or 0, *(p[0] for p in points)], default=1) or 1
-    y_top = max([*(max(p[1], p[2]) for p in points)], default=0)
+    y_top = max([*(max(p[1], p[2] or 0) for p in points)], default=0)
     ticks = _ticks(y_top)
     y_max = ticks[-1] or 1
 
@@ -70,22 +70,26 @@ def revenue_chart(
     for name, pts in series.items():
         color = esc(colors.get(name, "#444"))
         out.append(f'<g class="series" data-corporation="{esc(name)}">')
-        if len(pts) > 1:
-            run = " ".join(f"{fmt(x(s))},{fmt(y(r))}" for s, r, _ in pts)
-            best = " ".join(f"{fmt(x(s))},{fmt(y(b))}" for s, _, b in pts)
+        searched = [(s, b) for s, _, b in pts if b is not None]
+        if len(searched) > 1:
+            best = " ".join(f"{fmt(x(s))},{fmt(y(b))}" for s, b in searched)
             out.append(
                 f'<polyline class="best" points="{best}" fill="none" stroke="{color}"'
                 ' stroke-width="1.5" stroke-dasharray="4 3" stroke-opacity="0.8"/>'
             )
+        if len(pts) > 1:
+            run = " ".join(f"{fmt(x(s))},{fmt(y(r))}" for s, r, _ in pts)
             out.append(
                 f'<polyline class="run" points="{run}" fill="none" stroke="{color}"'
                 ' stroke-width="2"/>'
             )
         for s, r, b in pts:
+            said = f"best {b}" if b is not None else "best not searched for"
             out.append(
-                f'<circle class="point" data-step="{s}" data-run="{r}" data-best="{b}"'
+                f'<circle class="point" data-step="{s}" data-run="{r}"'
+                f' data-best="{b if b is not None else ""}"'
                 f' cx="{fmt(x(s))}" cy="{fmt(y(r))}" r="2.5" fill="{color}">'
-                f"<title>{esc(name)} at action {s}: ran {r}, best {b}</title></circle>"
+                f"<title>{esc(name)} at action {s}: ran {r}, {said}</title></circle>"
             )
         out.append("</g>")
     # legend: one swatch per corporation, then what the line styles mean

@@ -14,11 +14,12 @@ each with its own event loop and worker threads, so throughput grows with the co
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import os
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import ParamSpec, TypeVar
 
 import anyio
@@ -28,7 +29,15 @@ from starlette.responses import Response
 
 from tilelay.web.errors import WebError
 
-__all__ = ["REQUEST_SECONDS", "Deadline", "compute", "offloaded", "request_seconds"]
+__all__ = [
+    "REQUEST_SECONDS",
+    "Deadline",
+    "TimeUp",
+    "compute",
+    "offloaded",
+    "request_seconds",
+    "time_limit",
+]
 
 #: The longest a request may compute before it answers 503 (``TILELAY_REQUEST_SECONDS``
 #: sets another limit, from 0.1 to 600 seconds).
@@ -62,44 +71,82 @@ def _raise_in(ident: int, exc: type[BaseException] | None) -> None:
     )
 
 
+class _Alarm:
+    """Interrupts the work of one thread with ``exc`` (:meth:`ring`) until the work ends
+    (:meth:`finish`): after that no ``exc`` is raised there, nor left pending."""
+
+    def __init__(self, exc: type[BaseException]) -> None:
+        self.exc = exc
+        self.lock = threading.Lock()
+        self.ident: int | None = None
+        self.finished = False
+        self.rung = False
+
+    def start(self) -> None:
+        """The work begins, in this thread."""
+        with self.lock:
+            self.ident = threading.get_ident()
+
+    def ring(self) -> None:
+        with self.lock:
+            if self.ident is not None and not self.finished and not self.rung:
+                self.rung = True
+                _raise_in(self.ident, self.exc)
+
+    def finish(self) -> None:
+        # An exc raised while finishing is caught here, and ring() raises none once finished
+        # is set.
+        while True:
+            try:
+                with self.lock:
+                    self.finished = True
+                    if self.rung and self.ident is not None:
+                        _raise_in(self.ident, None)
+                return
+            except self.exc:
+                continue
+
+
 class _Run:
     """One computation in a worker thread, which :meth:`stop` can interrupt until it ends."""
 
     def __init__(self, call: Callable[[], _T]) -> None:
         self.call = call
-        self.lock = threading.Lock()
-        self.ident: int | None = None
-        self.finished = False
-        self.stopped = False
+        self.alarm = _Alarm(Deadline)
 
     def run(self) -> object:
         try:
-            with self.lock:
-                self.ident = threading.get_ident()
+            self.alarm.start()
             return self.call()
         except Deadline:
             return None  # the request has been answered 503 already
         finally:
-            self._finish()
-
-    def _finish(self) -> None:
-        # After this no Deadline can be pending: one raised while finishing is caught here,
-        # and stop() raises none once finished is set.
-        while True:
-            try:
-                with self.lock:
-                    self.finished = True
-                    if self.stopped and self.ident is not None:
-                        _raise_in(self.ident, None)
-                return
-            except Deadline:
-                continue
+            self.alarm.finish()
 
     def stop(self) -> None:
-        with self.lock:
-            if self.ident is not None and not self.finished and not self.stopped:
-                self.stopped = True
-                _raise_in(self.ident, Deadline)
+        self.alarm.ring()
+
+
+class TimeUp(BaseException):
+    """Raised inside a :func:`time_limit` block whose time has passed (a ``BaseException``, as
+    :class:`Deadline`)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Run the block in this thread for at most ``seconds``: then it is stopped by
+    :class:`TimeUp` at its next Python instruction (for one part of a request's work that
+    may take long, such as one route search of many, which the request can do without)."""
+    alarm = _Alarm(TimeUp)
+    alarm.start()
+    timer = threading.Timer(max(seconds, 0.0), alarm.ring)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        alarm.finish()
 
 
 async def compute(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:

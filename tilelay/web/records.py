@@ -8,18 +8,23 @@ kept in the store as a document of kind ``record``, so the page steps through it
   201 with ``{record, game, steps, runs, chart}``: every action in force (``steps``: number,
   id, type, entity, a short text), each ``run_routes`` (``runs``: the corporation, its
   trains, the revenue run and the best, and what was missed) and the chart of each
-  corporation's revenue, run and best, as SVG;
+  corporation's revenue, run and best, as SVG. The best routes are searched for in half
+  the request's time limit at most: the runs after the time is up have ``best`` and
+  ``missed`` null (18USA's late runs take seconds each), and their steps search;
 * ``GET /api/records`` – the records kept; ``GET /api/records/<id>`` – as ``POST`` answers;
   ``DELETE /api/records/<id>``;
 * ``GET /api/records/<id>/steps/<n>`` – the board after step ``n``: the map, the phase, and
-  at a ``run_routes`` the routes run beside the best ones (two maps) and the revenue missed;
+  at a ``run_routes`` the routes run beside the best ones (two maps) and the revenue missed
+  (the best searched for in three quarters of the time limit at most, else null);
 * ``POST /api/records/<id>/branch`` – ``{step}``: a new board state from that step (the
   tiles and tokens then, the phase, the corporation that acted and its trains).
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,14 +45,14 @@ from tilelay.replay import (
     replay_steps,
 )
 from tilelay.routes import Route as TrainRoute
-from tilelay.routes import RoutePlanner
+from tilelay.routes import RoutePlanner, RunResult
 from tilelay.sandbox import BoardState, board_actions, game_key
 from tilelay.store import Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
 from tilelay.web.board import MAP_SIZE
-from tilelay.web.compute import compute
+from tilelay.web.compute import TimeUp, compute, request_seconds, time_limit
 from tilelay.web.errors import WebError
 from tilelay.web.params import json_body, read_body
 from tilelay.web.stores import get_store, store_error
@@ -92,11 +97,21 @@ def _corp_of(game: Game, step: ReplayStep) -> str | None:
     return None
 
 
-def _runs(game: Game, step: ReplayStep, planner: RoutePlanner, corp: str) -> dict[str, Any]:
+def _runs(
+    game: Game, step: ReplayStep, planner: RoutePlanner, corp: str, seconds: float | None
+) -> dict[str, Any]:
     """The routes run at a ``run_routes`` step (found on the board where the record gives
-    no revenue) and the best ones."""
+    no revenue) and the best ones, searched for at most ``seconds`` (None: for as long as
+    the search takes); where the search takes longer, ``best`` and ``missed`` are None and
+    ``best_routes`` empty."""
     held = step.trains.get(corp, {})
-    best = planner.best(step.runnable_names(corp))
+    best: RunResult | None = None
+    if seconds is None or seconds > 0:
+        try:
+            with time_limit(seconds) if seconds is not None else contextlib.nullcontext():
+                best = planner.best(step.runnable_names(corp))
+        except TimeUp:
+            best = None
     rated, _ = rate_recorded(planner, recorded_routes(step.action), held)
     drawn: list[TrainRoute] = [run.route for run in rated if run.route is not None]
     ran: list[dict[str, Any]] = [
@@ -111,14 +126,15 @@ def _runs(game: Game, step: ReplayStep, planner: RoutePlanner, corp: str) -> dic
         for run in rated
     ]
     run_total = sum(r["revenue"] or 0 for r in ran)
+    routes = best.routes if best is not None else ()
     return {
         "corporation": corp,
         "phase": step.phase.name,
         "trains": [f"{t} ({held[t]})" for t in sorted(held)],
         "ran": ran,
         "run": run_total,
-        "best": best.revenue,
-        "missed": max(best.revenue - run_total, 0),
+        "best": best.revenue if best is not None else None,
+        "missed": max(best.revenue - run_total, 0) if best is not None else None,
         "best_routes": [
             {
                 "train": r.train,
@@ -126,21 +142,24 @@ def _runs(game: Game, step: ReplayStep, planner: RoutePlanner, corp: str) -> dic
                 "hexes": list(r.hexes),
                 "color": ROUTE_COLORS[i % len(ROUTE_COLORS)],
             }
-            for i, r in enumerate(best.routes)
+            for i, r in enumerate(routes)
         ],
         "_drawn": drawn,
-        "_best": list(best.routes),
+        "_best": list(routes),
     }
 
 
-def analyse_record(record: Mapping[str, Any]) -> Analysis:
+def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -> Analysis:
     """Replay ``record`` (refused with the action that failed) and list its steps and runs
-    with the best revenue at each."""
+    with the best revenue at each: the best routes searched for at most ``seconds`` in all
+    (None: for as long as the searches take); the runs the time left unsearched have
+    ``best`` and ``missed`` None (their step searches on its own: :func:`record_step`)."""
     game = record_game(record)
     steps = tuple(replay_steps(record, game))
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
-    series: dict[str, list[tuple[int, int, int]]] = {}
+    series: dict[str, list[tuple[int, int, int | None]]] = {}
+    end = time.monotonic() + seconds if seconds is not None else None
     for n, step in enumerate(steps):
         action = step.action
         rows.append(
@@ -156,7 +175,10 @@ def analyse_record(record: Mapping[str, Any]) -> Analysis:
         corp = _corp_of(game, step)
         if action.get("type") == "run_routes" and corp is not None:
             planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-            run = _runs(game, step, planner, corp)
+            left = None if end is None else max(end - time.monotonic(), 0.0)
+            run = _runs(game, step, planner, corp, left)
+            if run["best"] is None:
+                end = time.monotonic()  # the time is up: no later run is searched
             runs.append(
                 {
                     "n": n,
@@ -176,7 +198,11 @@ def analyse_record(record: Mapping[str, Any]) -> Analysis:
         "runs": runs,
         "chart": chart,
         "totals": {
-            corp: {"run": sum(p[1] for p in pts), "best": sum(p[2] for p in pts)}
+            corp: {
+                "run": sum(p[1] for p in pts),
+                "best": sum(b for _, _, b in pts if b is not None),
+                "unsearched": sum(1 for _, _, b in pts if b is None),
+            }
             for corp, pts in series.items()
         },
     }
@@ -198,12 +224,25 @@ def _analysis(store: Store, record_id: int) -> tuple[dict[str, Any], Analysis]:
         if hit is not None:
             _CACHE.move_to_end(key)
     if hit is None:
-        hit = analyse_record(doc.body)
+        hit = analyse_record(doc.body, seconds=_search_seconds())
         with _LOCK:
             _CACHE[key] = hit
             while len(_CACHE) > _KEPT:
                 _CACHE.popitem(last=False)
     return doc.summary(), hit
+
+
+#: The share of a request's time limit (:func:`~tilelay.web.compute.request_seconds`) that
+#: an import's route searches may take in all, and one step's search: a record of long
+#: searches (18USA's late runs take seconds each) is imported with its later runs
+#: unsearched, rather than refused as too busy, and a step whose search takes longer still
+#: shows the map and the routes run.
+_IMPORT_SHARE = 0.5
+_STEP_SHARE = 0.75
+
+
+def _search_seconds(share: float = _IMPORT_SHARE) -> float:
+    return share * request_seconds()
 
 
 def _answer(summary: dict[str, Any], analysis: Analysis) -> dict[str, Any]:
@@ -239,7 +278,7 @@ async def import_record(request: Request) -> Response:
 
     def work(store: Store) -> dict[str, Any]:
         record = read_record(body, source="the record")
-        analysis = analyse_record(record)
+        analysis = analyse_record(record, seconds=_search_seconds())
         title = f"{analysis.game.title} · record {record.get('id', '?')}"
         doc = store.create("record", name or title, record)
         with _LOCK:
@@ -292,10 +331,12 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
     }
     if step.action.get("type") == "run_routes" and corp is not None:
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        run = _runs(game, step, planner, corp)
+        run = _runs(game, step, planner, corp, _search_seconds(_STEP_SHARE))
         drawn, best = run.pop("_drawn"), run.pop("_best")
         out["run"] = run
-        out["svg"] = map_svg(game, board=step.board, size=MAP_SIZE, routes=best)
+        # (no routes drawn where the search took too long: not "no route")
+        shown = best if run["best"] is not None else None
+        out["svg"] = map_svg(game, board=step.board, size=MAP_SIZE, routes=shown)
         out["svg_run"] = map_svg(game, board=step.board, size=MAP_SIZE, routes=drawn)
     else:
         out["svg"] = map_svg(game, board=step.board, size=MAP_SIZE)

@@ -560,15 +560,26 @@
     runs.textContent = "";
     runs.innerHTML = "<thead><tr><th>Step</th><th>Corp.</th><th>Run</th><th>Best</th><th>Missed</th></tr></thead>";
     const body = document.createElement("tbody");
+    // a run the import had no time to search for the best routes shows "…": its step searches
     for (const r of record.runs) {
       const tr = document.createElement("tr");
-      tr.append(cell("#" + r.id), cell(r.corporation), cell(String(r.run)), cell(String(r.best)),
-        cell(String(r.missed)));
+      tr.dataset.n = String(r.n);
+      tr.append(cell("#" + r.id), cell(r.corporation), cell(String(r.run)),
+        cell(r.best === null ? "…" : String(r.best)),
+        cell(r.missed === null ? "…" : String(r.missed)));
+      if (r.best === null) {
+        tr.classList.add("unsearched");
+        tr.title = "Not searched in the import's time: step to this run to search it";
+      }
       tr.tabIndex = 0;
       tr.addEventListener("click", () => goStep(r.n));
       body.appendChild(tr);
     }
     runs.appendChild(body);
+    const waiting = record.runs.filter((r) => r.best === null).length;
+    $("runs-note").hidden = waiting === 0;
+    $("runs-note").textContent = waiting + " of " + record.runs.length + " runs (…) were not " +
+      "searched in the import's time: step to one to search it.";
     $("record-banner").hidden = false;
     app.classList.add("record-mode");
     editing(false);
@@ -608,15 +619,27 @@
       $("map-run-figure").hidden = false;
       $("maps").classList.add("split");
       $("map-caption").hidden = false;
-      $("map-caption").textContent = "Best: " + run.best;
+      const found = run.best !== null;
+      const row = document.querySelector('#runs tbody tr.unsearched[data-n="' + n + '"]');
+      if (found && row) {
+        // searched now: the list of runs shows it too
+        row.cells[3].textContent = String(run.best);
+        row.cells[4].textContent = String(run.missed);
+        row.classList.remove("unsearched");
+        row.removeAttribute("title");
+      }
+      $("map-caption").textContent = found ? "Best: " + run.best
+        : "Best: not found within the time limit";
       $("map-run-caption").textContent = "Run by the players: " + run.run;
       const p = document.createElement("p");
       p.className = "run-summary";
       p.dataset.run = String(run.run);
-      p.dataset.best = String(run.best);
-      p.dataset.missed = String(run.missed);
-      p.textContent = run.corporation + " ran " + run.run + "; the best was " + run.best +
-        (run.missed ? ": " + run.missed + " missed." : ": nothing missed.");
+      p.dataset.best = found ? String(run.best) : "";
+      p.dataset.missed = found ? String(run.missed) : "";
+      p.textContent = run.corporation + " ran " + run.run + (found
+        ? "; the best was " + run.best +
+          (run.missed ? ": " + run.missed + " missed." : ": nothing missed.")
+        : "; the search for the best routes took longer than the server's time limit.");
       runBox.appendChild(p);
       const table = document.createElement("table");
       table.className = "route-table";
