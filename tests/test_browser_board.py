@@ -397,6 +397,35 @@ def test_a_record_of_long_searches_steps_through_its_unsearched_runs(
     assert pg.console_errors == []
 
 
+def test_a_board_whose_routes_take_too_long_shows_without_them(
+    server: str, browser: Any, shots: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = {
+        "game": "1889",
+        "actions": ["J5=58-4", "K6=9-0", "K8=57-0", "K4=KO@0"],
+        "corporation": "KO",
+        "trains": ["2", "3"],
+    }
+    created = httpx.post(server + "/api/boards", json={"name": "slow", "state": state})
+    assert created.status_code == 201, created.text
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
+
+    def forever(self: RoutePlanner, trains: Any) -> Any:
+        while True:
+            pass
+
+    monkeypatch.setattr(RoutePlanner, "best", forever)
+    pg = _page(browser)
+    _open(pg, server + f"/board/1889?board={created.json()['board']['id']}")
+    pg.click('.tabs [data-tab="routes"]')
+    pg.wait_for_selector("#routes-result .note")
+    assert "take longer than 0.75 s" in pg.inner_text("#routes-result .note")
+    assert pg.inner_text("#routes-total") == "…"
+    assert pg.locator("#map g.tile").count() >= 3  # the board itself is shown
+    _shot(pg, shots, "1889_16_routes_too_long")
+    assert pg.console_errors == []
+
+
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (1024, 768), (768, 1024)])
 def test_usable_on_laptops_and_tablets(
     server: str, browser: Any, shots: Path, width: int, height: int

@@ -194,6 +194,28 @@ def test_saved_boards(client: TestClient) -> None:
     assert client.get("/board/1830?board=" + str(imported["board"]["id"])).status_code == 404
 
 
+def test_a_board_whose_routes_take_too_long_shows_without_them(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
+
+    def forever(self: RoutePlanner, trains: Any) -> Any:
+        while True:
+            pass
+
+    actions = ["J5=58-4", "K6=9-0", "K8=57-0", "K4=KO@0"]
+    state = {"game": "1889", "actions": actions, "corporation": "KO", "trains": ["2"]}
+    assert post(client, "/api/boards/view", {"state": state})["routes"]["revenue"] == 30 + 20
+    monkeypatch.setattr(RoutePlanner, "best", forever)
+    t0 = time.perf_counter()
+    view = post(client, "/api/boards/view", {"state": state})
+    assert time.perf_counter() - t0 < 1  # (answered in its 0.75 s, not 503)
+    routes = view["routes"]
+    assert routes["revenue"] is None and routes["routes"] == []
+    assert "longer than 0.75 s" in routes["note"] and view["svg"].startswith("<svg")
+    assert [t["revenue"] for t in routes["per_train"]] == [None]
+
+
 def test_records_step_and_branch(client: TestClient) -> None:
     record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
     response = client.post("/api/records", content=record)

@@ -24,7 +24,9 @@ and trains):
 
 An edit the rules forbid answers 422 naming the rule; a malformed state 400 naming the field
 or action; an unknown game, hex, tile or corporation 404 with close names. All the work runs
-off the event loop (:func:`~tilelay.web.compute.compute`).
+off the event loop (:func:`~tilelay.web.compute.compute`); the best routes are searched for
+as long as a page's search may (:func:`~tilelay.web.compute.search_seconds`): a position
+whose search takes longer shows without them, its revenue null and a note saying why.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
 from tilelay.tile import NodeKind
 from tilelay.upgrades import distinct_rotations
-from tilelay.web.compute import compute
+from tilelay.web.compute import TimeUp, compute, search_seconds, time_limit
 from tilelay.web.errors import WebError
 from tilelay.web.params import json_body, safe_name, split_plus
 from tilelay.web.stores import get_store, store_error, store_path
@@ -161,7 +163,16 @@ def _best_routes(state: BoardState) -> dict[str, Any] | None:
         out["note"] = f"{state.corporation} has no token on the map: it cannot run"
         out["per_train"] = [{"train": t, "revenue": 0, "color": None} for t in state.trains]
         return out
-    result = RoutePlanner(board, state.corporation, phase).best(state.trains)
+    seconds = search_seconds()
+    try:
+        with time_limit(seconds):
+            result = RoutePlanner(board, state.corporation, phase).best(state.trains)
+    except TimeUp:
+        # the board shows without its best routes rather than not at all
+        out["revenue"] = None
+        out["note"] = f"the best routes take longer than {seconds:g} s to find: not shown"
+        out["per_train"] = [{"train": t, "revenue": None, "color": None} for t in state.trains]
+        return out
     routes = [
         {
             "train": r.train,

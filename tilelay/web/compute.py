@@ -31,11 +31,13 @@ from tilelay.web.errors import WebError
 
 __all__ = [
     "REQUEST_SECONDS",
+    "SEARCH_SHARE",
     "Deadline",
     "TimeUp",
     "compute",
     "offloaded",
     "request_seconds",
+    "search_seconds",
     "time_limit",
 ]
 
@@ -130,6 +132,16 @@ class _Run:
 class TimeUp(BaseException):
     """Raised inside a :func:`time_limit` block whose time has passed (a ``BaseException``, as
     :class:`Deadline`)."""
+
+
+#: The share of a request's time limit that one route search of a page may take: past it the
+#: page shows without the best routes (and says so) rather than answering 503.
+SEARCH_SHARE = 0.75
+
+
+def search_seconds(share: float = SEARCH_SHARE) -> float:
+    """``share`` of the request's time limit (:func:`request_seconds`)."""
+    return share * request_seconds()
 
 
 @contextlib.contextmanager

@@ -52,7 +52,7 @@ from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
 from tilelay.web.board import MAP_SIZE
-from tilelay.web.compute import TimeUp, compute, request_seconds, time_limit
+from tilelay.web.compute import TimeUp, compute, search_seconds, time_limit
 from tilelay.web.errors import WebError
 from tilelay.web.params import json_body, read_body
 from tilelay.web.stores import get_store, store_error
@@ -224,7 +224,7 @@ def _analysis(store: Store, record_id: int) -> tuple[dict[str, Any], Analysis]:
         if hit is not None:
             _CACHE.move_to_end(key)
     if hit is None:
-        hit = analyse_record(doc.body, seconds=_search_seconds())
+        hit = analyse_record(doc.body, seconds=search_seconds(_IMPORT_SHARE))
         with _LOCK:
             _CACHE[key] = hit
             while len(_CACHE) > _KEPT:
@@ -233,16 +233,11 @@ def _analysis(store: Store, record_id: int) -> tuple[dict[str, Any], Analysis]:
 
 
 #: The share of a request's time limit (:func:`~tilelay.web.compute.request_seconds`) that
-#: an import's route searches may take in all, and one step's search: a record of long
-#: searches (18USA's late runs take seconds each) is imported with its later runs
-#: unsearched, rather than refused as too busy, and a step whose search takes longer still
-#: shows the map and the routes run.
+#: an import's route searches may take in all: a record of long searches (18USA's late runs
+#: take seconds each) is imported with its later runs unsearched, rather than refused as too
+#: busy (a step searches its run as long as a page's search may, and where that is not
+#: enough still shows the map and the routes run).
 _IMPORT_SHARE = 0.5
-_STEP_SHARE = 0.75
-
-
-def _search_seconds(share: float = _IMPORT_SHARE) -> float:
-    return share * request_seconds()
 
 
 def _answer(summary: dict[str, Any], analysis: Analysis) -> dict[str, Any]:
@@ -278,7 +273,7 @@ async def import_record(request: Request) -> Response:
 
     def work(store: Store) -> dict[str, Any]:
         record = read_record(body, source="the record")
-        analysis = analyse_record(record, seconds=_search_seconds())
+        analysis = analyse_record(record, seconds=search_seconds(_IMPORT_SHARE))
         title = f"{analysis.game.title} · record {record.get('id', '?')}"
         doc = store.create("record", name or title, record)
         with _LOCK:
@@ -331,7 +326,7 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
     }
     if step.action.get("type") == "run_routes" and corp is not None:
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        run = _runs(game, step, planner, corp, _search_seconds(_STEP_SHARE))
+        run = _runs(game, step, planner, corp, search_seconds())
         drawn, best = run.pop("_drawn"), run.pop("_best")
         out["run"] = run
         # (no routes drawn where the search took too long: not "no route")

@@ -219,7 +219,7 @@
       const tr = document.createElement("tr");
       tr.className = "route-row";
       tr.dataset.train = row.train;
-      tr.dataset.revenue = String(row.revenue);
+      tr.dataset.revenue = row.revenue === null ? "" : String(row.revenue);
       const sw = document.createElement("td");
       if (row.color) {
         const s = document.createElement("span");
@@ -228,8 +228,9 @@
         sw.appendChild(s);
       }
       const route = routes.routes.find((r) => r.color === row.color);
-      tr.append(sw, cell(row.train), cell(String(row.revenue)),
-        cell(route ? route.hexes.join("–") : "cannot run"));
+      const searched = routes.revenue !== null;
+      tr.append(sw, cell(row.train), cell(searched ? String(row.revenue) : "…"),
+        cell(route ? route.hexes.join("–") : searched ? "cannot run" : "…"));
       body.appendChild(tr);
     }
     table.appendChild(body);
@@ -237,8 +238,8 @@
     foot.innerHTML = '<tr><td></td><th>Total</th><th id="routes-total"></th><td></td></tr>';
     table.appendChild(foot);
     box.appendChild(table);
-    $("routes-total").textContent = String(routes.revenue);
-    box.dataset.total = String(routes.revenue);
+    $("routes-total").textContent = routes.revenue === null ? "…" : String(routes.revenue);
+    box.dataset.total = routes.revenue === null ? "" : String(routes.revenue);
   }
 
   function cell(text) {
