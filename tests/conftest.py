@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,3 +93,22 @@ def offboard_revenues(game: Game, coord: str) -> dict[str, int]:
     (node,) = [n for n in game.hexes[coord].nodes if n.kind is NodeKind.OFFBOARD]
     assert node.revenue is not None
     return dict(node.revenue.phases) if node.revenue.phases else {"": node.revenue.value}
+
+
+def slowed_searches(monkeypatch: pytest.MonkeyPatch, seconds: float) -> dict[str, float]:
+    """Every route search (``RoutePlanner.best``) spins ``seconds`` before it searches, while
+    the test runs (a search as slow as a heavy position's, on any board); the dict returned
+    holds the seconds, to change them."""
+    from tilelay.routes import RoutePlanner
+
+    plain = RoutePlanner.best
+    slow = {"seconds": seconds}
+
+    def best(self: RoutePlanner, trains: Any) -> Any:
+        end = time.perf_counter() + slow["seconds"]
+        while time.perf_counter() < end:
+            pass
+        return plain(self, trains)
+
+    monkeypatch.setattr(RoutePlanner, "best", best)
+    return slow

@@ -11,7 +11,6 @@ temporary folder, and checked to be real pictures.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import REFERENCE, reference
+from tests.conftest import REFERENCE, reference, slowed_searches
 from tests.test_browser import _check_png, _import_status, chromium, serving
 from tilelay.games import registry
 from tilelay.routes import RoutePlanner
@@ -80,6 +79,15 @@ def _open(pg: Any, url: str) -> None:
     response = pg.goto(url, wait_until="load")
     assert response is not None and response.status == 200
     pg.wait_for_selector("#board-app[data-ready='1']")
+
+
+def _import_record(pg: Any, server: str, record: Path) -> None:
+    """Open 1889's board page and import ``record`` in its Record panel."""
+    _open(pg, server + "/board/1889")
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(record))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
 
 
 def _actions(pg: Any, count: int) -> None:
@@ -295,13 +303,8 @@ def test_1846_from_the_engine_sources(server: str, browser: Any, shots: Path) ->
 
 
 def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: Path) -> None:
-    record = reference("18xxgames", "fixtures", "1889_314.json")
     pg = _page(browser)
-    _open(pg, server + "/board/1889")
-    pg.click('.tabs [data-tab="record"]')
-    pg.set_input_files("#record-file", str(record))
-    pg.click("#record-import-button")
-    pg.wait_for_selector("#record-view:not([hidden])")
+    _import_record(pg, server, reference("18xxgames", "fixtures", "1889_314.json"))
     pg.wait_for_function("() => document.getElementById('board-app').dataset.step === '0'")
     assert pg.locator("#chart svg.chart g.series").count() >= 5
     _shot(pg, shots, "1889_09_record_start")
@@ -355,24 +358,10 @@ def test_a_record_of_long_searches_steps_through_its_unsearched_runs(
     """Route searches slowed to 0.3 s each and a request time limit of 2 s: the import
     searches the first runs and lists the others unsearched; a step to one searches it;
     where a step's search takes longer than its time, the page says so beside the run."""
-    record = reference("18xxgames", "fixtures", "1889_314.json")
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "2")
-    plain = RoutePlanner.best
-    slow = {"seconds": 0.3}
-
-    def best(self: RoutePlanner, trains: Any) -> Any:
-        end = time.perf_counter() + slow["seconds"]
-        while time.perf_counter() < end:
-            pass
-        return plain(self, trains)
-
-    monkeypatch.setattr(RoutePlanner, "best", best)
+    slow = slowed_searches(monkeypatch, 0.3)
     pg = _page(browser)
-    _open(pg, server + "/board/1889")
-    pg.click('.tabs [data-tab="record"]')
-    pg.set_input_files("#record-file", str(record))
-    pg.click("#record-import-button")
-    pg.wait_for_selector("#record-view:not([hidden])")
+    _import_record(pg, server, reference("18xxgames", "fixtures", "1889_314.json"))
     pg.click("details:has(#runs) summary")
     unsearched = pg.locator("#runs tbody tr.unsearched")
     assert unsearched.count() > 10 and pg.locator("#runs tbody tr").count() > unsearched.count()
@@ -410,11 +399,7 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
     assert created.status_code == 201, created.text
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
 
-    def forever(self: RoutePlanner, trains: Any) -> Any:
-        while True:
-            pass
-
-    monkeypatch.setattr(RoutePlanner, "best", forever)
+    slowed_searches(monkeypatch, 60)
     pg = _page(browser)
     _open(pg, server + f"/board/1889?board={created.json()['board']['id']}")
     pg.click('.tabs [data-tab="routes"]')

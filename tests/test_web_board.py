@@ -17,7 +17,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
 
 from starlette.routing import Route
 
-from tests.conftest import reference
+from tests.conftest import reference, slowed_searches
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState
 from tilelay.web import create_app
@@ -199,14 +199,10 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
 ) -> None:
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
 
-    def forever(self: RoutePlanner, trains: Any) -> Any:
-        while True:
-            pass
-
     actions = ["J5=58-4", "K6=9-0", "K8=57-0", "K4=KO@0"]
     state = {"game": "1889", "actions": actions, "corporation": "KO", "trains": ["2"]}
     assert post(client, "/api/boards/view", {"state": state})["routes"]["revenue"] == 30 + 20
-    monkeypatch.setattr(RoutePlanner, "best", forever)
+    slowed_searches(monkeypatch, 60)
     t0 = time.perf_counter()
     view = post(client, "/api/boards/view", {"state": state})
     assert time.perf_counter() - t0 < 1  # (answered in its 0.75 s, not 503)
@@ -252,16 +248,7 @@ def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
     search takes longer still shows the map and the routes run."""
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "2")
     record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
-    plain = RoutePlanner.best
-    slow = {"seconds": 0.3}
-
-    def best(self: RoutePlanner, trains: Any) -> Any:
-        end = time.perf_counter() + slow["seconds"]
-        while time.perf_counter() < end:
-            pass
-        return plain(self, trains)
-
-    monkeypatch.setattr(RoutePlanner, "best", best)
+    slow = slowed_searches(monkeypatch, 0.3)
     t0 = time.perf_counter()
     data = client.post("/api/records", content=record).json()
     assert time.perf_counter() - t0 < 2  # (answered, not 503)
