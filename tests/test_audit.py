@@ -133,6 +133,8 @@ def test_replay_command_counts_failures(tmp_path: Path, capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert "3 records, 32 runs, 2 records failed" in out
     assert "failed: " + str(bad) in out and "Nonesuch" in out
+    # each failure names its record once (a record that does not read names itself)
+    assert f"failed: {broken}:" in out and f"{broken}: {broken}" not in out
     assert main(["replay", str(bad), "--json", "--processes", "1"]) == 1
     (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert line["record"] == str(bad) and "Nonesuch" in line["error"]

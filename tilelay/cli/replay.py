@@ -138,13 +138,21 @@ def _run_line(run: AuditedRun) -> str:
     )
 
 
+def _failure(audit: RecordAudit) -> str:
+    """Why a record failed, led by the record's name (once: a record that could not be read
+    names itself already)."""
+    error = audit.error or ""
+    return error if error.startswith(f"{audit.record}:") else f"{audit.record}: {error}"
+
+
 def _text_lines(quiet: bool) -> Callable[[RecordAudit], None]:
     def emit(audit: RecordAudit) -> None:
         if quiet:
             if audit.error:
-                print(f"{audit.record}: error: {audit.error}")
+                print(f"error: {_failure(audit)}")
             return
-        print(f"{audit.record} ({audit.game or 'unknown game'}): {len(audit.runs)} runs")
+        game = f" ({audit.game})" if audit.game else ""
+        print(f"{audit.record}{game}: {len(audit.runs)} runs")
         if audit.runs:
             print(
                 f"  {'action':>5}  {'corp':<6} {'trains':<14} {'recorded':>9} "
@@ -174,4 +182,4 @@ def _print_summary(audits: list[RecordAudit]) -> None:
             print(f"  {game:<16} {corp:<8} {total:>7} over {runs} runs")
     for audit in audits:
         if audit.error:
-            print(f"failed: {audit.record}: {audit.error}")
+            print(f"failed: {_failure(audit)}")
