@@ -15,6 +15,7 @@ from tests.conftest import REFERENCE, corp
 from tilelay.audit import RecordAudit, audit_record
 from tilelay.replay import ReplayStep, replay_steps
 from tilelay.route_rules import TOWN, UnsupportedTrain, train_spec
+from tilelay.routes import RoutePlanner
 from tilelay.trains import StopAllowance, TrainType
 
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "1860__19354.json"
@@ -110,3 +111,20 @@ def test_recorded_routes_are_rated_as_the_engine_rates_them(
 ) -> None:
     (ran,) = [r for r in audit.runs if r.id == action]
     assert [r.computed_revenue for r in ran.recorded] == [revenue], rule
+
+
+def test_a_run_with_no_route_is_not_asked_of_the_rule_for_runs() -> None:
+    """A corporation whose train has no route (FYN's 3+2 at B4, hand-built from the shared
+    record's map): the search's first run is of no route, which earns nothing; 1860's rule
+    for runs (a run must visit the home city) is about the routes of a run, and is not asked
+    of none (it raised IndexError: the board page answered 500)."""
+    from tilelay.sandbox import BoardState
+
+    actions = ("F2=787-0", "F4=742-3", "G3=741-5", "J4=5-1", "H4=744-2", "I5=743-2")
+    actions += ("B4=115-5", "J6=746-2", "C5=743-2", "D6=742-2")
+    actions += ("F2=C&N@0", "I3=IOW@0", "J4=IOW@0", "G5=C&N@0", "B4=FYN@0")
+    board = BoardState("1860", actions=actions).board()
+    planner = RoutePlanner(board, "FYN", "8")
+    assert planner.rules.run_applies(planner.context, 1)
+    result = planner.best(["3+2"])
+    assert result.revenue >= 0 and all(r.revenue > 0 for r in result.routes)

@@ -388,3 +388,22 @@ def test_a_games_own_title_wins_over_another_games_alias() -> None:
         assert any("no longer answers" in str(w) for w in registry.registry_warnings())
     finally:
         registry.reset()
+
+
+def test_a_game_made_from_another_with_more_hexes_leaves_the_other_as_it_was() -> None:
+    """A game made with ``dataclasses.replace`` and other hexes (18USA's setup drawn from a
+    record's seed adds red hexes) has coordinates of its own: the first game gains no
+    neighbour off its map (it gained them, and a board of it then raised KeyError), and the
+    new game's variants with options are its own."""
+    from dataclasses import replace
+
+    game = load_game("1889")
+    edges = game.neighbours("A10")
+    assert "A12" not in game.hexes and 0 not in edges  # (edge 0 of A10 leads off the map)
+    more = replace(game, hexes={**game.hexes, "A12": game.hexes["A10"]})
+    assert more.neighbours("A10")[0] == "A12"
+    assert game.neighbours("A10") == edges and game.neighbour("A10", 0) is None
+    if game.options:
+        name = game.options[0].name
+        assert more.with_options([name]) is not game.with_options([name])
+        assert more.with_options([name]).hexes.keys() == more.hexes.keys()

@@ -571,8 +571,6 @@ def renamed(game: Game, like: Game, shift: tuple[int, int]) -> Game:
         ),
         companies=tuple(replace(c, blocks=tuple(map(name, c.blocks))) for c in game.companies),
         letter_is_x=like.letter_is_x,
-        _xy={},
-        _by_xy={},
     )
 
 

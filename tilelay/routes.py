@@ -2695,7 +2695,8 @@ class _Search:
                         rated = planner.rated(slots[slot], slot_lists[slot].found[j])
                         assert rated is not None
                         views.append(planner._view(slots[slot], rated))
-                return rules.run_revenue(views, total)
+                # (a run of no route earns nothing, whatever the game's rule for runs)
+                return rules.run_revenue(views, total) if views else total
 
         exits = self.planner._net.exits
         old = None if olds is None else [olds.get(s, -_BIG) for s in slots]

@@ -190,9 +190,11 @@ class Game:
     options: tuple[GameOption, ...] = ()
     chosen_options: tuple[str, ...] = ()
     route_rules: str | None = None
-    _xy: dict[str, tuple[int, int]] = field(default_factory=dict, repr=False)
-    _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, repr=False)
-    _variants: dict[tuple[str, ...], Game] = field(default_factory=dict, repr=False)
+    # (made anew for every game, a copy by ``dataclasses.replace`` too: a game made from
+    # another with other hexes must not add them to the other's coordinates)
+    _xy: dict[str, tuple[int, int]] = field(default_factory=dict, init=False, repr=False)
+    _by_xy: dict[tuple[int, int], str] = field(default_factory=dict, init=False, repr=False)
+    _variants: dict[tuple[str, ...], Game] = field(default_factory=dict, init=False, repr=False)
 
     def __repr__(self) -> str:
         return f"Game(name={self.name!r}, title={self.title!r}, hexes={len(self.hexes)})"
@@ -368,7 +370,8 @@ def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:
     for name in chosen:
         for tile in base.option(name).remove_tiles:
             manifest.pop(tile, None)
-    game = replace(base, manifest=manifest, chosen_options=chosen, _variants={(): base})
+    game = replace(base, manifest=manifest, chosen_options=chosen)
+    game._variants[()] = base
     return base._variants.setdefault(chosen, game)
 
 

@@ -735,7 +735,8 @@ class GameRules:
         return view.crossings()
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
-        """The revenue of a whole run whose routes earn ``total`` together."""
+        """The revenue of a whole run whose routes (one or more: the search never asks of a
+        run of none) earn ``total`` together."""
         return total
 
     def run_bonus_bound(self, ctx: RouteContext) -> int:

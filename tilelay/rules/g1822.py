@@ -299,8 +299,6 @@ class G1822(GameRules):
         """The routes' total, with one destination bonus (the best); a run the game does not
         allow (two local trains in one city, both tracks between Merthyr Tydfil and Pontypool)
         is worth less than running nothing."""
-        if not views:
-            return total
         ctx = views[0].ctx
         classes = ctx.classes
         local: set[int] = set()

@@ -174,8 +174,6 @@ class G1846(GameRules):
         return 0
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
-        if not views:
-            return total
         ctx = views[0].ctx
         if ctx.facts.companies.get(MAIL) != ctx.corporation:
             return total

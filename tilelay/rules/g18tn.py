@@ -40,8 +40,6 @@ class G18TN(GameRules):
                 state.extra[_KEY] = frozenset(tokens - {corp})
 
     def run_revenue(self, views: Sequence[RouteView], total: int) -> int:
-        if not views:
-            return total
         ctx = views[0].ctx
         if ctx.corporation not in ctx.facts.extra.get(_KEY, ()):
             return total
