@@ -5,8 +5,8 @@ tiles, tile sets and Game.xml, recorded games and their replay, actions, the com
 given inputs built from valid ones and then broken (huge and odd numbers, '²', control
 characters, wrong types, deep nesting, other encodings, entity declarations, truncation); the
 shared fixtures (real records of many games) are replayed with actions taken out, swapped,
-repeated or with a field changed; the web app is sent random paths, query parameters, forms
-and bodies. The properties:
+repeated or with a field changed, and boards branched off them edited through the board API;
+the web app is sent random paths, query parameters, forms and bodies. The properties:
 
 * a reader either reads the input or raises :class:`~tilelay.errors.TilelayError`, nothing
   else (no ``ValueError``, ``TypeError``, ``RecursionError``…);
@@ -20,7 +20,7 @@ time). A longer run sets ``TILELAY_FUZZ_EXAMPLES`` (examples per test, randomize
 
     TILELAY_FUZZ_EXAMPLES=15000 .venv/bin/python -m pytest -q -s tests/test_fuzz.py
 
-which tries about 15,000 inputs for each of the 18 tests (a few run out of distinct inputs
+which tries about 15,000 inputs for each of the 19 tests (a few run out of distinct inputs
 sooner) and prints how many it tried in all.
 """
 
@@ -989,3 +989,75 @@ def test_real_records_broken_replay_or_refuse(_engine_games: None, case: tuple[s
     # TilelayError naming the action) is an audit with an error; anything else fails here
     audit = audit_record(record, name=stem, optimum=False)
     assert audit.error is None or "action" in audit.error or "record" in audit.error, audit.error
+
+
+#: Games with rules of their own, whose records branch boards for the board API below.
+BOARD_STEMS = [
+    s
+    for s in ("1860__19354", "18USA__109372", "1822__33845", "18India__18India_game_end_bank")
+    if s in FIXTURE_STEMS
+]
+
+
+@functools.cache
+def _analysis(stem: str) -> Any:
+    """The fixture replayed, its steps as the board page has them (no route searched)."""
+    from tilelay.web.records import analyse_record
+
+    return analyse_record(_fixture(stem), seconds=0)
+
+
+@st.composite
+def real_board_edits(draw: st.DrawFn) -> tuple[Any, list[tuple[str, dict[str, Any]]]]:
+    """A board branched off a step of a real record (its game's tiles, tokens, phase,
+    corporation and trains), and edits of it drawn from the game's own hexes, tiles,
+    corporations, phases, trains and options."""
+    from tilelay.web.records import branch_state
+
+    analysis = _analysis(draw(st.sampled_from(BOARD_STEMS)))
+    game = analysis.game
+    state = branch_state(analysis, draw(st.integers(0, len(analysis.steps) - 1)))
+    hexes = st.sampled_from(sorted(game.hexes))
+    trains = sorted({s.name for c in game.trains.card_types[:3] for s in c.sides})
+    edits: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["lay", "token", "phase", "routes", "rotate", "lays", "view"]))
+        body: dict[str, Any] = {}
+        if kind == "lay":
+            body = {
+                "hex": draw(hexes),
+                "tile": draw(st.sampled_from(sorted(game.manifest))),
+                "rotation": draw(st.integers(0, 5)),
+                "replace": draw(st.booleans()),
+            }
+        elif kind in ("token", "routes"):
+            corp = draw(st.sampled_from([c.sym for c in game.corporations]))
+            body = {"hex": draw(hexes), "corporation": corp, "city": draw(st.integers(0, 2))}
+            if kind == "routes":
+                body = {"corporation": corp, "trains": draw(st.lists(st.sampled_from(trains)))}
+        elif kind == "phase":
+            body = {"phase": draw(st.sampled_from([p.name for p in game.trains.phases]))}
+        elif kind in ("rotate", "lays"):
+            body = {"hex": draw(hexes), "reach": draw(st.booleans())}
+        edits.append((kind, body))
+    return state.to_json(), edits
+
+
+@pytest.mark.skipif(not BOARD_STEMS, reason=f"reference data absent: {FIXTURES}")
+@FUZZ
+@given(case=real_board_edits())
+def test_real_boards_edited_answer_below_500(
+    _engine_games: None,
+    board_client: TestClient,
+    case: tuple[Any, list[tuple[str, dict[str, Any]]]],
+) -> None:
+    """Boards of real records' games (1860's, 18USA's, 1822's and 18India's rules, each
+    record replayed first: 18USA's draws its own setup) edited through the board page's
+    API: every answer is below 500 (a state that is no longer legal is refused, 4xx)."""
+    state, edits = case
+    TRIED["real boards"] += 1
+    for kind, body in edits:
+        response = board_client.post(f"/api/boards/{kind}", json={"state": state, **body})
+        assert response.status_code < 500, (kind, body, response.text[:300])
+        if response.status_code == 200 and kind != "lays":
+            state = response.json()["state"]
