@@ -20,6 +20,10 @@ def test_text_forms() -> None:
     assert str(TokenPlacement("H6", "B&O", 0)) == "H6=B&O@0"
     assert parse_action("K4=KO@0") == TokenPlacement("K4", "KO")
     assert parse_action("K4=57-1") == TileLay("K4", "57", 1)
+    # a token in an extra slot, and a neutral token
+    assert TokenPlacement.parse("K4=KO@1+") == TokenPlacement("K4", "KO", 1, extra=True)
+    assert str(TokenPlacement("K4", "KO", 1, extra=True)) == "K4=KO@1+"
+    assert str(parse_action("I5=(neutral)@0")) == "I5=(neutral)@0"
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import recorded_runs
 from tilelay.errors import NotFoundError
-from tilelay.sandbox import BoardState, Edit, IllegalEdit, StateError, board_actions
+from tilelay.sandbox import BoardState, Edit, IllegalEdit, StateError, board_actions, game_key
 
 
 def test_lay_rotate_replace_undo_redo() -> None:
@@ -127,3 +128,27 @@ def test_board_actions_rebuild_a_board() -> None:
     assert {c: (t.name, t.rotation) for c, t in rebuilt.laid.items()} == {
         c: (t.name, t.rotation) for c, t in board.laid.items()
     }
+
+
+EXTRA_TOKENS = ("1822__33845", "1882__5236", "18LosAngeles1__19984", "18USA__109372")
+
+
+@pytest.mark.parametrize("stem", [*EXTRA_TOKENS, "18VA__18VA_game_end_bank"])
+def test_board_actions_rebuild_the_boards_of_recorded_games(stem: str) -> None:
+    """Boards of recorded games whose tokens stand past their city's slots (abilities'
+    extra slots; a tile of fewer slots laid over them) or are neutral: the actions rebuild
+    them token for token, as the board page branches a board off a record's step (it
+    refused these as full cities, or as of no corporation)."""
+    checked = extra = 0
+    for step, _ in recorded_runs(stem, 4):
+        board = step.board
+        game = board.game
+        actions = tuple(str(a) for a in board_actions(board))
+        rebuilt = BoardState(game_key(game), options=game.chosen_options, actions=actions).board()
+        assert rebuilt.tokens == board.tokens, step.action_id
+        assert {c: (t.name, t.rotation % 6) for c, t in rebuilt.laid.items()} == {
+            c: (t.name, t.rotation % 6) for c, t in board.laid.items()
+        }
+        checked += 1
+        extra += sum(1 for a in actions if a.endswith("+") or "(neutral)" in a)
+    assert checked and extra

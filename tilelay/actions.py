@@ -1,7 +1,9 @@
 """Actions on a board as values with a text form, as python-chess's ``Move`` has its UCI.
 
 * :class:`TileLay` — a tile laid on a hex: ``K4=57-1`` is tile 57 at K4 in rotation 1;
-* :class:`TokenPlacement` — a station token: ``K4=KO@0`` is KO's token in city 0 of K4.
+* :class:`TokenPlacement` — a station token: ``K4=KO@0`` is KO's token in city 0 of K4;
+  ``K4=KO@0+`` one in an extra slot, past the city's slots (as abilities place them, and a
+  token stays when a tile of fewer slots replaces its city's).
 
 ``str()`` writes the canonical text and ``parse()`` reads it back (a rotation or city left out
 reads as 0), so actions travel through command lines, URLs, JSON and saved boards as short
@@ -102,11 +104,14 @@ class TileLay:
 @dataclass(frozen=True, slots=True)
 class TokenPlacement:
     """``corporation``'s station token in city ``city`` (counting the tile's cities) of
-    ``coord``: ``K4=KO@0``."""
+    ``coord``: ``K4=KO@0``; with ``extra``, in a slot past the city's own (``K4=KO@0+``:
+    18xx.games' ``extra_slot`` and ``cheater`` abilities, and a token kept when the city's
+    new tile has fewer slots)."""
 
     coord: str
     corporation: str
     city: int = 0
+    extra: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.city <= 99:
@@ -114,19 +119,22 @@ class TokenPlacement:
 
     @classmethod
     def parse(cls, text: str) -> TokenPlacement:
-        """Read ``COORD=CORPORATION[@CITY]``; raises :class:`ActionError`."""
+        """Read ``COORD=CORPORATION[@CITY[+]]``; raises :class:`ActionError`."""
         coord, sep, rest = text.partition("=")
         corporation, at, city = rest.strip().partition("@")
+        extra = bool(at) and city.endswith("+")
+        if extra:
+            city = city[:-1]
         if not sep or not corporation or (at and not _SMALL.fullmatch(city)):
             raise ActionError(
-                f"bad token placement {text!r}: expected COORD=CORPORATION[@CITY], e.g. K4=KO@0"
+                f"bad token placement {text!r}: expected COORD=CORPORATION[@CITY[+]], e.g. K4=KO@0"
             )
         if not _NAME.fullmatch(corporation):
             raise ActionError(f"bad corporation {corporation!r} in {text!r}")
-        return cls(_coord(coord, text, "K4=KO@0"), corporation, int(city) if at else 0)
+        return cls(_coord(coord, text, "K4=KO@0"), corporation, int(city) if at else 0, extra)
 
     def __str__(self) -> str:
-        return f"{self.coord}={self.corporation}@{self.city}"
+        return f"{self.coord}={self.corporation}@{self.city}{'+' if self.extra else ''}"
 
 
 #: An action on a board.

@@ -308,8 +308,22 @@ class Board:
         (:meth:`why_illegal` says those)."""
         if isinstance(action, TileLay):
             return self.lay(action.coord, self.game.tile(action.tile), action.rotation)
-        self.game.corporation(action.corporation)
-        return self.place_token(action.coord, action.city, action.corporation)
+        if action.corporation != NEUTRAL:
+            self.game.corporation(action.corporation)
+        return self.place_token(
+            action.coord, action.city, action.corporation, extra_slot=action.extra
+        )
+
+    def slots(self, coord: str, city_index: int) -> int:
+        """How many token slots city ``city_index`` of the tile at ``coord`` has (tokens past
+        them are in extra slots)."""
+        tile = self.tile_at(coord)
+        cities = _city_nodes(tile)
+        if not 0 <= city_index < len(cities):
+            raise BoardError(
+                f"{coord}: tile {tile.name} has {len(cities)} cit(ies), no city {city_index}"
+            )
+        return tile.nodes[cities[city_index]].slots
 
     def with_home_tokens(self, corporations: Iterable[str] | None = None) -> Board:
         """A new board with the home tokens of ``corporations`` (default: all) placed.

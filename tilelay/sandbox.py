@@ -505,7 +505,8 @@ def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
 
 def board_actions(board: Board) -> list[Action]:
     """Actions that rebuild ``board`` on an empty map: every tile laid (as it lies now),
-    then every token in the order placed in its city.
+    then every token in the order placed in its city (those past the city's slots in extra
+    slots; neutral tokens as :data:`~tilelay.board.NEUTRAL`'s).
 
     >>> from tilelay.games import load_game
     >>> board = Board(load_game("1889")).with_home_tokens(["KO"])
@@ -516,6 +517,7 @@ def board_actions(board: Board) -> list[Action]:
     for coord, tile in board.laid.items():
         out.append(TileLay(coord, tile.name, tile.rotation % 6))
     for (coord, city), corps in board.tokens.items():
-        for corp in corps:
-            out.append(TokenPlacement(coord, corp, city))
+        slots = board.slots(coord, city)
+        for i, corp in enumerate(corps):
+            out.append(TokenPlacement(coord, corp, city, extra=i >= slots))
     return out
