@@ -194,6 +194,34 @@ def test_saved_boards(client: TestClient) -> None:
     assert client.get("/board/1830?board=" + str(imported["board"]["id"])).status_code == 404
 
 
+def test_a_step_answered_by_another_process_searches_only_its_own_run(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's processes keep their own analyses: a step or a branch asked of one that
+    did not import the record replays it without searching its runs (the step's own search
+    then has the request's time)."""
+    from tilelay.web import records
+
+    record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
+    data = client.post("/api/records", content=record).json()
+    record_id, last = data["record"]["id"], data["runs"][-1]
+    records._CACHE.clear()  # (another process)
+    plain, searched = RoutePlanner.best, []
+
+    def best(self: RoutePlanner, trains: Any) -> Any:
+        searched.append(self.corporation)
+        return plain(self, trains)
+
+    monkeypatch.setattr(RoutePlanner, "best", best)
+    step = client.get(f"/api/records/{record_id}/steps/{last['n']}").json()
+    assert step["run"]["best"] == last["best"] and searched == [last["corporation"]]
+    assert post(client, f"/api/records/{record_id}/branch", {"step": 3})["state"]
+    assert len(searched) == 1
+    # the record itself (its runs' bests) is searched again where no process keeps it
+    assert client.get(f"/api/records/{record_id}").json()["runs"][-1]["best"] == last["best"]
+    assert len(searched) == len(data["runs"]) + 1
+
+
 def test_a_board_whose_routes_take_too_long_shows_without_them(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -212,24 +212,37 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
 # ------------------------------------------------------------------------------ cache
 
 _KEPT = 6
-_CACHE: OrderedDict[tuple[str, int, int], Analysis] = OrderedDict()
+#: Analyses by (store, record, version, whether the runs' best routes were searched)
+_CACHE: OrderedDict[tuple[str, int, int, bool], Analysis] = OrderedDict()
 _LOCK = threading.Lock()
 
 
-def _analysis(store: Store, record_id: int) -> tuple[dict[str, Any], Analysis]:
+def _analysis(
+    store: Store, record_id: int, *, bests: bool = True
+) -> tuple[dict[str, Any], Analysis]:
+    """Record ``record_id`` analysed (kept for the next requests of this process); with
+    ``bests`` False, only its steps are needed (a step and a branch, which a process of the
+    server other than the one that imported the record may answer): where no analysis is
+    kept, the record is replayed without searching its runs, so that the step's own search
+    has the request's time."""
     doc = store.get(record_id, "record")
-    key = (str(store.path), record_id, doc.version)
+    base = (str(store.path), record_id, doc.version)
     with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-    if hit is None:
-        hit = analyse_record(doc.body, seconds=search_seconds(_IMPORT_SHARE))
-        with _LOCK:
-            _CACHE[key] = hit
-            while len(_CACHE) > _KEPT:
-                _CACHE.popitem(last=False)
+        for key in [(*base, True)] + ([] if bests else [(*base, False)]):
+            hit = _CACHE.get(key)
+            if hit is not None:
+                _CACHE.move_to_end(key)
+                return doc.summary(), hit
+    hit = analyse_record(doc.body, seconds=search_seconds(_IMPORT_SHARE) if bests else 0)
+    _keep((*base, bests), hit)
     return doc.summary(), hit
+
+
+def _keep(key: tuple[str, int, int, bool], analysis: Analysis) -> None:
+    with _LOCK:
+        _CACHE[key] = analysis
+        while len(_CACHE) > _KEPT:
+            _CACHE.popitem(last=False)
 
 
 #: The share of a request's time limit (:func:`~tilelay.web.compute.request_seconds`) that
@@ -276,8 +289,7 @@ async def import_record(request: Request) -> Response:
         analysis = analyse_record(record, seconds=search_seconds(_IMPORT_SHARE))
         title = f"{analysis.game.title} · record {record.get('id', '?')}"
         doc = store.create("record", name or title, record)
-        with _LOCK:
-            _CACHE[(str(store.path), doc.id, doc.version)] = analysis
+        _keep((str(store.path), doc.id, doc.version, True), analysis)
         return _answer(doc.summary(), analysis)
 
     return JSONResponse(await _work(request, work), status_code=201)
@@ -348,7 +360,7 @@ async def record_step(request: Request) -> Response:
     record_id, n = _id(request), _step(request)
 
     def work(store: Store) -> dict[str, Any]:
-        _, analysis = _analysis(store, record_id)
+        _, analysis = _analysis(store, record_id, bests=False)
         if not 0 <= n < len(analysis.steps):
             raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}", 404)
         return _step_view(analysis, n)
@@ -382,7 +394,7 @@ async def branch(request: Request) -> Response:
         raise WebError("'step' must be a step number (0 or more)")
 
     def work(store: Store) -> dict[str, Any]:
-        _, analysis = _analysis(store, record_id)
+        _, analysis = _analysis(store, record_id, bests=False)
         if n >= len(analysis.steps):
             raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}", 404)
         return {"state": branch_state(analysis, n).to_json()}
