@@ -41,11 +41,15 @@ def request(
 
 
 class Server:
-    """``tilelay serve --db DB`` in its own process (environment ``env`` added)."""
+    """``tilelay serve --db DB`` in its own process (environment ``env`` added, and the
+    serve command's ``args``)."""
 
-    def __init__(self, db: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, db: Path, env: Mapping[str, str] | None = None, args: tuple[str, ...] = ()
+    ) -> None:
         self.db = db
         self.env = dict(env or {})
+        self.args = args
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -60,7 +64,7 @@ class Server:
         self.port = _free_port()
         code = "import sys; from tilelay.cli import main; sys.exit(main())"
         argv = [sys.executable, "-c", code, "serve", "--port", str(self.port)]
-        argv += ["--db", str(self.db), "--log-level", "warning"]
+        argv += ["--db", str(self.db), "--log-level", "warning", *self.args]
         self.proc = subprocess.Popen(
             argv,
             env={**os.environ, **self.env},

@@ -165,3 +165,20 @@ def test_render_tile_from_an_xml_file(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_tile_option_needs_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", "tile", "57", "--tile", "57", "-o", str(tmp_path / "x.svg")]) == 2
     assert "--tile picks a tile from a tile file" in capsys.readouterr().err
+
+
+def test_the_server_s_workers_know_the_games_of_other_engines(tmp_path: Path) -> None:
+    """``tilelay serve`` with ``TILELAY_GAMES`` (or ``--games``) and two worker processes:
+    every worker serves the engine's games (each worker is a new process, which knew only
+    the built-in games)."""
+    from tests.conftest import reference
+    from tests.serving import Server, request
+
+    engine = reference("18xxgames", "engine")
+    env = {"TILELAY_GAMES": str(engine), "TILELAY_CACHE": str(tmp_path / "cache")}
+    with Server(tmp_path / "boards.sqlite3", env, ("--workers", "2")) as server:
+        for _ in range(4):  # (the workers take turns)
+            conn = server.connection(timeout=120)
+            status, _ = request(conn, "GET", "/board/1846")
+            conn.close()
+            assert status == 200

@@ -108,7 +108,14 @@ def listen(host: str, port: int, count: int = 1) -> list[socket.socket]:
 def _worker(config: Any, sock: socket.socket, parent: int) -> None:  # pragma: no cover
     import uvicorn
 
+    from tilelay.sources.games import add_paths, paths_from_environment
+
     _end_with(parent)
+    # a new process: the games of other engines the server knows (its --games and
+    # TILELAY_GAMES, which the server passes on in TILELAY_GAMES) are made known again
+    paths = paths_from_environment()
+    if paths:
+        add_paths(paths)
     config.configure_logging()
     uvicorn.Server(config).run(sockets=[sock])
 
