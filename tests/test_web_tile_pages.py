@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -374,3 +375,32 @@ def test_carcassonne_is_mounted(client: TestClient) -> None:
     r = client.get("/carcassonne")
     assert r.status_code == 200
     assert "<html" in r.text.lower()
+
+
+def test_every_link_of_the_index_opens_with_the_games_of_every_source(tmp_path: Path) -> None:
+    """With the games of the engine, of Rails and of GE18XX known, every page the index
+    links to opens: names with spaces ("18ZOO - Map A", "Steam Over Holland"), with an
+    apostrophe, and with a '+' ("1830+") too (their tile pages answered 404 or 400, and
+    1830+'s every page 404)."""
+    from html import unescape
+
+    from tests.conftest import reference
+    from tilelay.games import registry
+    from tilelay.sources.games import add_paths
+
+    root = reference()
+    add_paths([root / "18xxgames" / "engine", root / "rails", root / "ge18xx"])
+    try:
+        with TestClient(create_app(db=tmp_path / "boards.sqlite3")) as client:
+            index = client.get("/").text
+            links = sorted({unescape(h) for h in re.findall(r'href="(/[^"]*)"', index)})
+            assert any("1830%2B" in link for link in links) and len(links) > 400
+            failed = [
+                (link, status)
+                for link in links
+                if not link.startswith("/static/")
+                and (status := client.get(link).status_code) != 200
+            ]
+            assert failed == []
+    finally:
+        registry.reset()

@@ -37,7 +37,7 @@ MAX_ROTATIONS = 12
 
 # Names in URLs (tiles, hexes, games): letters, digits and a little punctuation. Anything else
 # (slashes, backslashes, NUL, "..") is refused before any lookup happens.
-_SAFE = re.compile(r"^[\w .:'&()#,~@-]{1,80}$")
+_SAFE = re.compile(r"^[\w .:'&()#,~@+-]{1,80}$")
 
 
 def split_plus(text: str) -> list[str]:

@@ -178,8 +178,15 @@ def _game(name: str) -> Game:
 
 
 def _games(spec: str) -> list[Game]:
+    """The games of a URL's path: one game's name (which may hold spaces and ``+``: "18ZOO -
+    Map A", "1830+"), else names joined with ``+``."""
+    if safe_name(spec):
+        try:
+            return [load_game(spec)]
+        except NotFoundError:
+            pass
     games: list[Game] = []
-    for part in split_plus(spec):
+    for part in (p for p in spec.split("+") if p):
         if not safe_name(part):
             raise NotFoundError(f"no game named {part!r}", suggestions=game_names())
         found = find_games(part)
