@@ -254,3 +254,16 @@ def test_routes_svg_keeps_the_map() -> None:
     svg = map_svg(game, board=board, routes=[], size=30.0)
     assert svg.count('<g class="hex"') == len(game.hexes)
     assert '<g class="route"' not in svg and "No route" in svg
+
+
+def test_a_minor_s_run_is_shown_like_a_corporation_s(client: TestClient) -> None:
+    """1846's minors run routes (MS at action 37 of the shared record): the page shows their
+    best routes, as it does a corporation's (it refused them as not a corporation's)."""
+    from tests.conftest import engine_games_known, reference
+
+    body = reference("18xxgames", "fixtures", "1846__10264.json").read_bytes()
+    with engine_games_known():
+        response = client.post("/api/routes/1846?action=37", content=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert data["corporation"] == "MS" and data["revenue"] == 60

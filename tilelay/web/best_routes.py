@@ -197,7 +197,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
     if chosen is None:
         raise WebError(f"no action {action} in force in the record")
     corp = str(chosen.action.get("entity", ""))
-    if chosen.action.get("entity_type") not in (None, "corporation") or corp not in {
+    if chosen.action.get("entity_type") not in (None, "corporation", "minor") or corp not in {
         c.sym for c in game.corporations
     }:
         raise WebError(
