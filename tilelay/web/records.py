@@ -98,7 +98,7 @@ def _corp_of(game: Game, step: ReplayStep) -> str | None:
 
 
 def _runs(
-    game: Game, step: ReplayStep, planner: RoutePlanner, corp: str, seconds: float | None
+    step: ReplayStep, planner: RoutePlanner, corp: str, seconds: float | None
 ) -> dict[str, Any]:
     """The routes run at a ``run_routes`` step (found on the board where the record gives
     no revenue) and the best ones, searched for at most ``seconds`` (None: for as long as
@@ -176,7 +176,7 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
         if action.get("type") == "run_routes" and corp is not None:
             planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
             left = None if end is None else max(end - time.monotonic(), 0.0)
-            run = _runs(game, step, planner, corp, left)
+            run = _runs(step, planner, corp, left)
             if run["best"] is None:
                 end = time.monotonic()  # the time is up: no later run is searched
             runs.append(
@@ -338,7 +338,7 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
     }
     if step.action.get("type") == "run_routes" and corp is not None:
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        run = _runs(game, step, planner, corp, search_seconds())
+        run = _runs(step, planner, corp, search_seconds())
         drawn, best = run.pop("_drawn"), run.pop("_best")
         out["run"] = run
         # (no routes drawn where the search took too long: not "no route")
