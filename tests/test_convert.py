@@ -10,7 +10,8 @@ import pytest
 
 from tilelay import catalogue, dsl
 from tilelay.cli import main
-from tilelay.convert import read, to_dsl, write
+from tilelay.convert import connections, read, to_dsl, write
+from tilelay.tile import Tile
 
 
 def test_catalogue_round_trip_dsl_xml_dsl() -> None:
@@ -51,3 +52,45 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["convert", str(src), "-o", str(dst)]) == 0
     assert json.loads(dst.read_text())[0]["name"] == "8"
     assert main(["convert", str(tmp_path / "nope.xml"), "--to", "dsl"]) == 2
+
+
+def test_every_engine_tile_writes_to_xml_with_what_it_loses() -> None:
+    """The manifest tiles of every game of the 18xx.games engine, written as seed 000's XML
+    and read back: a tile that comes back other than it was has its losses listed (thin and
+    future track, which seed 000 has no gauge for, failed to write at all: 18Norway)."""
+    from tests.conftest import engine_games_known
+    from tilelay.games import game_names, load_game
+
+    checked = listed = 0
+    with engine_games_known():
+        for name in game_names():
+            game = load_game(name)
+            if game.format != "18xx.games":
+                continue
+            for tile_name in sorted(game.manifest):
+                tile = game.tile(tile_name)
+                out = write([tile], "xml")
+                back = read(out.text, "xml")[0]
+                again = dsl.parse(dsl.write(to_dsl(back)), name=tile.name, color=tile.color)
+                if not _same(replace(again, stripe=tile.stripe), tile):
+                    assert out.losses, f"{name}: tile {tile.name} changed without a reported loss"
+                    listed += 1
+                checked += 1
+    assert checked > 3000 and listed
+
+
+def _same(a: Tile, b: Tile) -> bool:
+    """Whether two tiles are the same but for the order of their nodes (a junction is read
+    back after the stops) and the engine reader's note of each node's part."""
+
+    def nodes(tile: Tile) -> list[str]:
+        return sorted(
+            repr(replace(n, extra=tuple(kv for kv in n.extra if kv[0] != "part")))
+            for n in tile.nodes
+        )
+
+    return (
+        connections(a) == connections(b)
+        and nodes(a) == nodes(b)
+        and replace(a, nodes=(), paths=()) == replace(b, nodes=(), paths=())
+    )

@@ -39,6 +39,7 @@ immediately before the track they cover; RevenueCenters come after all tracks.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FilePath
@@ -664,6 +665,24 @@ def _extra(pairs: Sequence[tuple[str, str]], key: str) -> str | None:
     return None
 
 
+#: The node fields seed 000's format has no place for, and their defaults.
+_NODE_FACTS = (
+    "visit_cost",
+    "route",
+    "revenue_format",
+    "revenue_rows",
+    "boom",
+    "to_city",
+    "outline",
+    "halt",
+    "symbol",
+    "mountain_pass",
+    "pass_color",
+    "pass_size",
+)
+_NODE_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Node) if f.name in _NODE_FACTS}
+
+
 def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
     """What seed 000's format cannot express about ``tile``, by name (left out when writing)."""
     out: list[str] = []
@@ -677,6 +696,11 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
         )
     locations: dict[int, int] = {}
     for i, n in enumerate(tile.nodes):
+        # the stop facts of the tile language that seed 000 has no place for
+        for name in _NODE_FACTS:
+            value = getattr(n, name)
+            if value != _NODE_DEFAULTS[name]:
+                out.append(f"node _{i}: {name} {value}")
         if n.groups:
             out.append(f"node _{i}: groups {'|'.join(n.groups)}")
         if n.style in (TownStyle.RECT, TownStyle.HIDDEN):
@@ -719,9 +743,18 @@ def unexpressible(tile: Tile, layout: Layout = Layout.FLAT) -> list[str]:
             out.append(f"path {i}: lanes")
         if _track_location(tile, p.a, p.b, layout) == _track_location(tile, p.b, p.a, layout):
             out.append(f"path {i}: both ends at the same place")
-    for what, items in (("terrain upgrade", tile.upgrades), ("border", tile.borders)):
+        if p.track not in _GAUGE_NAMES:
+            out.append(f"path {i}: {p.track.value} track (written as NORMAL)")
+    for what, items in (
+        ("terrain upgrade", tile.upgrades),
+        ("border", tile.borders),
+        ("stub", tile.stubs),
+        ("partition", tile.partitions),
+    ):
         for item in items:
             out.append(f"{what} {item}")
+    if tile.future_label is not None:
+        out.append(f"future label {tile.future_label}")
     for icon in tile.icons:
         out.append(f"icon {icon.image!r}")
     if tile.frame is not None:
@@ -782,7 +815,7 @@ def _write_tile(tile: Tile, layout: Layout, out: list[str]) -> None:
     for p in tile.paths:
         enter = str(_track_location(tile, p.a, p.b, layout))
         exit_ = str(_track_location(tile, p.b, p.a, layout))
-        gauge = _GAUGE_NAMES[p.track]
+        gauge = _GAUGE_NAMES.get(p.track, "NORMAL")  # (thin and future track: see unexpressible)
         if p.over:
             body.append(
                 f"\t\t<Track{_attrs([('enter', enter), ('exit', exit_), ('gauge', 'OVERPASS')])}/>"
