@@ -500,3 +500,8 @@ def test_cli_record(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["routes", str(path), "--action", "92"]) == 0
     out = capsys.readouterr().out
     assert "NYNH" in out and "recorded 110" in out and "total 110" in out
+    # its dividend, right after: no train may run again, and the line says why
+    assert main(["routes", str(path), "--action", "93"]) == 0
+    out = capsys.readouterr().out
+    assert "(dividend): NYNH (its trains 2, 2, 2 have run this round)" in out
+    assert "total 0" in out

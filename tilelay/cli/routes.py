@@ -104,6 +104,10 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
         else None
     )
     head = f"{game.name} action {action.get('id')} ({action.get('type')}): {corp}"
+    held = chosen.trains.get(corp, {})
+    if not trains and held:
+        # (after its run, in the same operating round: the position of a dividend, say)
+        head += f" (its trains {', '.join(sorted(held.values()))} have run this round)"
     _print(head, result, trains, seconds, recorded)
     return 0
 
