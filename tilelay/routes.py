@@ -2667,7 +2667,8 @@ class _Search:
         walked = [list(f.values()) for f in found]
         bound = 0
         if self.run_rules:
-            self.ctx.longest = max((_length(f) for r in walked for f in r), default=0)
+            # (worked out only for a game whose bound asks it: 1846's Mail Contract)
+            self.ctx.longest = lambda: max((_length(f) for r in walked for f in r), default=0)
             bound = rules.run_bonus_bound(self.ctx)
         # each train's routes (bound or revenue, walk order, route), best first, and
         # whether they are rated

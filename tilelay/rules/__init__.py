@@ -270,8 +270,8 @@ class RouteContext:
         self._values: dict[TrainSpec, list[int]] = {}
         #: what a game's rules work out once per search (their own keys)
         self.memo: dict[str, Any] = {}
-        #: the most stops of a route the search found (for whole-run bounds)
-        self.longest = len(self.nodes)
+        # the most stops of a route the search found (:attr:`longest`), or how to work it out
+        self._longest: int | Callable[[], int] = len(self.nodes)
         tokened = [False] * len(self.nodes)
         neutral = rules.neutral_owner == corporation
         for n in shared.token_cities:
@@ -279,6 +279,19 @@ class RouteContext:
             if corporation in held or (neutral and NEUTRAL in held):
                 tokened[n] = True
         self.tokened = tokened
+
+    @property
+    def longest(self) -> int:
+        """The most stops a route of the search's run has (whole-run bounds: 1846's Mail
+        Contract); worked out when a rule first asks, where the search set how."""
+        found = self._longest
+        if not isinstance(found, int):
+            found = self._longest = found()
+        return found
+
+    @longest.setter
+    def longest(self, value: int | Callable[[], int]) -> None:
+        self._longest = value
 
     def values(self, spec: TrainSpec) -> list[int]:
         """What each node earns ``spec`` when scored (the game's :meth:`GameRules.stop_values`,
