@@ -22,7 +22,17 @@ from tilelay.actions import Action, TileLay
 from tilelay.errors import TilelayError
 from tilelay.games import Game
 from tilelay.hexgeo import neighbour_edge
-from tilelay.tile import BorderType, Color, Edge, FutureLabel, NodeKind, NodeRef, Path, Tile
+from tilelay.tile import (
+    BorderType,
+    Color,
+    Edge,
+    FutureLabel,
+    Node,
+    NodeKind,
+    NodeRef,
+    Path,
+    Tile,
+)
 from tilelay.trains import Phase
 from tilelay.upgrades import explain, legal_rotations
 
@@ -254,13 +264,7 @@ class Board:
         token into a full city (18xx.games' ``cheater`` and ``extra_slot`` abilities).
         :data:`NEUTRAL` tokens may share a city with any number of others.
         """
-        tile = self.tile_at(coord)
-        cities = _city_nodes(tile)
-        if not 0 <= city_index < len(cities):
-            raise BoardError(
-                f"{coord}: tile {tile.name} has {len(cities)} cit(ies), no city {city_index}"
-            )
-        node = tile.nodes[cities[city_index]]
+        tile, node = self._city(coord, city_index)
         here = self._tokens.get((coord, city_index), ())
         if corporation in here and corporation != NEUTRAL:
             raise BoardError(f"{coord}: {corporation} already has a token in city {city_index}")
@@ -317,13 +321,18 @@ class Board:
     def slots(self, coord: str, city_index: int) -> int:
         """How many token slots city ``city_index`` of the tile at ``coord`` has (tokens past
         them are in extra slots)."""
+        return self._city(coord, city_index)[1].slots
+
+    def _city(self, coord: str, city_index: int) -> tuple[Tile, Node]:
+        """The tile at ``coord`` and its city ``city_index`` (counting the tile's cities);
+        :class:`BoardError` when it has no such city."""
         tile = self.tile_at(coord)
         cities = _city_nodes(tile)
         if not 0 <= city_index < len(cities):
             raise BoardError(
                 f"{coord}: tile {tile.name} has {len(cities)} cit(ies), no city {city_index}"
             )
-        return tile.nodes[cities[city_index]].slots
+        return tile, tile.nodes[cities[city_index]]
 
     def with_home_tokens(self, corporations: Iterable[str] | None = None) -> Board:
         """A new board with the home tokens of ``corporations`` (default: all) placed.
