@@ -1027,9 +1027,9 @@ def _ends_beyond(net: _Net, endable: list[bool], m: int, out: tuple[int, ...]) -
             out_chains = chains[e]
             if out_chains is None:
                 out_chains = chain_of(e)
-            for b, _, _, _, juncs, _ in out_chains:
+            for b, *_ in out_chains:
                 bit = 1 << b
-                if seen & bit or any((seen >> j) & 1 for j in juncs):
+                if seen & bit:
                     continue
                 seen |= bit
                 if endable[b]:
