@@ -145,10 +145,14 @@ def search_seconds(share: float = SEARCH_SHARE) -> float:
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
-    """Run the block in this thread for at most ``seconds``: then it is stopped by
-    :class:`TimeUp` at its next Python instruction (for one part of a request's work that
-    may take long, such as one route search of many, which the request can do without)."""
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Run the block in this thread for at most ``seconds`` (None: for as long as it takes):
+    then it is stopped by :class:`TimeUp` at its next Python instruction (for one part of a
+    request's work that may take long, such as one route search of many, which the request
+    can do without)."""
+    if seconds is None:
+        yield
+        return
     alarm = _Alarm(TimeUp)
     alarm.start()
     timer = threading.Timer(max(seconds, 0.0), alarm.ring)

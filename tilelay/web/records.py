@@ -22,7 +22,6 @@ kept in the store as a document of kind ``record``, so the page steps through it
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections import OrderedDict
@@ -108,7 +107,7 @@ def _runs(
     best: RunResult | None = None
     if seconds is None or seconds > 0:
         try:
-            with time_limit(seconds) if seconds is not None else contextlib.nullcontext():
+            with time_limit(seconds):
                 best = planner.best(step.runnable_names(corp))
         except TimeUp:
             best = None
