@@ -858,3 +858,50 @@ def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
         time.sleep(0.2)
     else:
         raise AssertionError(f"a worker still listens on port {port} after the server was killed")
+
+
+# ------------------------------------------------------------------ ids past SQLite's
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/boards/{}"),
+        ("PUT", "/api/boards/{}"),
+        ("PATCH", "/api/boards/{}"),
+        ("DELETE", "/api/boards/{}"),
+        ("GET", "/api/boards/{}/export"),
+        ("GET", "/api/boards/{}/revisions"),
+        ("GET", "/api/records/{}"),
+        ("DELETE", "/api/records/{}"),
+        ("GET", "/api/records/{}/steps/0"),
+        ("POST", "/api/records/{}/branch"),
+        ("GET", "/api/carcassonne/games/{}"),
+        ("DELETE", "/api/carcassonne/games/{}"),
+        ("GET", "/api/carcassonne/games/{}/export"),
+        ("POST", "/api/carcassonne/games/{}/undo"),
+    ],
+)
+def test_an_id_past_sqlite_s_is_404(client: TestClient, method: str, path: str) -> None:
+    """A document id past what SQLite holds is a document that is not there (not a 500)."""
+    for doc_id in (2**63, 10**40):
+        body = {"name": "x", "version": 1, "state": {"game": "1889"}, "step": 0}
+        response = client.request(method, path.format(doc_id), content=json.dumps(body))
+        error = _api_error(response, 404)["error"]
+        assert error.startswith("no ") and str(doc_id) in error
+
+
+def test_an_id_past_sqlite_s_in_a_page_is_404(client: TestClient) -> None:
+    _page_error(client.get(f"/carcassonne/play/{2**63}"), 404)
+
+
+def test_an_empty_body_says_so(client: TestClient) -> None:
+    error = _api_error(client.post("/api/boards/view", content=b""))["error"]
+    assert error == "the request body is empty: a JSON object was expected"
+
+
+@pytest.mark.parametrize("reach", ['"yes"', "1", "null", "[]"])
+def test_a_flag_that_is_not_true_or_false_is_400(client: TestClient, reach: str) -> None:
+    body = '{"state": {"game": "1889"}, "hex": "K8", "reach": ' + reach + "}"
+    error = _api_error(client.post("/api/boards/lays", content=body.encode()))["error"]
+    assert error == "'reach' must be true or false"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -125,3 +126,54 @@ def test_concurrent_saves_from_threads(tmp_path: Path) -> None:
     conflicts = [r for r in store.revisions(doc.id) if r.reason == "conflict"]
     assert len(conflicts) == outcomes.count("conflict")
     assert store.check() == []
+
+
+def test_ids_past_sqlite_are_no_document(tmp_path: Path) -> None:
+    """An id SQLite cannot hold (a URL may carry any) is a document that is not there."""
+    store = Store(tmp_path / "db.sqlite3")
+    store.create("board", "b", {})
+    for doc_id in (2**63, -(2**63) - 1, 10**30, 0, -1):
+        with pytest.raises(NotFoundError, match=f"no board {doc_id}"):
+            store.get(doc_id, "board")
+        for call in (
+            lambda: store.delete(doc_id),
+            lambda: store.rename(doc_id, "x"),
+            lambda: store.save(doc_id, {}, version=1),
+            lambda: store.revisions(doc_id),
+        ):
+            with pytest.raises(NotFoundError, match=f"no document {doc_id}"):
+                call()
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("a\u0007b", "control character U+0007"),
+        ("\u202eevil", "direction control U+202E"),
+        ("left\u2066right", "direction control U+2066"),
+        ("x" * 201, "at most 200 characters, not 201"),
+    ],
+)
+def test_names_hold_no_controls(tmp_path: Path, name: str, why: str) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    with pytest.raises(StoreError, match=re.escape(why)):
+        store.create("board", name, {})
+    doc = store.create("board", "fine", {})
+    with pytest.raises(StoreError, match=re.escape(why)):
+        store.rename(doc.id, name)
+    with pytest.raises(StoreError, match=re.escape(why)):
+        store.save(doc.id, {}, version=1, name=name)
+    assert store.get(doc.id).name == "fine"
+
+
+def test_a_version_below_one_is_refused_and_one_above_is_a_conflict(tmp_path: Path) -> None:
+    """No tab read version 0; a tab may have read a later version of a deleted document
+    whose id came back (its save is kept, as any other conflict)."""
+    store = Store(tmp_path / "db.sqlite3")
+    doc = store.create("board", "b", {"n": 0})
+    with pytest.raises(StoreError, match="versions count from 1, not 0"):
+        store.save(doc.id, {"n": 1}, version=0)
+    with pytest.raises(Conflict) as info:
+        store.save(doc.id, {"n": 2}, version=99)
+    kept = {r.id: r for r in store.revisions(doc.id)}[info.value.kept]
+    assert kept.body == {"n": 2} and store.get(doc.id).body == {"n": 0}

@@ -265,6 +265,15 @@ def test_records_step_and_branch(client: TestClient) -> None:
     view = post(client, "/api/boards/view", {"state": branched["state"]})
     assert view["routes"]["revenue"] == 100
     assert client.get("/api/records").json()["records"][0]["id"] == record_id
+    # the players by their names, as the record names them
+    assert any(s["text"].startswith("Player 1 bid") for s in data["steps"][:4])
+    assert not any(s["text"].startswith("639 ") for s in data["steps"])
+    # a route run that is not legal says why (action 367: IR through a full city)
+    n = next(r["n"] for r in runs if r["id"] == 367)
+    ran = client.get(f"/api/records/{record_id}/steps/{n}").json()["run"]["ran"]
+    wrong = [r for r in ran if r["problem"]]
+    assert len(wrong) == 1 and not wrong[0]["drawn"] and "no legal route" in wrong[0]["problem"]
+    assert {r["type"] for r in ran} <= {"2", "3", "4", "5", "6", "D"}
 
 
 def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
@@ -313,6 +322,23 @@ def test_bad_records_say_which_action(client: TestClient) -> None:
     response = client.post("/api/records", content=json.dumps(record))
     assert response.status_code == 400
     assert f"action {action['id']}: its 'routes' must be" in response.json()["error"]
+    # a run's revenue past the limits of amounts, and more routes than trains a corporation
+    # may hold
+    record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
+    run = next(a for a in record["actions"] if a.get("type") == "run_routes" and a["routes"])
+    run["routes"][0]["revenue"] = -1_000_000_000
+    response = client.post("/api/records", content=json.dumps(record))
+    assert response.status_code == 400
+    assert f"action {run['id']}: route 1's revenue must be a whole number" in (
+        response.json()["error"]
+    )
+    run["routes"] = [dict(run["routes"][0], revenue=10)] * 30
+    response = client.post("/api/records", content=json.dumps(record))
+    assert response.status_code == 400
+    assert f"action {run['id']}: runs 30 routes: at most 24" in response.json()["error"]
+    good = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
+    response = client.post("/api/records?name=" + "x" * 300, content=good)
+    assert response.status_code == 400 and "at most 200 characters" in response.json()["error"]
     response = client.post("/api/records", content=b"[1, 2")
     assert response.status_code == 400 and "malformed JSON" in response.json()["error"]
     response = client.post("/api/records", content=b"x" * (6 * 1024 * 1024))

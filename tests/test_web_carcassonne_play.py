@@ -128,7 +128,7 @@ def test_errors_have_one_shape(client: TestClient) -> None:
     assert "no move of a person" in error(
         "POST", f"{API}/{game_id}/undo", {"version": version}, 400
     )
-    assert "no carcassonne 999" in error("GET", f"{API}/999", None, 404)
+    assert "no Carcassonne game 999" in error("GET", f"{API}/999", None, 404)
     assert "unknown player 'wizard'" in error("POST", API, {"players": ["human", "wizard"]}, 400)
     assert "2 to 5 seats" in error("POST", API, {"players": ["human"]}, 400)
     assert "'seed'" in error("POST", API, {"players": ["human", "random"], "seed": -1}, 400)

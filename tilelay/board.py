@@ -271,7 +271,7 @@ class Board:
         if len(here) >= node.slots and not extra_slot:
             raise BoardError(
                 f"{coord}: city {city_index} of tile {tile.name} is full "
-                f"({node.slots} slot(s): {', '.join(here)})"
+                f"({node.slots} slot{'' if node.slots == 1 else 's'}: {', '.join(here)})"
             )
         if slot is not None and not 0 <= slot < node.slots:
             raise BoardError(f"{coord}: city {city_index} has no slot {slot}")
@@ -330,7 +330,8 @@ class Board:
         cities = _city_nodes(tile)
         if not 0 <= city_index < len(cities):
             raise BoardError(
-                f"{coord}: tile {tile.name} has {len(cities)} cit(ies), no city {city_index}"
+                f"{coord}: tile {tile.name} has {len(cities)} "
+                f"{'city' if len(cities) == 1 else 'cities'}, no city {city_index}"
             )
         return tile, tile.nodes[cities[city_index]]
 

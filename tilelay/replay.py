@@ -46,7 +46,7 @@ from tilelay.board import NEUTRAL, Board, BoardError
 from tilelay.errors import GameDataError, TilelayError
 from tilelay.files import read_bytes
 from tilelay.games import UNLIMITED, Game, load_game
-from tilelay.limits import MAX_TRAINS, read_json, shown
+from tilelay.limits import MAX_AMOUNT, MAX_TRAINS, read_json, shown
 from tilelay.rules import RunFacts, rules_for
 from tilelay.tile import NodeKind, Tile
 from tilelay.trains import Phase
@@ -291,9 +291,23 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
             f"action {shown(action.get('id'))}: its 'routes' must be a list of routes "
             f"(JSON objects), not {shown(routes)}"
         )
+    if len(routes) > MAX_TRAINS:
+        raise RecordError(
+            f"action {shown(action.get('id'))}: runs {len(routes)} routes: at most {MAX_TRAINS} "
+            "(a route a train)"
+        )
     out: list[RecordedRoute] = []
-    for r in routes:
+    for i, r in enumerate(routes, 1):
         revenue = r.get("revenue")
+        if revenue is not None and (
+            isinstance(revenue, bool)
+            or not isinstance(revenue, int)
+            or not -MAX_AMOUNT <= revenue <= MAX_AMOUNT
+        ):
+            raise RecordError(
+                f"action {shown(action.get('id'))}: route {i}'s revenue must be a whole number "
+                f"from {-MAX_AMOUNT:,} to {MAX_AMOUNT:,}, not {shown(revenue)}"
+            )
         hexes, precise = _hex_chain(r)
         stops = r.get("hexes") if precise else None
         given = r.get("connections")
@@ -306,7 +320,7 @@ def recorded_routes(action: Mapping[str, Any]) -> tuple[RecordedRoute, ...]:
             RecordedRoute(
                 str(r.get("train", "")),
                 tuple(hexes),
-                revenue if isinstance(revenue, int) and not isinstance(revenue, bool) else None,
+                revenue,
                 precise,
                 tuple(str(h) for h in stops) if isinstance(stops, list) else (),
                 chains,

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.errors import NotFoundError, TilelayError
+from tilelay.limits import text_problem
 
 __all__ = [
     "ENVIRONMENT_VARIABLE",
@@ -174,13 +175,32 @@ def _dump(body: object) -> str:
     return text
 
 
+#: Characters that turn the direction of the text after them (a name showing other than
+#: it reads).
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _name(name: str) -> str:
     clean = " ".join(str(name).split())
     if not clean:
         raise StoreError("a name must not be empty")
     if len(clean) > MAX_NAME:
-        raise StoreError(f"a name has at most {MAX_NAME} characters")
+        raise StoreError(f"a name has at most {MAX_NAME} characters, not {len(clean)}")
+    problem = text_problem(clean, MAX_NAME)
+    if problem is None and not _BIDI.isdisjoint(clean):
+        turn = next(ch for ch in clean if ch in _BIDI)
+        problem = f"holds the direction control U+{ord(turn):04X}"
+    if problem is not None:
+        raise StoreError(f"the name {problem}")
     return clean
+
+
+def _id(doc_id: int, kind: str | None = None) -> int:
+    """``doc_id`` when SQLite can hold it as a row id; else :class:`NotFoundError` (no
+    document has it)."""
+    if not 0 < doc_id < 2**63:
+        raise NotFoundError(f"no {kind or 'document'} {doc_id}")
+    return doc_id
 
 
 def _kind(kind: str) -> str:
@@ -266,6 +286,7 @@ class Store:
 
     def get(self, doc_id: int, kind: str | None = None) -> Document:
         """Document ``doc_id`` (of ``kind`` when given); :class:`NotFoundError` if none."""
+        doc_id = _id(doc_id, kind)
         row = (
             self._connect()
             .execute(
@@ -309,6 +330,7 @@ class Store:
 
     def revisions(self, doc_id: int) -> list[Revision]:
         """The kept earlier and refused bodies of document ``doc_id``, newest first."""
+        doc_id = _id(doc_id)
         rows = self._connect().execute(
             "SELECT id, document, version, reason, created, body FROM revisions"
             " WHERE document = ? ORDER BY id DESC",
@@ -345,7 +367,12 @@ class Store:
 
         Returns the document at the next version. Raises :class:`Conflict` (the refused body
         kept as a revision) when the document is at another version, and
-        :class:`NotFoundError` when there is no such document."""
+        :class:`NotFoundError` when there is no such document (:class:`StoreError` for a
+        version below 1). A version above the document's is a conflict too: the tab read a
+        document of this id since deleted."""
+        doc_id = _id(doc_id)
+        if version < 1:
+            raise StoreError(f"a document's versions count from 1, not {version}")
         text = _dump(body)
         new_name = None if name is None else _name(name)
         now = time.time()
@@ -400,6 +427,7 @@ class Store:
     def rename(self, doc_id: int, name: str) -> Document:
         """Give document ``doc_id`` a new name (not a new version of its body)."""
         new_name = _name(name)
+        doc_id = _id(doc_id)
         with self._write() as db:
             cur = db.execute(
                 "UPDATE documents SET name = ?, updated = ? WHERE id = ?",
@@ -411,6 +439,7 @@ class Store:
 
     def delete(self, doc_id: int) -> None:
         """Delete document ``doc_id`` and its revisions; :class:`NotFoundError` if none."""
+        doc_id = _id(doc_id)
         with self._write() as db:
             db.execute("DELETE FROM revisions WHERE document = ?", (doc_id,))
             cur = db.execute("DELETE FROM documents WHERE id = ?", (doc_id,))

@@ -76,8 +76,15 @@ def _text(data: Mapping[str, Any], key: str, *, required: bool = True) -> str | 
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > 80:
-        raise WebError(f"{key!r} must be a non-empty string")
+        raise WebError(f"{key!r} must be a non-empty string of at most 80 characters")
     return value.strip()
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise WebError(f"{key!r} must be true or false")
+    return value
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -331,7 +338,7 @@ def view_of(state: BoardState, reach: bool) -> dict[str, Any]:
 def _edit(fn: Callable[[BoardState, Mapping[str, Any]], BoardState]) -> Callable[..., Any]:
     async def handler(request: Request) -> Response:
         data = await json_body(request)
-        reach = data.get("reach") is True
+        reach = _flag(data, "reach")
 
         def work() -> dict[str, Any]:
             state = read_state(data)
@@ -409,7 +416,7 @@ async def lays_api(request: Request) -> Response:
     """``POST /api/boards/lays``: the legal lays on a hex."""
     data = await json_body(request)
     coord = str(_text(data, "hex"))
-    reach = data.get("reach") is True
+    reach = _flag(data, "reach")
 
     def work() -> dict[str, Any]:
         state = read_state(data)

@@ -69,6 +69,7 @@ from tilelay.carcassonne.svg import (
     tile_group,
 )
 from tilelay.carcassonne.tile import Kind, TileType
+from tilelay.errors import NotFoundError
 from tilelay.store import Document, Store, StoreError
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
@@ -361,7 +362,10 @@ def _id(request: Request) -> int:
 
 
 def _get(store: Store, doc_id: int) -> Document:
-    return store.get(doc_id, KIND)
+    try:
+        return store.get(doc_id, KIND)
+    except NotFoundError:
+        raise NotFoundError(f"no Carcassonne game {doc_id}") from None
 
 
 async def _in_store(request: Request, fn: Callable[[Store], Any]) -> Any:

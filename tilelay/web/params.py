@@ -126,6 +126,8 @@ async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     """The request's body as a JSON object (400 saying why when it is not; 413 past
     ``limit`` bytes)."""
     body = await read_body(request, limit)
+    if not body.strip():
+        raise WebError("the request body is empty: a JSON object was expected")
     try:
         data = read_json(body, source="the request body")
     except TilelayError as err:  # not UTF-8, not JSON, numbers or nesting past the limits

@@ -26,7 +26,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.requests import Request
@@ -70,11 +70,27 @@ class Analysis:
     game: Game
     steps: tuple[ReplayStep, ...]
     summary: dict[str, Any]
+    #: the record's players' names by their ids
+    players: Mapping[object, str] = field(default_factory=dict)
 
 
-def _label(action: Mapping[str, Any]) -> str:
+def _players(record: Mapping[str, Any]) -> dict[object, str]:
+    """The record's players' names by their ids (those it names)."""
+    found: dict[object, str] = {}
+    players = record.get("players")
+    for p in players if isinstance(players, list) else ():
+        if isinstance(p, Mapping) and isinstance(p.get("name"), str):
+            pid = p.get("id")
+            if isinstance(pid, (int, str)) and not isinstance(pid, bool):
+                found[pid] = " ".join(p["name"].split())[:60] or str(pid)
+    return found
+
+
+def _label(action: Mapping[str, Any], players: Mapping[object, str]) -> str:
     kind = str(action.get("type", "?"))
     entity = action.get("entity")
+    if action.get("entity_type") == "player" and isinstance(entity, (int, str)):
+        entity = players.get(entity, entity)
     who = f"{entity} " if entity is not None else ""
     if kind == "lay_tile":
         rotation = action.get("rotation", 0)
@@ -85,7 +101,8 @@ def _label(action: Mapping[str, Any]) -> str:
         return f"{who}buys train {action.get('train')} for {action.get('price', '?')}"
     if kind == "run_routes":
         routes = action.get("routes")
-        return f"{who}runs {len(routes) if isinstance(routes, list) else 0} route(s)"
+        n = len(routes) if isinstance(routes, list) else 0
+        return f"{who}runs {n} route{'' if n == 1 else 's'}"
     return f"{who}{kind.replace('_', ' ')}"
 
 
@@ -116,11 +133,13 @@ def _runs(
     ran: list[dict[str, Any]] = [
         {
             "train": run.train,
+            "type": run.train_type,
             "hexes": list(run.hexes),
             "revenue": (
                 run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
             ),
             "drawn": run.route is not None,
+            "problem": run.problem,
         }
         for run in rated
     ]
@@ -155,6 +174,7 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
     ``best`` and ``missed`` None (their step searches on its own: :func:`record_step`)."""
     game = record_game(record)
     steps = tuple(replay_steps(record, game))
+    players = _players(record)
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     series: dict[str, list[tuple[int, int, int | None]]] = {}
@@ -167,7 +187,7 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
                 "id": step.action_id,
                 "type": str(action.get("type", "")),
                 "entity": action.get("entity"),
-                "text": _label(action),
+                "text": _label(action, players),
                 "phase": step.phase.name,
             }
         )
@@ -205,7 +225,7 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
             for corp, pts in series.items()
         },
     }
-    return Analysis(game, steps, summary)
+    return Analysis(game, steps, summary, players)
 
 
 # ------------------------------------------------------------------------------ cache
@@ -281,7 +301,7 @@ async def _work(request: Request, fn: Any) -> Any:
 async def import_record(request: Request) -> Response:
     """``POST /api/records``: import a record (the body)."""
     body = await read_body(request, MAX_RECORD)
-    name = request.query_params.get("name", "").strip()[:200]
+    name = request.query_params.get("name", "").strip()
 
     def work(store: Store) -> dict[str, Any]:
         record = read_record(body, source="the record")
@@ -330,7 +350,7 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
     out: dict[str, Any] = {
         "n": n,
         "id": step.action_id,
-        "text": _label(step.action),
+        "text": _label(step.action, analysis.players),
         "type": step.action.get("type"),
         "phase": step.phase.name,
         "run": None,

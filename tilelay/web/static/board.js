@@ -132,6 +132,10 @@
     return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? "#000" : "#fff";
   }
 
+  function counted(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
   function show(next) {
     view = next;
     state = next.state;
@@ -153,7 +157,8 @@
     showRoutes(next.routes);
     showOptions();
     $("board-info").textContent =
-      next.actions + " action(s) · " + next.tokens.length + " cit(ies) with tokens · " +
+      counted(next.actions, "action", "actions") + " · " +
+      counted(next.tokens.length, "city", "cities") + " with tokens · " +
       (saved ? "saved as #" + saved.id + " (version " + saved.version + ")" : "not saved yet");
     $("reach-corp").textContent = state.corporation || "the chosen corporation";
     app.dataset.actions = String(next.actions);
@@ -328,7 +333,8 @@
       const d = document.createElement("details");
       d.className = "replace";
       const s = document.createElement("summary");
-      s.textContent = "Replace the tile laid here (" + info.replace.length + " choice(s))";
+      s.textContent = "Replace the tile laid here (" +
+        counted(info.replace.length, "choice", "choices") + ")";
       d.append(s, choiceList(info.replace, true, info));
       box.appendChild(d);
     }
@@ -392,7 +398,7 @@
       const label = document.createElement("span");
       label.textContent =
         (info.cities.length > 1 ? "City " + city.city + ": " : "") +
-        city.tokens.length + "/" + city.slots + " slot(s) ";
+        city.tokens.length + "/" + counted(city.slots, "slot", "slots") + " ";
       row.appendChild(label);
       for (const sym of city.tokens) {
         const c = chip(sym);
@@ -494,9 +500,9 @@
     const box = $("conflict");
     box.hidden = false;
     $("conflict-text").textContent =
-      "This board was saved elsewhere (another tab?): it is at version " + theirs.board.version +
-      " with " + theirs.state.actions.length + " action(s); yours has " + state.actions.length +
-      ". Your version is kept too, nothing is lost. " + message;
+      message.charAt(0).toUpperCase() + message.slice(1) + " (another tab?). That version has " +
+      counted(theirs.state.actions.length, "action", "actions") + ", yours " +
+      state.actions.length + "; yours is kept too: nothing is lost.";
     updateSaveStatus("conflict");
     app.dataset.conflict = "1";
     box.dataset.version = String(theirs.board.version);
@@ -573,7 +579,12 @@
         tr.title = "Not searched in the import's time: step to this run to search it";
       }
       tr.tabIndex = 0;
-      tr.addEventListener("click", () => goStep(r.n));
+      tr.addEventListener("click", () => {
+        goStep(r.n);
+        // the step's text and its runs come into view
+        const text = $("step-text");
+        if (text.scrollIntoView) text.scrollIntoView({ block: "nearest" });
+      });
       body.appendChild(tr);
     }
     runs.appendChild(body);
@@ -596,6 +607,10 @@
     $("step-text").textContent =
       "Step " + n + " of " + (record.steps.length - 1) + " · action #" + s.id + ": " + s.text +
       " · phase " + s.phase;
+    // the phase control (at rest while a record is shown) shows the step's phase
+    const phase = $("phase");
+    phase.textContent = "";
+    option(phase, s.phase, s.phase, true);
     clearTimeout(stepTimer);
     stepTimer = setTimeout(() => loadStep(n), 60);
   }
@@ -642,18 +657,35 @@
           (run.missed ? ": " + run.missed + " missed." : ": nothing missed.")
         : "; the search for the best routes took longer than the server's time limit.");
       runBox.appendChild(p);
+      const illegal = run.ran.filter((a) => a.problem);
+      for (const a of illegal) {
+        // a route the rules do not allow: said, not drawn
+        const warn = document.createElement("p");
+        warn.className = "run-problem";
+        warn.textContent = "Train " + a.train + ": not a legal route (" + a.problem +
+          "); it is not drawn and its " + (a.revenue === null ? "revenue is unknown" :
+          "recorded " + a.revenue + " counts as run");
+        runBox.appendChild(warn);
+      }
       const table = document.createElement("table");
       table.className = "route-table";
       table.innerHTML = "<thead><tr><th>Train</th><th>Ran</th><th>Best</th></tr></thead>";
       const tb = document.createElement("tbody");
-      const rows = Math.max(run.ran.length, run.best_routes.length);
-      for (let i = 0; i < rows; i++) {
-        const a = run.ran[i];
-        const b = run.best_routes[i];
+      // each train's route beside the best route of a train of the same type
+      const bests = run.best_routes.slice();
+      const pairs = run.ran.map((a) => {
+        const k = bests.findIndex((b) => b.train === (a.type || a.train));
+        return [a, k >= 0 ? bests.splice(k, 1)[0] : null];
+      });
+      for (const b of bests) pairs.push([null, b]);
+      for (const [a, b] of pairs) {
         const tr = document.createElement("tr");
+        const name = a ? (a.type && a.type !== a.train ? a.type + " (" + a.train + ")" : a.train)
+          : b.train;
         tr.append(
-          cell(a ? a.train : b ? b.train : ""),
-          cell(a ? (a.revenue === null ? "?" : a.revenue) + " · " + a.hexes.join("–") : "—"),
+          cell(name),
+          cell(a ? (a.revenue === null ? "?" : a.revenue) + " · " + a.hexes.join("–") +
+            (a.problem ? " · not legal" : "") : "—"),
           cell(b ? b.revenue + " · " + b.hexes.join("–") : "—")
         );
         tb.appendChild(tr);
