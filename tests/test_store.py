@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -135,14 +136,15 @@ def test_ids_past_sqlite_are_no_document(tmp_path: Path) -> None:
     for doc_id in (2**63, -(2**63) - 1, 10**30, 0, -1):
         with pytest.raises(NotFoundError, match=f"no board {doc_id}"):
             store.get(doc_id, "board")
-        for call in (
-            lambda: store.delete(doc_id),
-            lambda: store.rename(doc_id, "x"),
-            lambda: store.save(doc_id, {}, version=1),
-            lambda: store.revisions(doc_id),
-        ):
+        calls: list[Callable[[int], object]] = [
+            store.delete,
+            lambda i: store.rename(i, "x"),
+            lambda i: store.save(i, {}, version=1),
+            store.revisions,
+        ]
+        for call in calls:
             with pytest.raises(NotFoundError, match=f"no document {doc_id}"):
-                call()
+                call(doc_id)
 
 
 @pytest.mark.parametrize(

@@ -270,9 +270,13 @@ def test_records_step_and_branch(client: TestClient) -> None:
     assert not any(s["text"].startswith("639 ") for s in data["steps"])
     # a route run that is not legal says why (action 367: IR through a full city)
     n = next(r["n"] for r in runs if r["id"] == 367)
-    ran = client.get(f"/api/records/{record_id}/steps/{n}").json()["run"]["ran"]
+    step = client.get(f"/api/records/{record_id}/steps/{n}").json()
+    ran = step["run"]["ran"]
     wrong = [r for r in ran if r["problem"]]
     assert len(wrong) == 1 and not wrong[0]["drawn"] and "no legal route" in wrong[0]["problem"]
+    # the legal route beside it is drawn
+    assert all(r["drawn"] for r in ran if not r["problem"])
+    assert step["svg_run"].count('class="route"') == len(ran) - 1
     assert {r["type"] for r in ran} <= {"2", "3", "4", "5", "6", "D"}
 
 
@@ -329,8 +333,9 @@ def test_bad_records_say_which_action(client: TestClient) -> None:
     run["routes"][0]["revenue"] = -1_000_000_000
     response = client.post("/api/records", content=json.dumps(record))
     assert response.status_code == 400
-    assert f"action {run['id']}: route 1's revenue must be a whole number" in (
-        response.json()["error"]
+    assert (
+        f"action {run['id']}: route 1's revenue must be a whole number"
+        in (response.json()["error"])
     )
     run["routes"] = [dict(run["routes"][0], revenue=10)] * 30
     response = client.post("/api/records", content=json.dumps(record))

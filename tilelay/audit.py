@@ -157,7 +157,8 @@ def rate_recorded(
     planner: RoutePlanner, routes: Sequence[RecordedRoute], held: Mapping[str, str]
 ) -> tuple[tuple[RecordedRun, ...], int | None]:
     """The recorded routes of a run rated on ``planner`` (the corporation's position), and
-    their total with the game's whole-run rule (``None`` when one is not legal).
+    their total with the game's whole-run rule (``None`` when one is not legal: the legal
+    ones are still fitted to track, to be drawn).
 
     A route given by ``connections`` must match a legal route's hexes exactly (in either
     direction); an old record's clicked ``hexes`` match a legal route over the same set of
@@ -205,8 +206,9 @@ def rate_recorded(
         out.append(RecordedRun(r.train, train, r.hexes, r.revenue, found[0].revenue))
         options.append(found)
     total: int | None = None
-    if ok:
-        # the routes' hexes may fit several tracks: the first choice that shares none
+    if options:
+        # the routes' hexes may fit several tracks: the first choice that shares none (the
+        # legal routes of a run with others not legal are drawn too; the run has no total)
         best: tuple[int, tuple[Route, ...]] | None = None
         for count, combo in enumerate(itertools.product(*options)):
             if count >= _MAX_CHOICES:
@@ -220,7 +222,7 @@ def rate_recorded(
         if best is None:
             out.append(RecordedRun("", None, (), None, None, "the recorded routes share track"))
         else:
-            total = best[0]
+            total = best[0] if ok else None
             picked = iter(best[1])
             out = [
                 replace(r, computed_revenue=(route := next(picked)).revenue, route=route)
