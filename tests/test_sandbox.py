@@ -44,8 +44,10 @@ def test_refusals_name_the_rule() -> None:
     state = state.lay("J3", "8", 3)
     with pytest.raises(IllegalEdit, match="cannot replace"):
         state.set_phase("3").lay("J3", "14", 0)
-    with pytest.raises(IllegalEdit, match="no phase '9'"):
-        state.set_phase("9")
+    with pytest.raises(NotFoundError, match="no phase '9'"):
+        state.set_phase("9")  # a name not found, as a tile's or a corporation's
+    with pytest.raises(StateError, match="24 trains at most, not 25"):
+        state.with_routes("KO", ["2"] * 25)
     with pytest.raises(NotFoundError):
         state.place_token("K4", "XX")
     full = state.place_token("K4", "KO")
@@ -109,7 +111,7 @@ def test_json_round_trip_and_bad_states() -> None:
             BoardState.from_json(bad)
     with pytest.raises(NotFoundError):
         BoardState.from_json({"game": "1999"})
-    with pytest.raises(IllegalEdit, match="no phase"):
+    with pytest.raises(NotFoundError, match="no phase"):
         BoardState.from_json({"game": "1889", "phase": "Z"})
 
 

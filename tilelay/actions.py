@@ -23,6 +23,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from tilelay.errors import TilelayError
+from tilelay.limits import shown
 
 __all__ = [
     "Action",
@@ -35,7 +36,9 @@ __all__ = [
 
 _COORD = re.compile(r"[A-Za-z]{1,3}-?\d{1,3}")
 _NAME = re.compile(r"[^\s=@;,]{1,40}")
-_SMALL = re.compile(r"-?\d{1,3}")
+_SMALL = re.compile(r"-?[0-9]{1,3}")
+#: A rotation or city index of any length (said out of range past three digits).
+_DIGITS = re.compile(r"-?[0-9]+")
 
 
 class ActionError(TilelayError, ValueError):
@@ -64,10 +67,11 @@ def split_rotation(text: str, known: Collection[str] | None = None) -> tuple[str
     if known is not None and text in known:
         return text, None
     name, dash, rotation = text.rpartition("-")
-    if dash and name and _SMALL.fullmatch(rotation) and (known is None or name in known):
-        value = int(rotation)
-        if not 0 <= value <= 5:
-            raise ActionError(f"rotation {value} in {text!r} is out of range: expected 0-5")
+    if dash and name and _DIGITS.fullmatch(rotation) and (known is None or name in known):
+        value = int(rotation) if _SMALL.fullmatch(rotation) else None
+        if value is None or not 0 <= value <= 5:
+            said = rotation if len(rotation) <= 12 else rotation[:12] + "…"
+            raise ActionError(f"rotation {said} in {shown(text)} is out of range: expected 0-5")
         return name, value
     return text, None
 

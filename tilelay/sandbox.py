@@ -34,9 +34,9 @@ from typing import Any
 
 from tilelay.actions import Action, ActionError, TileLay, TokenPlacement, parse_action
 from tilelay.board import Board, BoardError
-from tilelay.errors import TilelayError
+from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, load_game
-from tilelay.limits import read_json
+from tilelay.limits import MAX_TRAINS, read_json, shown
 from tilelay.trains import Phase
 
 __all__ = [
@@ -330,8 +330,10 @@ class BoardState:
         trains = tuple(trains)
         if corporation is not None:
             corporation = game.corporation(corporation).sym
-        if len(trains) > 20:
-            raise IllegalEdit(f"at most 20 trains, not {len(trains)}")
+        if len(trains) > MAX_TRAINS:
+            raise StateError(
+                f"a board's routes are those of {MAX_TRAINS} trains at most, not {len(trains)}"
+            )
         for name in trains:
             game.trains.train_type(name)
         return replace(self, corporation=corporation, trains=trains)
@@ -481,8 +483,9 @@ def _phase(game: Game, name: str) -> Phase:
     for phase in game.phases:
         if phase.name == name:
             return phase
-    names = ", ".join(p.name for p in game.phases) or "none"
-    raise IllegalEdit(f"game {game.name} has no phase {name!r} (phases: {names})")
+    raise NotFoundError(
+        f"game {game.name} has no phase {shown(name)}", suggestions=[p.name for p in game.phases]
+    )
 
 
 def _strings(data: Mapping[str, Any], key: str, most: int) -> tuple[str, ...]:

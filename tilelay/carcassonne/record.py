@@ -145,6 +145,11 @@ def restore(saved: GameRecord) -> Game:
     game = new_game(list(saved.players), saved.seed, rules=saved.rules)
     for n, (tile, move) in enumerate(saved.moves, 1):
         drawn = game.tile_name
+        if drawn is None:
+            raise CarcassonneError(
+                f"saved game: move {n} places tile {tile!r} but the game ended after move "
+                f"{n - 1} (its pile is empty): the record has {len(saved.moves)} moves"
+            )
         if drawn != tile:
             raise CarcassonneError(
                 f"saved game: move {n} places tile {tile!r} but the pile deals {drawn!r} "

@@ -23,10 +23,11 @@ and trains):
 * ``POST /api/boards/undo`` and ``POST /api/boards/redo`` – ``{state}``.
 
 An edit the rules forbid answers 422 naming the rule; a malformed state 400 naming the field
-or action; an unknown game, hex, tile or corporation 404 with close names. All the work runs
-off the event loop (:func:`~tilelay.web.compute.compute`); the best routes are searched for
-as long as a page's search may (:func:`~tilelay.web.compute.search_seconds`): a position
-whose search takes longer shows without them, its revenue null and a note saying why.
+or action; an unknown game, hex, tile, corporation, phase or option 404 with close names.
+All the work runs off the event loop (:func:`~tilelay.web.compute.compute`); the best
+routes are searched for as long as a page's search may
+(:func:`~tilelay.web.compute.search_seconds`): a position whose search takes longer shows
+without them, its revenue null and a note saying why.
 """
 
 from __future__ import annotations
@@ -347,7 +348,7 @@ def _edit(fn: Callable[[BoardState, Mapping[str, Any]], BoardState]) -> Callable
             except IllegalEdit as err:
                 raise WebError(str(err), 422) from None
             except StateError as err:
-                raise WebError(str(err), 422) from None
+                raise WebError(str(err)) from None
             return view_of(new, reach)
 
         return JSONResponse(await compute(work))
