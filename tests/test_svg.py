@@ -661,3 +661,15 @@ def test_new_colours_and_the_empty_hex() -> None:
     root = parse(tile_svg(code_tile("", "empty")))
     (g,) = find(root, "g", "tile")
     assert g.get("data-color") == "empty" and not list(g)
+
+
+def test_pictograph_labels_name_a_font_that_draws_them() -> None:
+    """18USA's coal and oil labels are emoji: the text names Symbola first (cairosvg takes
+    the first family only) and loses the variation selectors, which draw as boxes."""
+    tile = dsl.parse("city=revenue:20;path=a:0,b:_0;label=⛏️🛢️", name="x", color="yellow")
+    svg = tile_svg(tile)
+    label = re.search(r'<text class="label"[^>]*font-family="([^"]*)"[^>]*>([^<]*)</text>', svg)
+    assert label is not None and label.group(1).startswith("Symbola, ")
+    assert label.group(2) == "⛏🛢"
+    plain = tile_svg(dsl.parse("city=revenue:20;path=a:0,b:_0;label=OO", name="y"))
+    assert "Symbola" not in plain

@@ -7,6 +7,7 @@ so drawings are small and byte-stable.
 from __future__ import annotations
 
 import re
+import unicodedata
 from html import escape
 
 __all__ = [
@@ -117,12 +118,28 @@ def text_element(
     fill: str = "#000",
     extra: str = "",
 ) -> str:
-    """A ``<text>`` centred (or anchored) at (``x``, ``y``), its baseline lowered to centre it."""
+    """A ``<text>`` centred (or anchored) at (``x``, ``y``), its baseline lowered to centre it.
+
+    A text with pictographs (18USA's coal and oil labels are emoji) names a font that draws
+    them first (:data:`PICTOGRAPH_FONT`: a renderer such as cairosvg takes the first family
+    only; a browser goes on down the list), and loses its variation selectors (they choose
+    between a glyph's text and emoji forms, and draw as boxes where a font lacks them)."""
     weight = ' font-weight="bold"' if bold else ""
+    family = ""
+    if any(ord(ch) >= 0x2600 and unicodedata.category(ch) == "So" for ch in text):
+        text = text.translate(_SELECTORS)
+        family = f' font-family="{PICTOGRAPH_FONT}"'
     return (
         f'<text class="{cls}" x="{fmt(x)}" y="{fmt(y + size * 0.35)}" font-size="{fmt(size)}"'
-        f' text-anchor="{anchor}"{weight} fill="{fill}"{extra}>{esc(text)}</text>'
+        f' text-anchor="{anchor}"{weight}{family} fill="{fill}"{extra}>{esc(text)}</text>'
     )
+
+
+#: The fonts of a text with pictographs: Symbola (Debian's ``fonts-symbola``) draws the
+#: symbols and emoji that DejaVu lacks, in one colour.
+PICTOGRAPH_FONT = f"Symbola, {FONT.replace(chr(39), '')}"
+#: The variation selectors, dropped from a text with pictographs.
+_SELECTORS = {0xFE0E: None, 0xFE0F: None}
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
