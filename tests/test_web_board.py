@@ -52,6 +52,13 @@ def test_lays_lay_rotate_token_undo(client: TestClient) -> None:
     assert set(legal) == {"5", "6", "57"}  # yellow, from the manifest, in legal rotations
     assert all(r["svg"].startswith("<svg") for c in lays["legal"] for r in c["rotations"])
     assert lays["cities"] == [{"city": 0, "slots": 1, "tokens": [], "revenue": 0}]
+    assert lays["reach_note"] is None
+    # only where a corporation without a token reaches: nothing, and the answer says why
+    alone = {"game": "1889", "corporation": "AR"}
+    lays = post(client, "/api/boards/lays", {"state": alone, "hex": "K8", "reach": True})
+    assert lays["legal"] == [] and lays["reach_note"] == (
+        "AR has no station token on the map: it reaches nowhere yet"
+    )
     view = post(
         client, "/api/boards/lay", {"state": state, "hex": "K8", "tile": "57", "rotation": 1}
     )

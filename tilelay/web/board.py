@@ -321,6 +321,12 @@ def hex_lays(state: BoardState, coord: str, *, reach: bool = False) -> dict[str,
         },
         "phase": state.current_phase().name,
         "reach": reach,
+        # why nothing may be laid where the corporation reaches: it has no token
+        "reach_note": (
+            f"{state.corporation} has no station token on the map: it reaches nowhere yet"
+            if reach and not any(state.corporation in c for c in tokens.values())
+            else None
+        ),
         "legal": _choices(board, legal),
         "replace": replacing,
         "cities": cities,

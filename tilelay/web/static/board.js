@@ -160,7 +160,10 @@
       counted(next.actions, "action", "actions") + " · " +
       counted(next.tokens.length, "city", "cities") + " with tokens · " +
       (saved ? "saved as #" + saved.id + " (version " + saved.version + ")" : "not saved yet");
-    $("reach-corp").textContent = state.corporation || "the chosen corporation";
+    const chosen = view.game.corporations.find((c) => c.sym === state.corporation);
+    $("reach-corp").textContent = chosen
+      ? (chosen.kind === "minor" ? "minor " + chosen.sym : chosen.sym)
+      : "the chosen corporation";
     app.dataset.actions = String(next.actions);
     app.dataset.phase = next.phase;
   }
@@ -349,7 +352,7 @@
       ? "Tiles that may replace it"
       : choices.length
         ? "Tiles that may be laid (phase " + info.phase + ")"
-        : "No tile may be laid here now";
+        : "No tile may be laid here now" + (info.reach_note ? ": " + info.reach_note : "");
     if (!replacing) wrap.appendChild(title);
     choices.forEach((choice, i) => {
       const row = document.createElement("div");
@@ -452,6 +455,8 @@
   function updateSaveStatus(text) {
     $("save-status").textContent =
       text || (dirty ? "unsaved changes" : saved ? "saved · version " + saved.version : "");
+    // the heading names the board once it has a name
+    $("board-name-label").textContent = $("board-name").value.trim() || "board";
     app.dataset.saved = saved ? String(saved.version) : "";
     app.dataset.dirty = dirty ? "1" : "";
   }
