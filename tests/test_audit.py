@@ -173,3 +173,14 @@ def test_a_dask_cluster_gives_the_same_results() -> None:
         by_address = audit_records(paths[:1], scheduler=cluster.scheduler_address)
     assert summary_rows(on_dask) == summary_rows(local)
     assert summary_rows(by_address) == summary_rows(local[:1])
+
+
+@pytest.mark.parametrize("address", ["garbage", "", "http://127.0.0.1:1"])
+def test_a_scheduler_address_dask_cannot_read_is_one_line(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("distributed")
+    assert main(["replay", "--scheduler", address, str(fixture("1889_314.json"))]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"tilelay: error: cannot reach the Dask scheduler {address!r}: ")

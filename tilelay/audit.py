@@ -445,8 +445,9 @@ def _on_dask(
     own = not isinstance(scheduler, Client)
     try:
         client: Any = Client(scheduler) if own else scheduler  # type: ignore[no-untyped-call]
-    except OSError as err:
-        raise TilelayError(f"cannot reach the Dask scheduler {scheduler}: {err}") from None
+    except (OSError, ValueError, TypeError) as err:
+        # (a refused or unreachable address; one Dask cannot read: no port, no host)
+        raise TilelayError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
     try:
         futures = client.map(_audit_path, files, game_paths=sources, optimum=optimum, pure=False)
         index = {fut.key: i for i, fut in enumerate(futures)}
