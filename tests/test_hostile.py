@@ -197,6 +197,22 @@ def test_odd_digits_are_refused_by_every_number_reader(text: str) -> None:
     _refused(lambda: read_tileset(f'<TileSet><Tile number="1" quantity="{text}"/></TileSet>'))
 
 
+@pytest.mark.parametrize("text", ["٣٨", "３８", "1_0", "1e1", "+5"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", "sheet", "1889", "-o", "x.pdf", "--hex-size"],
+        ["replay", "nothing.json", "--processes"],
+        ["render", "tile", "57", "-o", "x.svg", "--rotation"],
+    ],
+)
+def test_odd_digits_in_command_line_numbers(
+    argv: list[str], text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    err = _one_line_exit_2([*argv, text], capsys, "expected a")
+    assert repr(text) in err
+
+
 def test_odd_digits_in_names_sort_without_crashing() -> None:
     names = ["²", "57", "X²", "1" * 5000, "X" + "9" * 5000, "K²4"]
     assert sorted(names, key=natural_key)

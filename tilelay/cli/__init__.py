@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -67,6 +68,15 @@ def integer(text: str) -> int:
     if value is None:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {shown(text)}")
     return value
+
+
+def decimal(text: str) -> float:
+    """An argparse ``type``: a number in ASCII digits with an optional decimal part, at
+    most 12 characters (``38``, ``6.5``; not ``1e1``, ``1_0`` or other scripts' digits)."""
+    t = text.strip()
+    if len(t) > 12 or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
+        raise argparse.ArgumentTypeError(f"expected a number such as 38 or 6.5, not {shown(text)}")
+    return float(t)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -12,7 +12,7 @@ from typing import Any
 
 from tilelay import convert, dsl, svg
 from tilelay.catalogue import suggest
-from tilelay.cli import integer
+from tilelay.cli import decimal, integer
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
 from tilelay.files import read_bytes
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     sheet.add_argument("--paper", choices=list(PAPER_MM), default="A4", help="paper (default A4)")
     sheet.add_argument(
         "--hex-size",
-        type=float,
+        type=decimal,
         default=DEFAULT_HEX_MM,
         metavar="MM",
         help=f"hex size flat side to flat side in mm (default {DEFAULT_HEX_MM})",

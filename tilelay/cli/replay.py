@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.audit import AuditedRun, RecordAudit, audit_records, summarise
+from tilelay.cli import integer
 from tilelay.errors import TilelayError
 
 
@@ -35,7 +36,7 @@ def register(sub: Any) -> None:
     p.add_argument("records", nargs="+", help="recorded games (JSON files, or folders of them)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument(
-        "--processes", type=int, help="local processes (default: the CPUs; 1: this process)"
+        "--processes", type=integer, help="local processes (default: the CPUs; 1: this process)"
     )
     p.add_argument("--scheduler", help="a Dask scheduler's address: audit on that cluster")
     p.add_argument(
