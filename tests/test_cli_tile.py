@@ -45,7 +45,13 @@ def test_stdin_one_per_line(
     assert lines[0] == "path=a:0,b:3"
     assert lines[1].startswith("error: line 2: column 1: unknown part 'foo'")
     assert lines[2] == "town=revenue:10"
-    assert "1 line(s) failed" in err
+    assert "1 line failed" in err
+    # with --json every line of the output is JSON, an error an object of its own
+    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\nfoo=1\n"))
+    status, out, err = run(capsys, "tile", "parse", "--json", "-")
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert status == 2 and "paths" in first
+    assert second["line"] == 2 and second["error"].startswith("column 1: unknown part 'foo'")
 
 
 def test_stdin_all_good_exits_0(

@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
     parse = tsub.add_parser(
         "parse",
-        help="print the canonical form of a tile string ('-' reads one per line from stdin)",
+        help="print the canonical form of a tile string ('-' reads one per line from stdin, "
+        "and answers each on its line: the tile, or the error)",
     )
     parse.add_argument("code", metavar="CODE", help="a tile string, or - for standard input")
     parse.add_argument("--color", default="white", help="tile colour (default white)")
@@ -53,12 +54,17 @@ def _parse(args: argparse.Namespace) -> int:
         try:
             tile = dsl.parse(text, color=args.color)
         except TilelayError as err:
+            # said in the output's line of its own (an object with --json: JSON lines stay
+            # JSON), so that output line N answers input line N
             failed += 1
-            print(f"error: line {number}: {one_line(str(err))}", flush=True)
+            if args.json:
+                print(json.dumps({"line": number, "error": one_line(str(err))}), flush=True)
+            else:
+                print(f"error: line {number}: {one_line(str(err))}", flush=True)
             continue
         _emit(tile, args.json)
     if failed:
-        print(f"tilelay: {failed} line(s) failed", file=sys.stderr)
+        print(f"tilelay: {failed} line{'' if failed == 1 else 's'} failed", file=sys.stderr)
         return 2
     return 0
 
