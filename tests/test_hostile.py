@@ -423,6 +423,18 @@ def test_serve_on_a_port_in_use_says_so_before_anything(
     assert "serving on" not in capsys.readouterr().out
 
 
+def test_serve_with_a_database_it_cannot_use_says_so_before_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_db = tmp_path / "notes.txt"
+    not_a_db.write_text("not a database")
+    for db, words in ((tmp_path, "cannot open the database"), (not_a_db, "not a database")):
+        err = _one_line_exit_2(["serve", "--db", str(db), "--workers", "1"], capsys, words)
+        assert str(db) in err
+    assert "serving on" not in capsys.readouterr().out
+    assert not_a_db.read_text() == "not a database"
+
+
 def test_an_unexpected_error_is_a_500_logged_once(caplog: pytest.LogCaptureFixture) -> None:
     from starlette.routing import Route
 

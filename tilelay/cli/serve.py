@@ -173,9 +173,10 @@ def _serve(args: argparse.Namespace) -> int:
     workers = default_workers() if args.workers is None else args.workers
     if not 1 <= workers <= MAX_WORKERS:
         raise TilelayError(f"--workers must be 1-{MAX_WORKERS}, got {workers}")
-    from tilelay.store import ENVIRONMENT_VARIABLE, default_path
+    from tilelay.store import ENVIRONMENT_VARIABLE, Store, default_path
 
     db = Path(args.db) if args.db else default_path()
+    Store(db).close()  # a database that cannot be used is said now, not at every request
     os.environ[ENVIRONMENT_VARIABLE] = str(db)  # every worker's create_app() opens this one
     sockets = listen(args.host, args.port, workers)
     port = sockets[0].getsockname()[1]
