@@ -253,6 +253,12 @@ def test_declared_options_and_user_options() -> None:
     m = read_rails_game(data, options={"Big": "no", "Size": "l", "Other": "1"})
     assert (m.card_type("2").quantity, m.train_type("2").cost) == (1, 99)
     assert [w.message for w in m.warnings] == ["option 'Other' is not used by this file"]
+    # a value no block tests (a misspelt one) leaves out every block of the option: said
+    m = read_rails_game(data, options={"Size": "XL"})
+    assert m.train_type("2").cost == 80
+    assert [w.message for w in m.warnings] == [
+        "option 'Size': no <IfOption> of this file tests the value 'XL' (it tests l, m)"
+    ]
 
 
 def test_write_is_stable_pretty_xml() -> None:

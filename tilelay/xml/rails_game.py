@@ -579,6 +579,21 @@ def read_rails_game(
     for name, value in (options or {}).items():
         if name not in chosen and name not in referenced:
             warnings.append(ReadWarning(f"option {name!r} is not used by this file", source))
+        elif (
+            name in referenced
+            and not referenced[name] <= {"yes", "no"}  # (a toggle's other value is tested by none)
+            and value.strip().lower() not in referenced[name]
+        ):
+            # a value no block tests: every block of the option is left out (a misspelt
+            # variant reads as a game without any)
+            tested = ", ".join(sorted(v for v in referenced[name] if v))
+            warnings.append(
+                ReadWarning(
+                    f"option {name!r}: no <IfOption> of this file tests the value {value!r} "
+                    f"(it tests {tested})",
+                    source,
+                )
+            )
         chosen[name] = value
     reader = _Reader(source, chosen)
     reader.warnings.extend(warnings)
