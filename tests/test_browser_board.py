@@ -391,7 +391,7 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
 ) -> None:
     state = {
         "game": "1889",
-        "actions": ["J5=58-4", "K6=9-0", "K8=57-0", "K4=KO@0"],
+        "actions": ["J3=8-3", "K6=8-3", "J5=58-2", "K4=KO@0"],
         "corporation": "KO",
         "trains": ["2", "3"],
     }

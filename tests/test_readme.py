@@ -58,8 +58,9 @@ def test_a_command_line_example_gives_a_result(
     stdin = "57\ncity=revenue:20;path=a:0,b:_0\n"
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(stdin))
     assert main(argv) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert out.strip()
+    assert "warning" not in err, err  # (an example lays legal tiles, reads clean input)
     if argv[0] == "routes":
         assert "total 0;" not in out and re.search(r"total [1-9]", out), out
     if "-o" in argv:

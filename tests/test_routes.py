@@ -476,9 +476,24 @@ def test_cli_hand_built(capsys: pytest.CaptureFixture[str]) -> None:
             "2",
         ]
     )
-    out = capsys.readouterr().out
-    assert code == 0
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
     assert "total 50" in out and "J1" in out and "K4" in out
+
+
+def test_cli_hand_built_lays_the_rules_forbid_are_said(capsys: pytest.CaptureFixture[str]) -> None:
+    """A hand-built board may skip the rules (a city on a town's hex, to try a board out),
+    but never silently: each such lay is a warning naming the rule."""
+    argv = ["routes", "1889", "--lay", "J5=57-4", "--lay", "I2=9"]
+    assert main([*argv, "--token", "K4=KO", "--corporation", "KO", "--trains", "2,3"]) == 0
+    out, err = capsys.readouterr()
+    assert "total 50" in out
+    assert err.splitlines() == [
+        "tilelay: warning: --lay J5=57-4: tile 57 in rotation 4 cannot replace J5: no town of "
+        "the new tile has the exits [] of old town 0; laid all the same",
+        "tilelay: warning: --lay I2=9-0: tile 9 in rotation 0 cannot replace I2: no city of "
+        "the new tile has the exits [] of old city 0; laid all the same",
+    ]
 
 
 def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -234,9 +234,11 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
 ) -> None:
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
 
-    actions = ["J5=58-4", "K6=9-0", "K8=57-0", "K4=KO@0"]
+    actions = ["J3=8-3", "K6=8-3", "J5=58-2", "K4=KO@0"]
     state = {"game": "1889", "actions": actions, "corporation": "KO", "trains": ["2"]}
-    assert post(client, "/api/boards/view", {"state": state})["routes"]["revenue"] == 30 + 20
+    assert (
+        post(client, "/api/boards/view", {"state": state})["routes"]["revenue"] == 30 + 20
+    )  # L7-K6-K4
     slowed_searches(monkeypatch, 60)
     t0 = time.perf_counter()
     view = post(client, "/api/boards/view", {"state": state})

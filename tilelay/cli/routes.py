@@ -12,6 +12,7 @@ Two ways to say the position:
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -144,11 +145,17 @@ def _from_game(args: argparse.Namespace) -> int:
     for t in trains:
         game.trains.train_type(t)
     board = Board(game)
+    phase = _phase(game, args.phase, trains)
     for text in args.lay:
-        board = board.apply(TileLay.parse(text))
+        lay = TileLay.parse(text)
+        why = board.why_illegal(lay.coord, lay.tile, lay.rotation, phase=phase)
+        if why is not None:
+            # a hand-built board may skip the rules (a brown tile on an empty hex, to see a
+            # late board's routes); said, never silently
+            print(f"tilelay: warning: --lay {lay}: {why}; laid all the same", file=sys.stderr)
+        board = board.apply(lay)
     for text in args.token:
         board = board.apply(TokenPlacement.parse(text))
-    phase = _phase(game, args.phase, trains)
     planner = RoutePlanner(board, args.corporation, phase)
     t0 = time.perf_counter()
     result = planner.best(trains)
