@@ -933,3 +933,23 @@ def test_a_flag_that_is_not_true_or_false_is_400(client: TestClient, reach: str)
     body = '{"state": {"game": "1889"}, "hex": "K8", "reach": ' + reach + "}"
     error = _api_error(client.post("/api/boards/lays", content=body.encode()))["error"]
     assert error == "'reach' must be true or false"
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["render", "tile", "{missing}", "-o", "x.svg"], "cannot read tile file: no such file"),
+        (["render", "tile", "{folder}", "-o", "x.svg"], "it is a folder, not a file"),
+        (["trains", "{missing}"], "cannot read Game.xml file: no such file"),
+        (["tile", "show", "path=a:0,b:3"], "is a tile string: tile show prints a catalogue"),
+    ],
+)
+def test_a_file_that_is_not_there_is_named_as_a_file(
+    argv: list[str], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file given where a name may be is said missing, not an unknown name."""
+    missing, folder = tmp_path / "nowhere.xml", tmp_path / "sub" / ""
+    (tmp_path / "sub").mkdir()
+    argv = [a.format(missing=missing, folder=f"{folder}/") for a in argv]
+    err = _one_line_exit_2(argv, capsys, words)
+    assert "no tile named" not in err and "no game named" not in err

@@ -15,7 +15,15 @@ from pathlib import Path
 
 from tilelay.errors import TilelayError
 
-__all__ = ["MAX_INPUT", "check_suffix", "read_bytes", "read_text", "write_bytes", "write_text"]
+__all__ = [
+    "MAX_INPUT",
+    "check_suffix",
+    "looks_like_path",
+    "read_bytes",
+    "read_text",
+    "write_bytes",
+    "write_text",
+]
 
 #: The largest input file read (bytes); each reader may set a lower limit.
 MAX_INPUT = 64 * 1024 * 1024
@@ -35,6 +43,19 @@ _REASONS = {
 
 def _reason(err: OSError) -> str:
     return _REASONS.get(err.errno or 0, err.strerror or type(err).__name__)
+
+
+#: The suffixes of the files tilelay reads where a name may be given instead.
+_FILE_SUFFIXES = frozenset({".xml", ".json", ".toml", ".txt", ".rb"})
+
+
+def looks_like_path(text: str) -> bool:
+    """Whether ``text``, given where a name or a file may be, means a file: it holds a
+    folder separator or ends in a suffix of the files tilelay reads (and is no tile
+    string)."""
+    if "=" in text:
+        return False
+    return "/" in text or "\\" in text or Path(text).suffix.lower() in _FILE_SUFFIXES
 
 
 def read_bytes(

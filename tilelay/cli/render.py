@@ -15,7 +15,7 @@ from tilelay.catalogue import suggest
 from tilelay.cli import decimal, integer
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_pdf, write_drawing
-from tilelay.files import read_bytes
+from tilelay.files import looks_like_path, read_bytes
 from tilelay.games import get_tile, load_game
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
@@ -118,6 +118,8 @@ def _tile(args: argparse.Namespace) -> int:
         raise TilelayError(f"--rotation must be 0-5, got {args.rotation}")
     _check_size(args.size)
     path = Path(args.tile)
+    if looks_like_path(args.tile) and not path.is_file():
+        read_bytes(path, what="tile file")  # says why: missing, a folder, no permission
     if "=" not in args.tile and path.suffix and path.is_file():
         layout = Layout(args.layout) if args.layout else Layout.FLAT
         tiles = [

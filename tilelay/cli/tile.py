@@ -11,6 +11,7 @@ from tilelay import dsl
 from tilelay.cli import integer, one_line
 from tilelay.errors import TilelayError
 from tilelay.games import get_tile
+from tilelay.limits import shown
 from tilelay.tile import Tile
 from tilelay.tile_json import tile_to_dict
 
@@ -72,5 +73,10 @@ def _parse(args: argparse.Namespace) -> int:
 def _show(args: argparse.Namespace) -> int:
     if not 0 <= args.rotation <= 5:
         raise TilelayError(f"--rotation must be 0-5, got {args.rotation}")
+    if "=" in args.name:
+        raise TilelayError(
+            f"{shown(args.name)} is a tile string: tile show prints a catalogue tile by its "
+            "name (tile parse reads a tile string)"
+        )
     _emit(get_tile(args.name, args.rotation), args.json)
     return 0

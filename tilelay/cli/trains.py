@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tilelay.errors import NotFoundError, TilelayError
+from tilelay.files import looks_like_path, read_bytes
 from tilelay.train_data import manager_to_dict
 from tilelay.trains import TrainManager
 from tilelay.xml.rails_game import read_rails_game
@@ -33,6 +34,8 @@ def load(target: str, options: dict[str, str]) -> TrainManager:
     path = Path(target)
     if path.is_file():
         return read_rails_game(path, options=options)
+    if looks_like_path(target):
+        read_bytes(path, what="Game.xml file")  # says why: missing, a folder, no permission
     try:
         games = importlib.import_module("tilelay.games")
     except ImportError:
