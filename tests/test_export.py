@@ -236,3 +236,15 @@ def test_sheet_hexes_have_the_asked_size(game_name: str, size: float) -> None:
     axis = 1 if game.layout is Layout.FLAT else 0
     across = max(p[axis] for p in pts) - min(p[axis] for p in pts)
     assert across * mm_per_unit == pytest.approx(size, abs=0.05)
+
+
+def test_a_png_past_cairo_s_size_is_said_in_words(tmp_path: Path) -> None:
+    drawing = '<svg xmlns="http://www.w3.org/2000/svg" width="40000" height="300"></svg>'
+    with pytest.raises(TilelayError) as info:
+        to_png(drawing, tmp_path / "big.png")
+    assert str(info.value) == (
+        "the drawing is 40,000 × 300 pixels: a PNG is at most 32,767 a side (draw it smaller, "
+        "or write .svg or .pdf)"
+    )
+    to_png(drawing.replace("40000", "400"), tmp_path / "fine.png")
+    assert (tmp_path / "fine.png").stat().st_size > 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -81,9 +82,23 @@ def _write(path: str | Path, data: bytes) -> None:
     write_bytes(path, data)
 
 
+#: The most pixels a side of a PNG cairo makes.
+MAX_PNG_SIDE = 32_767
+
+_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)"[^>]*?\bheight="([0-9.]+)"')
+
+
 def _convert(kind: str, drawing: str, scale: float) -> bytes:
     if scale <= 0:
         raise TilelayError(f"scale must be positive, not {scale}")
+    size = _SIZE.search(drawing[:2000])
+    if kind == "png" and size is not None:
+        width, height = (float(v) * scale for v in size.groups())
+        if max(width, height) > MAX_PNG_SIDE:
+            raise TilelayError(
+                f"the drawing is {width:,.0f} × {height:,.0f} pixels: a PNG is at most "
+                f"{MAX_PNG_SIDE:,} a side (draw it smaller, or write .svg or .pdf)"
+            )
     convert = cairosvg.svg2png if kind == "png" else cairosvg.svg2pdf
     try:
         out: Any = convert(bytestring=drawing.encode("utf-8"), scale=scale, unsafe=False)
