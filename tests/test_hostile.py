@@ -25,6 +25,7 @@ with warnings.catch_warnings():  # starlette's notice about httpx, not about thi
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tests.conftest import reference
 from tilelay import dsl, limits
 from tilelay.carcassonne.tileset import parse_tileset
 from tilelay.catalogue import natural_key
@@ -953,3 +954,34 @@ def test_a_file_that_is_not_there_is_named_as_a_file(
     argv = [a.format(missing=missing, folder=f"{folder}/") for a in argv]
     err = _one_line_exit_2(argv, capsys, words)
     assert "no tile named" not in err and "no game named" not in err
+
+
+@pytest.mark.parametrize("command", ["lays", "routes"])
+@pytest.mark.parametrize(
+    ("kind", "key", "value", "said"),
+    [
+        ("lay_tile", "hex", None, "lay_tile has no 'hex' (text expected)"),
+        ("lay_tile", "tile", 57, "lay_tile has 57 for its 'tile' (text expected)"),
+        ("place_token", "city", 5, "place_token has 5 for its 'city' (text expected)"),
+    ],
+)
+def test_a_record_s_missing_field_is_named_with_its_file(
+    command: str,
+    kind: str,
+    key: str,
+    value: object,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
+    action = next(a for a in record["actions"] if a["type"] == kind)
+    if value is None:
+        del action[key]
+    else:
+        action[key] = value
+    path = tmp_path / "damaged.json"
+    path.write_text(json.dumps(record))
+    argv = [command, str(path)] + (["--action", "367"] if command == "routes" else [])
+    err = _one_line_exit_2(argv, capsys, said)
+    assert err.startswith(f"tilelay: error: {path}: record 314 (1889): action {action['id']}: ")

@@ -613,6 +613,16 @@ class _Replayer:
     def fail(self, action: Mapping[str, Any], message: str) -> RecordError:
         return RecordError(f"action {shown(action.get('id'))}: {message}", source=self.source)
 
+    def text(self, action: Mapping[str, Any], key: str) -> str:
+        """The action's field ``key``, which must be text (a :class:`RecordError` naming the
+        action and the field otherwise)."""
+        value = action.get(key)
+        if not isinstance(value, str):
+            kind = str(action.get("type", "the action"))
+            said = "has no" if value is None else f"has {shown(value)} for its"
+            raise self.fail(action, f"{kind} {said} {key!r} (text expected)")
+        return value
+
     def note(self, action: Mapping[str, Any], message: str) -> None:
         if len(self.notes) < _MAX_NOTES:
             self.notes.append(f"action {shown(action.get('id'))}: {message}")
@@ -888,11 +898,12 @@ class _Replayer:
         self.placements.append(ReplayedToken(None, token, home=True))
 
     def lay_tile(self, action: Mapping[str, Any]) -> None:
-        tile_id = str(action.get("tile"))
+        tile_id = self.text(action, "tile")
+        coord = self.text(action, "hex")
         try:
             name, copy = split_tile_id(tile_id)
             rotation = _int_field(action, "rotation", 0)
-            lay = TileLay(str(action.get("hex")), name, rotation)
+            lay = TileLay(coord, name, rotation)
             old = self.board.tile_at(lay.coord)
             new_board = self.board.apply(lay)
         except (TilelayError, ValueError) as err:
@@ -983,7 +994,7 @@ class _Replayer:
         return coord, _city_index(self.board.tile_at(coord), int(index))
 
     def place_token(self, action: Mapping[str, Any], entity: str) -> None:
-        coord, index = self.city_of(action, str(action.get("city")))
+        coord, index = self.city_of(action, self.text(action, "city"))
         tokener = action.get("tokener")
         owner = str(tokener) if isinstance(tokener, str) and tokener else self.actor(action)
         if action.get("token_type") == "neutral":
@@ -1049,7 +1060,7 @@ class _Replayer:
         return str(name) in names
 
     def remove_token(self, action: Mapping[str, Any], entity: str) -> None:
-        coord, index = self.city_of(action, str(action.get("city")))
+        coord, index = self.city_of(action, self.text(action, "city"))
         here = self.board.tokens.get((coord, index), ())
         owner = self.actor(action)
         slot = action.get("slot")

@@ -62,6 +62,8 @@ def cmd_lays(args: argparse.Namespace) -> int:
             if args.json:
                 out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
             else:
-                print(f"tilelay: error: {one_line(str(err))}", file=sys.stderr)
+                # (the file named once: a record that does not read names it already)
+                where = "" if str(err).startswith(f"{path}:") else f"{path}: "
+                print(f"tilelay: error: {where}{one_line(str(err))}", file=sys.stderr)
         out.flush()
     return status

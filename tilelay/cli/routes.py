@@ -64,7 +64,13 @@ def cmd_routes(args: argparse.Namespace) -> int:
     """Run ``tilelay routes``."""
     path = Path(args.target)
     if path.suffix.lower() == ".json" or path.is_file():
-        return _from_record(args, path)
+        try:
+            return _from_record(args, path)
+        except TilelayError as err:
+            if str(err).startswith(f"{path}:"):
+                raise
+            # the file named once (a record that does not read names it already)
+            raise TilelayError(f"{path}: {err}") from None
     return _from_game(args)
 
 
