@@ -68,6 +68,25 @@ def test_bad_arguments_exit_2(
     assert "Traceback" not in err
 
 
+def test_files_are_checked_before_the_game_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases = [
+        (["--save", str(tmp_path / "g.yaml")], "expected a file name ending in .json"),
+        (["--svg", str(tmp_path / "no" / "b.svg")], f"no folder {tmp_path / 'no'} to write"),
+    ]
+    folder = tmp_path / "taken.json"
+    folder.mkdir()
+    cases.append((["--save", str(folder)], f"{folder}: it is a folder, not a file"))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    cases.append((["--load", str(broken)], f"{broken}: saved game: not JSON"))
+    for argv, message in cases:
+        assert main(["carcassonne", "play", *argv]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and message in err and len(err.splitlines()) == 1, err
+
+
 def test_tiles_and_tile(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["carcassonne", "tiles", "--seed-form"]) == 0
     out = capsys.readouterr().out

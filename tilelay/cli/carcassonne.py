@@ -11,7 +11,9 @@ Sub-commands:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
@@ -104,16 +106,35 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
     return kinds
 
 
+def _writable(path: str) -> None:
+    """A :class:`CarcassonneError` naming ``path`` when a file cannot be written there."""
+    folder = Path(path).parent
+    if Path(path).is_dir():
+        raise CarcassonneError(f"{path}: it is a folder, not a file")
+    if not folder.is_dir():
+        raise CarcassonneError(f"{path}: no folder {folder} to write it in")
+    if not os.access(folder, os.W_OK):
+        raise CarcassonneError(f"{path}: the folder {folder} cannot be written to")
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
     game: Game
+    # the files asked for are checked before the game is played, not after
     if args.svg:
         check_suffix(args.svg, (".svg",), "the board drawing")
+        _writable(args.svg)
+    if args.save:
+        check_suffix(args.save, (".json",), "the saved game")
+        _writable(args.save)
     if args.load:
         text = read_text(
             args.load, limit=16 * 1024 * 1024, what="saved game", error=CarcassonneError
         )
-        game = load_game(text)
+        try:
+            game = load_game(text)
+        except CarcassonneError as err:
+            raise CarcassonneError(f"{args.load}: {err}") from None
         kinds = [p.name for p in game.players]
     else:
         kinds = _player_kinds(args)
