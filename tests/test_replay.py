@@ -9,6 +9,7 @@ the manifest count.
 from __future__ import annotations
 
 import itertools
+import re
 import json
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, reference
 from tilelay.audit import audit_record
 from tilelay.errors import GameDataError
 from tilelay.games import UNLIMITED, load_game
@@ -453,3 +454,23 @@ def test_first_track_on_a_tile_of_two_cities_lifts_its_tokens_to_be_placed_again
     steps = list(replay_steps({"title": "1830", "actions": numbered}))
     assert [s.board.tokens_of("ERIE") for s in steps] == [[("E11", 0)], [], [("E11", 1)]]
     assert not steps[-1].notes
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("settings", "x", "its 'settings' must be a JSON object, not 'x'"),
+        ("settings", {"optional_rules": "abc"}, "'settings.optional_rules' must be a list of"),
+        ("settings", {"optional_rules": [1]}, "'settings.optional_rules' must be a list of"),
+        ("title", 1889, "its 'title' must be a game's name, not 1889"),
+    ],
+)
+def test_a_record_s_settings_and_title_of_another_type_are_refused(
+    field: str, value: object, said: str
+) -> None:
+    record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
+    record[field] = value
+    with pytest.raises(RecordError, match=re.escape(said)):
+        replay(record)
+    with pytest.raises(RecordError, match=re.escape(said)):
+        list(replay_steps(record))

@@ -551,8 +551,10 @@ class _Replayer:
     def __init__(self, record: Mapping[str, Any], game: Game | None, home_tokens: bool) -> None:
         if game is None:
             title = record.get("title")
-            if not isinstance(title, str) or not title:
+            if title is None or title == "":
                 raise RecordError("the record names no game (its 'title')")
+            if not isinstance(title, str):
+                raise RecordError(f"its 'title' must be a game's name, not {shown(title)}")
             game = load_game(title)
         rules = rules_for(game)
         # a game whose setup the record decides (18USA's seeded draws) plays a variant
@@ -595,10 +597,19 @@ class _Replayer:
         self.companies: dict[str, str] = {}
         self.assignments: dict[str, tuple[str, ...]] = {}
         settings = record.get("settings")
+        if settings is not None and not isinstance(settings, Mapping):
+            raise RecordError(
+                f"its 'settings' must be a JSON object, not {shown(settings)}", source=self.source
+            )
         optional = settings.get("optional_rules") if isinstance(settings, Mapping) else None
-        self.optional_rules = frozenset(
-            str(o) for o in (optional if isinstance(optional, list) else [])
-        )
+        if optional is not None and not (
+            isinstance(optional, list) and all(isinstance(o, str) for o in optional)
+        ):
+            raise RecordError(
+                f"its 'settings.optional_rules' must be a list of texts, not {shown(optional)}",
+                source=self.source,
+            )
+        self.optional_rules = frozenset(optional or ())
         self.extra: dict[str, Any] = {}
         #: coord -> the corporations whose tokens a lay lifted there, to be placed again
         self.lifted: dict[str, list[str]] = {}
