@@ -985,3 +985,25 @@ def test_a_record_s_missing_field_is_named_with_its_file(
     argv = [command, str(path)] + (["--action", "367"] if command == "routes" else [])
     err = _one_line_exit_2(argv, capsys, said)
     assert err.startswith(f"tilelay: error: {path}: record 314 (1889): action {action['id']}: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('<Tiles><Tile number="1"', "an element's attributes are malformed or cut"),
+        ("<Tiles><Tile>", "the file ends inside <Tile>"),
+        ("<Tiles><Tile></Tiles>", "<Tile> is closed by </Tiles>"),
+        ("hello", "no element: the text is not XML"),
+        ("<a/><b/>", "more after the root element"),
+    ],
+)
+def test_broken_xml_is_said_in_words(text: str, said: str) -> None:
+    with pytest.raises(TilelayError) as info:
+        parse_xml(text, source="t.xml")
+    assert str(info.value) == f"t.xml:1: malformed XML: {said}"
+
+
+def test_an_unterminated_json_string_says_where() -> None:
+    with pytest.raises(TilelayError) as info:
+        limits.read_json('{"a": "abc', source="r.json")
+    assert str(info.value) == "r.json:1:7: malformed JSON: Unterminated string starting here"

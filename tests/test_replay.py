@@ -9,8 +9,8 @@ the manifest count.
 from __future__ import annotations
 
 import itertools
-import re
 import json
+import re
 from pathlib import Path
 from typing import Any
 

@@ -219,8 +219,10 @@ def read_json(
             text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
         )
     except json.JSONDecodeError as err:
+        # ("Unterminated string starting at": the position is the line and column given)
+        said = err.msg[: -len(" at")] + " here" if err.msg.endswith(" at") else err.msg
         raise error(
-            f"malformed JSON: {err.msg}", source=source, line=err.lineno, column=err.colno
+            f"malformed JSON: {said}", source=source, line=err.lineno, column=err.colno
         ) from None
     except _Refused as err:
         raise error(f"malformed JSON: {err.message}", source=source) from None

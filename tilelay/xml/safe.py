@@ -113,6 +113,15 @@ _PLAIN: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^xml\w*: ?"), ""),
     (re.compile(r"\bxmlChar\b"), "character"),
     (re.compile(r"^internal error: ?"), ""),
+    (re.compile(r"^attributes construct error$"), "an element's attributes are malformed or cut"),
+    (re.compile(r"^Couldn't find end of Start Tag (\S+).*"), r"the start tag <\1> is not closed"),
+    (re.compile(r"^Premature end of data in tag (\S+).*"), r"the file ends inside <\1>"),
+    (
+        re.compile(r"^Opening and ending tag mismatch: (\S+)(?: line \d+)? and (\S+).*"),
+        r"<\1> is closed by </\2>",
+    ),
+    (re.compile(r"^Extra content at the end of the document$"), "more after the root element"),
+    (re.compile(r"^Start tag expected, '<' not found$"), "no element: the text is not XML"),
 )
 
 
