@@ -77,6 +77,25 @@ def test_one_game_and_its_checkout_are_apart_through_links(tmp_path: Path) -> No
     assert [e.name for e in sources.discover(linked)] == ["1889"]
 
 
+def test_what_the_cache_says_of_a_file_names_it_as_this_run_does(tmp_path: Path) -> None:
+    """The cache is shared by every copy of the same files: a game it could not read is
+    named under the folder this run was given, not the first copy's."""
+    rails = reference("rails")
+    for copy in ("one", "two"):
+        for game in ("1830", "1817"):  # 1817: only a Game.xml, not loaded
+            (tmp_path / copy / game).mkdir(parents=True)
+            for f in (rails / game).iterdir():
+                (tmp_path / copy / game / f.name).write_bytes(f.read_bytes())
+    sources.discover(tmp_path / "one")
+    (warning,) = [
+        w
+        for w in sources.cache.SourceCache(
+            "rails", tmp_path / "two", sources._reader(tmp_path / "two").files()
+        ).skipped()
+    ]
+    assert warning.source == str(tmp_path / "two" / "1817")
+
+
 def test_a_path_without_games_says_so(tmp_path: Path) -> None:
     with pytest.raises(NoGameError, match="holds no game"):
         sources.discover(tmp_path)

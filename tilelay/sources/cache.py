@@ -28,7 +28,7 @@ from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "6"  # bump when what is cached changes shape
+_VERSION = "7"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:
@@ -72,11 +72,18 @@ def _key(fmt: str, root: Path, files: list[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
+#: What stands for the source's folder in what the cache keeps.
+_ROOT = "\x00root"
+
+
 class SourceCache:
     """The cache entries of one source."""
 
     def __init__(self, fmt: str, root: Path, files: list[Path]) -> None:
         self.folder = cache_dir() / _key(fmt, root, files)
+        #: the source as this run names it: the entries are shared by every copy and every
+        #: spelling of the same files, so what they say of a file is kept relative to it
+        self.root = str(root)
 
     def _read(self, name: str) -> bytes | None:
         try:
@@ -120,7 +127,10 @@ class SourceCache:
         out: list[ReadWarning] = []
         for item in raw.get("skipped", []):
             if isinstance(item, list) and len(item) == 2:
-                out.append(ReadWarning(str(item[0]), str(item[1])))
+                source = str(item[1])
+                if source.startswith(_ROOT):
+                    source = self.root + source[len(_ROOT) :]
+                out.append(ReadWarning(str(item[0]), source))
         return out
 
     def store_listing(
@@ -129,9 +139,15 @@ class SourceCache:
         """Keep the listing (and what could not be read)."""
         data = {
             "games": listing,
-            "skipped": [[w.message, w.source or ""] for w in skipped],
+            "skipped": [[w.message, self._relative(w.source or "")] for w in skipped],
         }
         self._write("listing.json", json.dumps(data).encode())
+
+    def _relative(self, source: str) -> str:
+        """``source`` with this run's name of the source's folder as :data:`_ROOT`."""
+        if source == self.root or source.startswith(self.root + os.sep):
+            return _ROOT + source[len(self.root) :]
+        return source
 
     def _game_file(self, key: str) -> str:
         return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24] + ".pickle"
