@@ -103,6 +103,17 @@ def test_a_path_without_games_says_so(tmp_path: Path) -> None:
         sources.discover(tmp_path / "absent")
 
 
+def test_a_path_of_the_environment_that_is_not_there_says_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(sources.ENVIRONMENT_VARIABLE, str(tmp_path / "absent"))
+    assert main(["games"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"tilelay: error: {tmp_path / 'absent'}: no such file or folder (a path of TILELAY_GAMES)\n"
+    )
+
+
 def test_paths_from_the_environment() -> None:
     env = {sources.ENVIRONMENT_VARIABLE: f"/a{sources.os.pathsep}{sources.os.pathsep}/b"}
     assert sources.paths_from_environment(env) == ["/a", "/b"]

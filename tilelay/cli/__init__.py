@@ -106,10 +106,16 @@ def _add_game_sources(paths: Sequence[str]) -> None:
     ``TILELAY_GAMES`` for the processes this one starts (the web server's workers)."""
     from tilelay.sources.games import ENVIRONMENT_VARIABLE, add_paths, paths_from_environment
 
-    every = [*paths_from_environment(), *paths]
+    from_environment = paths_from_environment()
+    every = [*from_environment, *paths]
     if not every:
         return
-    add_paths(every)
+    try:
+        add_paths(from_environment)
+    except TilelayError as err:
+        # (a path the user did not type here: say where it came from)
+        raise TilelayError(f"{err} (a path of {ENVIRONMENT_VARIABLE})") from None
+    add_paths(paths)
     os.environ[ENVIRONMENT_VARIABLE] = os.pathsep.join(every)
 
 
