@@ -96,6 +96,29 @@ def test_what_the_cache_says_of_a_file_names_it_as_this_run_does(tmp_path: Path)
     assert warning.source == str(tmp_path / "two" / "1817")
 
 
+def test_a_game_written_as_toml_is_read_back_with_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """convert-game's TOML is a source of its own: a file, or a folder of them."""
+    rails = str(reference("rails"))
+    assert main(["--games", rails, "convert-game", "1830@rails", "--to", "toml"]) == 0
+    text = capsys.readouterr().out
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "my1830.toml").write_text(text.replace('title = "1830"', 'title = "My 1830"'))
+    (folder / "broken.toml").write_text("title = 5")
+    for path in (folder / "my1830.toml", folder):
+        (entry,) = sources.discover(path)
+        game = entry.load()
+        assert (entry.source, entry.format) == (str(folder / "my1830.toml"), "tilelay")
+        original = registry.load_game("1830@rails")
+        assert game.title == "My 1830" and set(game.hexes) == set(original.hexes)
+    skipped = sources.cache.SourceCache(
+        "tilelay", folder, sources._reader(folder).files()
+    ).skipped()
+    assert [w.source for w in skipped] == [str(folder / "broken.toml")]
+
+
 def test_a_path_without_games_says_so(tmp_path: Path) -> None:
     with pytest.raises(NoGameError, match="holds no game"):
         sources.discover(tmp_path)

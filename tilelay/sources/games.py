@@ -30,6 +30,7 @@ from tilelay.catalogue import tile_codes
 from tilelay.errors import NoGameError, ReadWarning, TilelayError
 from tilelay.games import Game, game_from_data
 from tilelay.games.registry import GameEntry, add_entries, add_warnings
+from tilelay.games.toml import load_game_file
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
 from tilelay.sources.engine_codes import parse_engine_code, part_positions
@@ -72,6 +73,10 @@ class SourceReader:
 
     def load(self, key: str) -> Game:
         raise NotImplementedError
+
+    def source(self, key: str) -> str:
+        """Where game ``key`` is read from (shown beside it)."""
+        return str(self.path / key)
 
 
 # ------------------------------------------------------------------ the 18xx.games engine
@@ -427,6 +432,51 @@ class GE18XXReader(_DirectoryReader):
         return load_ge18xx_game(directory)
 
 
+class TomlReader(SourceReader):
+    """Games in tilelay's own TOML format (what ``tilelay convert-game --to toml`` writes): one
+    ``.toml`` file, or the ``.toml`` files of a folder, a game each."""
+
+    format = "tilelay"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.skipped: list[ReadWarning] = []
+        self._read: dict[str, Game] = {}
+
+    def files(self) -> list[Path]:
+        if self.path.is_file():
+            return [self.path]
+        return sorted(f for f in self.path.glob("*.toml") if f.is_file())
+
+    def _file(self, key: str) -> Path:
+        return self.path if self.path.is_file() else self.path / key
+
+    def games(self) -> list[tuple[str, list[str]]]:
+        out: list[tuple[str, list[str]]] = []
+        for f in self.files():
+            try:
+                game = load_game_file(f)
+            except TilelayError as err:
+                self.skipped.append(ReadWarning(err.message, str(f)))
+                continue
+            self._read[f.name] = game
+            out.append((f.name, [game.name, game.title, *game.aliases]))
+        return out
+
+    def load(self, key: str) -> Game:
+        game = self._read.get(key)
+        return game if game is not None else load_game_file(self._file(key))
+
+    def source(self, key: str) -> str:
+        return str(self._file(key))
+
+
+def _is_toml(path: Path) -> bool:
+    if path.is_file():
+        return path.suffix.lower() == ".toml"
+    return path.is_dir() and any(f.is_file() for f in path.glob("*.toml"))
+
+
 def _is_rails(path: Path) -> bool:
     if not path.is_dir():
         return False
@@ -457,6 +507,7 @@ FORMAT_READERS: list[tuple[str, Callable[[Path], bool], Callable[[Path], SourceR
     ("18xx.games", _is_engine, EngineReader),
     ("ge18xx", _is_ge18xx, GE18XXReader),
     ("rails", _is_rails, RailsReader),
+    ("tilelay", _is_toml, TomlReader),
 ]
 
 
@@ -504,7 +555,7 @@ def discover(path: str | Path) -> list[GameEntry]:
                 names[0],
                 names[1] if len(names) > 1 and names[1] else names[0],
                 tuple(n for n in names if n),
-                str(reader.path / key),
+                reader.source(key),
                 reader.format,
                 loader,
             )
