@@ -673,3 +673,16 @@ def test_pictograph_labels_name_a_font_that_draws_them() -> None:
     assert label.group(2) == "⛏🛢"
     plain = tile_svg(dsl.parse("city=revenue:20;path=a:0,b:_0;label=OO", name="y"))
     assert "Symbola" not in plain
+
+
+@pytest.mark.parametrize("slots", [1, 2, 3, 4])
+@pytest.mark.parametrize("loc", ["0", "1", "2.5"])
+def test_a_city_placed_by_the_edge_stays_inside_the_hex(slots: int, loc: str) -> None:
+    """1822's Glasgow: a city of three slots at an edge's loc was drawn across the edge."""
+    from tilelay.hexgeo import APOTHEM, Layout
+    from tilelay.svg.geometry import layout_nodes, norm
+
+    tile = dsl.parse(f"city=revenue:40,slots:{slots},loc:{loc};path=a:0,b:_0", color="gray")
+    (node,) = layout_nodes(tile, Layout.FLAT)
+    assert norm(node.pos) + node.extent <= APOTHEM * UNIT
+    assert norm(node.pos) > 0  # still towards its edge

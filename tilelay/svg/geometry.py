@@ -295,6 +295,16 @@ def node_extent(tile: Tile, i: int) -> float:
     return 0.0
 
 
+def _inside(pos: Point, extent: float) -> Point:
+    """``pos`` moved towards the centre as far as a node of ``extent`` needs to stay inside
+    the hex (a city of three slots placed by the edge, as 1822's Glasgow, would cross it)."""
+    far = norm(pos)
+    room = APOTHEM * UNIT - 2.0 - extent
+    if far <= room or far == 0:
+        return pos
+    return mul(pos, max(room, 0.0) / far)
+
+
 def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     n = len(tile.nodes)
     out: list[NodeGeo | None] = [None] * n
@@ -303,7 +313,10 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     multi = len(drawn) > 1
     for i, node in enumerate(tile.nodes):
         if node.loc is not None:
-            g = NodeGeo(scaled(loc_point(node.loc, layout)), node_extent(tile, i))
+            g = NodeGeo(
+                _inside(scaled(loc_point(node.loc, layout)), node_extent(tile, i)),
+                node_extent(tile, i),
+            )
             out[i] = g
             if g.extent:
                 placed.append((g.pos, g.extent))
