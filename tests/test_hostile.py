@@ -913,8 +913,13 @@ def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
 )
 def test_an_id_past_sqlite_s_is_404(client: TestClient, method: str, path: str) -> None:
     """A document id past what SQLite holds is a document that is not there (not a 500)."""
+    bodies: dict[str, dict[str, object]] = {
+        "PUT": {"version": 1, "state": {"game": "1889"}},
+        "PATCH": {"name": "x"},
+        "POST": {"step": 0} if path.endswith("branch") else {"version": 1},
+    }
     for doc_id in (2**63, 10**40):
-        body = {"name": "x", "version": 1, "state": {"game": "1889"}, "step": 0}
+        body = bodies.get(method, {})
         response = client.request(method, path.format(doc_id), content=json.dumps(body))
         error = _api_error(response, 404)["error"]
         assert error.startswith("no ") and str(doc_id) in error
@@ -1007,3 +1012,21 @@ def test_an_unterminated_json_string_says_where() -> None:
     with pytest.raises(TilelayError) as info:
         limits.read_json('{"a": "abc', source="r.json")
     assert str(info.value) == "r.json:1:7: malformed JSON: Unterminated string starting here"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "expected"),
+    [
+        ("POST", "/api/boards", {"name": "b", "state": {"game": "1889"}}, "name, state"),
+        ("PATCH", "/api/boards/1", {"name": "b"}, "name"),
+        ("POST", "/api/carcassonne/games", {"players": ["greedy", "random"]}, "abbot, name"),
+    ],
+)
+def test_a_field_a_request_does_not_know_is_refused(
+    client: TestClient, method: str, path: str, body: dict[str, Any], expected: str
+) -> None:
+    """As a board state's unknown field is: a misspelt field is never silently dropped."""
+    response = client.request(method, path, content=json.dumps({**body, "nmae": "x"}))
+    error = _api_error(response)["error"]
+    assert error.startswith("unknown field 'nmae' in the request body (expected ")
+    assert expected in error

@@ -19,6 +19,7 @@ __all__ = [
     "MAX_INPUT",
     "check_suffix",
     "looks_like_path",
+    "path_text",
     "read_bytes",
     "read_text",
     "write_bytes",
@@ -43,6 +44,17 @@ _REASONS = {
 
 def _reason(err: OSError) -> str:
     return _REASONS.get(err.errno or 0, err.strerror or type(err).__name__)
+
+
+def path_text(path: str | Path) -> str:
+    """``path`` as a message shows it: as it is, or quoted with escapes where it holds what
+    no terminal can print (a lone surrogate from an undecodable name)."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return repr(text)
+    return text
 
 
 #: The suffixes of the files tilelay reads where a name may be given instead.

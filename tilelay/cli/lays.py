@@ -20,6 +20,7 @@ from typing import Any
 
 from tilelay.cli import one_line
 from tilelay.errors import TilelayError
+from tilelay.files import path_text
 from tilelay.lays import record_lays
 from tilelay.replay import load_record
 
@@ -63,7 +64,8 @@ def cmd_lays(args: argparse.Namespace) -> int:
                 out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
             else:
                 # (the file named once: a record that does not read names it already)
-                where = "" if str(err).startswith(f"{path}:") else f"{path}: "
+                shown_path = path_text(path)
+                where = "" if str(err).startswith(f"{shown_path}:") else f"{shown_path}: "
                 print(f"tilelay: error: {where}{one_line(str(err))}", file=sys.stderr)
         out.flush()
     return status

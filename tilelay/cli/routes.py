@@ -23,6 +23,7 @@ from tilelay.audit import rate_recorded
 from tilelay.board import Board
 from tilelay.cli import integer
 from tilelay.errors import TilelayError
+from tilelay.files import path_text
 from tilelay.games import Game, load_game
 from tilelay.limits import check_trains
 from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
@@ -67,10 +68,11 @@ def cmd_routes(args: argparse.Namespace) -> int:
         try:
             return _from_record(args, path)
         except TilelayError as err:
-            if str(err).startswith(f"{path}:"):
+            where = path_text(path)
+            if str(err).startswith(f"{where}:"):
                 raise
             # the file named once (a record that does not read names it already)
-            raise TilelayError(f"{path}: {err}") from None
+            raise TilelayError(f"{where}: {err}") from None
     return _from_game(args)
 
 

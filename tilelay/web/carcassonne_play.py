@@ -491,7 +491,7 @@ def _game_name(value: Any) -> str | None:
 
 async def create_game(request: Request) -> Response:
     """``POST /api/carcassonne/games``: a new game."""
-    data = await json_body(request, MAX_BODY)
+    data = await json_body(request, MAX_BODY, fields=("players", "seed", "river", "abbot", "name"))
     saved = new_record(
         _players(data),
         _seed(data.get("seed")),
@@ -555,7 +555,8 @@ def _int_field(data: dict[str, Any], key: str, low: int, high: int) -> int:
 async def make_move(request: Request) -> Response:
     """``POST /api/carcassonne/games/<id>/move``: a person's move."""
     doc_id = _id(request)
-    data = await json_body(request, MAX_BODY)
+    fields = ("version", "x", "y", "rotation", "follower", "abbot", "return_abbot")
+    data = await json_body(request, MAX_BODY, fields=fields)
     version = _version(data)
     x = _int_field(data, "x", -127, 127)
     y = _int_field(data, "y", -127, 127)

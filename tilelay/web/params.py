@@ -8,13 +8,14 @@ with a message that says what was wrong and what was expected.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from starlette.requests import Request
 
 from tilelay.errors import TilelayError
 from tilelay.hexgeo import Layout
-from tilelay.limits import read_json
+from tilelay.limits import read_json, shown
 from tilelay.web.errors import WebError
 
 __all__ = [
@@ -122,9 +123,11 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
-    """The request's body as a JSON object (400 saying why when it is not; 413 past
-    ``limit`` bytes)."""
+async def json_body(
+    request: Request, limit: int = MAX_BODY, *, fields: Collection[str] | None = None
+) -> dict[str, Any]:
+    """The request's body as a JSON object (400 saying why when it is not, or when it has a
+    field not among ``fields``, where given; 413 past ``limit`` bytes)."""
     body = await read_body(request, limit)
     if not body.strip():
         raise WebError("the request body is empty: a JSON object was expected")
@@ -134,4 +137,11 @@ async def json_body(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
         raise WebError(str(err)) from None
     if not isinstance(data, dict):
         raise WebError("the request body must be a JSON object")
+    unknown = sorted(set(data) - set(fields)) if fields is not None else []
+    if unknown:
+        said = ", ".join(shown(k) for k in unknown[:5])
+        raise WebError(
+            f"unknown field{'s' if len(unknown) > 1 else ''} {said} in the request body "
+            f"(expected {', '.join(sorted(fields or ()))})"
+        )
     return data

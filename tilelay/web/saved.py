@@ -90,7 +90,7 @@ async def list_boards(request: Request) -> Response:
 
 async def create_board(request: Request) -> Response:
     """``POST /api/boards``: a new board from ``{name, state}``."""
-    data = await json_body(request)
+    data = await json_body(request, fields=("name", "state"))
     name = _name(data)
     state = await compute(read_state, data)
 
@@ -111,7 +111,7 @@ async def get_board(request: Request) -> Response:
 async def save_board(request: Request) -> Response:
     """``PUT /api/boards/<id>``: save ``{version, state, name?}`` (409 on a conflict)."""
     doc_id = _id(request)
-    data = await json_body(request)
+    data = await json_body(request, fields=("version", "state", "name"))
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise WebError("'version' must be the version the save is based on (a whole number)")
@@ -129,7 +129,7 @@ async def save_board(request: Request) -> Response:
 async def rename_board(request: Request) -> Response:
     """``PATCH /api/boards/<id>``: rename to ``{name}``."""
     doc_id = _id(request)
-    data = await json_body(request)
+    data = await json_body(request, fields=("name",))
     name = _name(data)
 
     def work(store: Store) -> Document:
@@ -190,7 +190,7 @@ async def export_board(request: Request) -> Response:
 
 async def import_board(request: Request) -> Response:
     """``POST /api/boards/import``: an exported board file becomes a new board."""
-    data = await json_body(request)
+    data = await json_body(request, fields=("format", "version", "name", "state"))
     if data.get("format") != EXPORT_FORMAT:
         raise WebError(f"not an exported board: 'format' must be {EXPORT_FORMAT!r}")
     if data.get("version") != 1:
