@@ -184,3 +184,11 @@ def test_a_scheduler_address_dask_cannot_read_is_one_line(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert err.startswith(f"tilelay: error: cannot reach the Dask scheduler {address!r}: ")
+
+
+def test_a_record_named_twice_is_audited_once(capsys: pytest.CaptureFixture[str]) -> None:
+    path = fixture("1889_314.json")
+    argv = ["replay", str(path), str(path.parent / "." / path.name), "--processes", "1"]
+    assert main([*argv, "--quiet", "--no-optimum"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 records, 32 runs, ") and out.splitlines()[0].endswith("; no search")

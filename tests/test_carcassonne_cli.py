@@ -117,3 +117,14 @@ def test_play_river_abbot_mcts_save_and_load(
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Carcassonne, seed 2, 2 players: mcts:easy, random, River, Abbot"
     assert out[-1] == final
+
+
+def test_player_kinds_are_named_as_they_play() -> None:
+    """``mcts`` and ``mcts:`` play at the medium level, and say so."""
+    import argparse
+
+    from tilelay.cli.carcassonne import _player_kinds
+
+    args = argparse.Namespace(players=3, player=["mcts:", "mcts", "greedy"])
+    assert _player_kinds(args) == ["mcts:medium", "mcts:medium", "greedy"]
+    assert _player_kinds(argparse.Namespace(players=2, player=["mcts"])) == ["mcts:medium"] * 2

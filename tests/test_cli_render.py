@@ -182,3 +182,17 @@ def test_the_server_s_workers_know_the_games_of_other_engines(tmp_path: Path) ->
             status, _ = request(conn, "GET", "/board/1846")
             conn.close()
             assert status == 200
+
+
+@pytest.mark.parametrize("spec", ["57", "1889:437"])
+def test_color_is_for_tile_strings_only(
+    spec: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A named tile has its own colour: --color with one was silently ignored."""
+    assert main(["render", "tile", spec, "--color", "green", "-o", str(tmp_path / "t.svg")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"tilelay: error: --color applies to a tile string; {spec!r} names tiles of their own "
+        "colour\n"
+    )
+    assert not (tmp_path / "t.svg").exists()

@@ -89,11 +89,11 @@ def _player_kinds(args: argparse.Namespace) -> list[str]:
             f"--players {count}: expected a number from {MIN_PLAYERS} to {MAX_PLAYERS}"
         )
     kinds: list[str] = args.player or ["random"]
-    for kind in kinds:
+    for i, kind in enumerate(kinds):
         if kind == "human":
             raise CarcassonneError("--player human: people play in the web app, not here")
         try:
-            make_player(kind)
+            kinds[i] = make_player(kind).name  # as it plays: mcts is mcts:medium
         except CarcassonneError:
             known = ", ".join(k for k in ALL_KINDS if k != "human")
             raise CarcassonneError(f"--player {kind}: expected one of {known}") from None

@@ -18,6 +18,7 @@ from tilelay.export import DEFAULT_HEX_MM, PAPER_MM, output_format, tile_sheet_p
 from tilelay.files import looks_like_path, read_bytes
 from tilelay.games import get_tile, load_game
 from tilelay.hexgeo import Layout
+from tilelay.limits import shown
 from tilelay.tile import Tile
 
 
@@ -41,7 +42,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=None,
         help="hex orientation (default: the game's, else flat)",
     )
-    tile.add_argument("--color", default="yellow", help="colour of a tile string (default yellow)")
+    tile.add_argument("--color", help="colour of a tile string (default yellow)")
     tile.add_argument("--grid", action="store_true", help="draw the triangular region grid")
     tile.add_argument(
         "--size", type=integer, default=100, help="hex radius in pixels (default 100)"
@@ -117,6 +118,11 @@ def _tile(args: argparse.Namespace) -> int:
     if not 0 <= args.rotation <= 5:
         raise TilelayError(f"--rotation must be 0-5, got {args.rotation}")
     _check_size(args.size)
+    if args.color is not None and "=" not in args.tile:
+        # a named tile, or the tiles of a file, have colours of their own
+        raise TilelayError(
+            f"--color applies to a tile string; {shown(args.tile)} names tiles of their own colour"
+        )
     path = Path(args.tile)
     if looks_like_path(args.tile) and not path.is_file():
         read_bytes(path, what="tile file")  # says why: missing, a folder, no permission
@@ -134,7 +140,7 @@ def _tile(args: argparse.Namespace) -> int:
         return 0
     if args.pick is not None:
         raise TilelayError("--tile picks a tile from a tile file; give a file to draw from")
-    tile, game_layout = resolve_tile(args.tile, color=args.color)
+    tile, game_layout = resolve_tile(args.tile, color=args.color or "yellow")
     layout = Layout(args.layout) if args.layout else (game_layout or Layout.FLAT)
     drawing = svg.tile_svg(
         tile.rotated(args.rotation),
