@@ -580,7 +580,7 @@ def _draw_marks(
     # labels
     for lab in tile.labels:
         fs = 30.0 if len(lab.text) <= 2 else 24.0
-        hw, hh = text_width(lab.text, fs, True) / 2, fs * 0.42
+        hw, hh = text_width(lab.text, fs, True) / 2 + 3.0, fs * 0.42 + 1.0
         if lab.loc is not None:
             c = scaled(loc_point(lab.loc, layout))
             placer.take(c[0], c[1], hw, hh)
