@@ -686,3 +686,24 @@ def test_a_city_placed_by_the_edge_stays_inside_the_hex(slots: int, loc: str) ->
     (node,) = layout_nodes(tile, Layout.FLAT)
     assert norm(node.pos) + node.extent <= APOTHEM * UNIT
     assert norm(node.pos) > 0  # still towards its edge
+
+
+def test_a_label_keeps_clear_of_its_city() -> None:
+    """1889's K at Kouchi (F9) touched the city beside it: a label keeps 3 px clear."""
+    from tilelay.games import load_game
+    from tilelay.svg.text import text_width
+
+    svg = tile_svg(load_game("1889").hex_tile("F9"))
+    label = re.search(r'<text class="label" x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"', svg)
+    box = re.search(
+        r'<rect class="city-box" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" '
+        r'height="([\d.]+)"',
+        svg,
+    )
+    assert label is not None and box is not None
+    x, y, size = (float(v) for v in label.groups())
+    cy = y - size * 0.35  # text_element lowers the baseline to centre the text
+    hw, hh = text_width("K", size, True) / 2 + 3.0, size * 0.42
+    bx, by, bw, bh = (float(v) for v in box.groups())
+    apart = x + hw <= bx or x - hw >= bx + bw or cy + hh <= by or cy - hh >= by + bh
+    assert apart, (x, cy, hw, hh, bx, by, bw, bh)
