@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -47,3 +48,19 @@ def test_lays_as_text_and_records_that_fail(
     assert main(["lays", "--json", str(missing)]) == 2
     line = json.loads(capsys.readouterr().out)
     assert line["record"] == str(missing) and "cannot read record" in line["error"]
+
+
+def test_a_record_from_standard_input(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``-`` reads the record from standard input, for lays and routes alike."""
+    record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record)))
+    assert main(["lays", "-"]) == 0
+    assert capsys.readouterr().out.startswith("- #22 KO J3: 8-3 legal")
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record)))
+    assert main(["routes", "-", "--action", "367"]) == 0
+    assert "IR in phase 5" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{")))
+    assert main(["lays", "-"]) == 2
+    assert capsys.readouterr().err.startswith("tilelay: error: standard input:1:2: malformed")

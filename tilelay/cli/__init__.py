@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from tilelay.errors import TilelayError
 from tilelay.limits import shown, whole
@@ -77,6 +77,17 @@ def decimal(text: str) -> float:
     if len(t) > 12 or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
         raise argparse.ArgumentTypeError(f"expected a number such as 38 or 6.5, not {shown(text)}")
     return float(t)
+
+
+def record_argument(text: str) -> dict[str, Any]:
+    """The recorded game a command line argument names: a JSON file, or ``-`` for standard
+    input."""
+    from tilelay.replay import MAX_RECORD_BYTES, load_record, read_record
+
+    if text != "-":
+        return load_record(text)
+    data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    return read_record(data, source="standard input")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,11 +18,10 @@ import json
 import sys
 from typing import Any
 
-from tilelay.cli import one_line
+from tilelay.cli import one_line, record_argument
 from tilelay.errors import TilelayError
 from tilelay.files import path_text
 from tilelay.lays import record_lays
-from tilelay.replay import load_record
 
 
 def register(sub: Any) -> None:
@@ -33,7 +32,12 @@ def register(sub: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("records", nargs="+", metavar="RECORD", help="recorded games (JSON files)")
+    p.add_argument(
+        "records",
+        nargs="+",
+        metavar="RECORD",
+        help="recorded games (JSON files; - reads one from stdin)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object a line")
     p.set_defaults(func=cmd_lays)
 
@@ -55,7 +59,7 @@ def cmd_lays(args: argparse.Namespace) -> int:
     out = sys.stdout
     for path in args.records:
         try:
-            for lay in record_lays(load_record(path)):
+            for lay in record_lays(record_argument(path)):
                 data = {"record": path, **lay.to_json()}
                 out.write(json.dumps(data) + "\n" if args.json else _text(path, data) + "\n")
         except TilelayError as err:
@@ -64,7 +68,7 @@ def cmd_lays(args: argparse.Namespace) -> int:
                 out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
             else:
                 # (the file named once: a record that does not read names it already)
-                shown_path = path_text(path)
+                shown_path = "standard input" if path == "-" else path_text(path)
                 where = "" if str(err).startswith(f"{shown_path}:") else f"{shown_path}: "
                 print(f"tilelay: error: {where}{one_line(str(err))}", file=sys.stderr)
         out.flush()

@@ -21,12 +21,12 @@ from typing import Any
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.audit import rate_recorded
 from tilelay.board import Board
-from tilelay.cli import integer
+from tilelay.cli import integer, record_argument
 from tilelay.errors import TilelayError
 from tilelay.files import path_text
 from tilelay.games import Game, load_game
 from tilelay.limits import check_trains
-from tilelay.replay import ReplayStep, load_record, recorded_routes, replay_steps
+from tilelay.replay import ReplayStep, recorded_routes, replay_steps
 from tilelay.routes import Route, RoutePlanner, RunResult
 from tilelay.trains import Phase
 
@@ -39,7 +39,9 @@ def register(sub: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("target", help="a recorded game (JSON file) or a built-in game name")
+    p.add_argument(
+        "target", help="a recorded game (JSON file; - reads it from stdin) or a game's name"
+    )
     p.add_argument("--action", type=integer, help="record: the run_routes action id to replay to")
     p.add_argument("--corporation", help="the corporation symbol")
     p.add_argument(
@@ -64,11 +66,11 @@ def register(sub: Any) -> None:
 def cmd_routes(args: argparse.Namespace) -> int:
     """Run ``tilelay routes``."""
     path = Path(args.target)
-    if path.suffix.lower() == ".json" or path.is_file():
+    if args.target == "-" or path.suffix.lower() == ".json" or path.is_file():
         try:
             return _from_record(args, path)
         except TilelayError as err:
-            where = path_text(path)
+            where = "standard input" if args.target == "-" else path_text(path)
             if str(err).startswith(f"{where}:"):
                 raise
             # the file named once (a record that does not read names it already)
@@ -84,7 +86,7 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
         raise TilelayError("--lay, --token, --trains and --phase apply to a game, not a record")
     if args.action is None and args.corporation is None:
         raise TilelayError("a record needs --action ID or --corporation SYM")
-    record = load_record(path)
+    record = record_argument(str(path))
     chosen: ReplayStep | None = None
     for step in replay_steps(record):
         action = step.action
