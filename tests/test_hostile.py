@@ -208,10 +208,16 @@ def test_odd_digits_are_refused_by_every_number_reader(text: str) -> None:
     ],
 )
 def test_odd_digits_in_command_line_numbers(
-    argv: list[str], text: str, capsys: pytest.CaptureFixture[str]
+    argv: list[str],
+    text: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # (a command that took the number would write its file here)
     err = _one_line_exit_2([*argv, text], capsys, "expected a")
     assert repr(text) in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_odd_digits_in_names_sort_without_crashing() -> None:
