@@ -55,7 +55,7 @@ from tilelay.tile import NodeKind
 from tilelay.upgrades import distinct_rotations
 from tilelay.web.compute import TimeUp, compute, search_seconds, time_limit
 from tilelay.web.errors import WebError
-from tilelay.web.params import json_body, safe_name, split_plus
+from tilelay.web.params import flag, json_body, safe_name, split_plus
 from tilelay.web.stores import get_store, store_error, store_path
 from tilelay.web.templating import render
 
@@ -79,13 +79,6 @@ def _text(data: Mapping[str, Any], key: str, *, required: bool = True) -> str | 
     if not isinstance(value, str) or not value.strip() or len(value) > 80:
         raise WebError(f"{key!r} must be a non-empty string of at most 80 characters")
     return value.strip()
-
-
-def _flag(data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise WebError(f"{key!r} must be true or false")
-    return value
 
 
 def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -345,7 +338,7 @@ def view_of(state: BoardState, reach: bool) -> dict[str, Any]:
 def _edit(fn: Callable[[BoardState, Mapping[str, Any]], BoardState]) -> Callable[..., Any]:
     async def handler(request: Request) -> Response:
         data = await json_body(request)
-        reach = _flag(data, "reach")
+        reach = flag(data, "reach")
 
         def work() -> dict[str, Any]:
             state = read_state(data)
@@ -423,7 +416,7 @@ async def lays_api(request: Request) -> Response:
     """``POST /api/boards/lays``: the legal lays on a hex."""
     data = await json_body(request)
     coord = str(_text(data, "hex"))
-    reach = _flag(data, "reach")
+    reach = flag(data, "reach")
 
     def work() -> dict[str, Any]:
         state = read_state(data)

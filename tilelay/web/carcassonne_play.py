@@ -73,7 +73,7 @@ from tilelay.errors import NotFoundError
 from tilelay.store import Document, Store, StoreError
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
-from tilelay.web.params import json_body, read_body
+from tilelay.web.params import flag, json_body, read_body
 from tilelay.web.stores import get_store, store_error
 from tilelay.web.templating import render
 
@@ -413,13 +413,6 @@ def _change(
 # ------------------------------------------------------------------------------ API
 
 
-def _flag(data: dict[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise WebError(f"{key!r} must be true or false")
-    return value
-
-
 def _create(store: Store, saved: GameRecord, name: str | None) -> dict[str, Any]:
     game = restore(saved)
     doc = store.create(KIND, name or _default_name(saved.players, saved.seed), _body(game))
@@ -495,8 +488,8 @@ async def create_game(request: Request) -> Response:
     saved = new_record(
         _players(data),
         _seed(data.get("seed")),
-        river=_flag(data, "river"),
-        abbot=_flag(data, "abbot"),
+        river=flag(data, "river"),
+        abbot=flag(data, "abbot"),
     )
     name = _game_name(data.get("name"))
     view = await _in_store(request, lambda store: _create(store, saved, name))
@@ -565,7 +558,7 @@ async def make_move(request: Request) -> Response:
     if follower is not None:
         follower = _int_field(data, "follower", 0, 15)
     try:
-        move = Move(x, y, rotation, follower, _flag(data, "abbot"), _flag(data, "return_abbot"))
+        move = Move(x, y, rotation, follower, flag(data, "abbot"), flag(data, "return_abbot"))
     except CarcassonneError as err:
         raise WebError(str(err)) from None
 

@@ -8,7 +8,7 @@ with a message that says what was wrong and what was expected.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -20,6 +20,7 @@ from tilelay.web.errors import WebError
 
 __all__ = [
     "MAX_BODY",
+    "flag",
     "json_body",
     "parse_int",
     "parse_layout",
@@ -105,6 +106,15 @@ def parse_int(text: str, what: str, low: int, high: int) -> int:
     if not re.fullmatch(rf"-?[0-9]{{1,{digits}}}", raw) or not low <= int(raw) <= high:
         raise WebError(f"{what} must be a whole number from {low} to {high}, not {text[:40]!r}")
     return int(raw)
+
+
+def flag(data: Mapping[str, Any], key: str) -> bool:
+    """Field ``key`` of a request body, true or false (false when absent); a 400
+    :class:`WebError` naming it otherwise."""
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise WebError(f"{key!r} must be true or false")
+    return value
 
 
 async def read_body(request: Request, limit: int) -> bytes:
