@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from tilelay.errors import TilelayError
+from tilelay.files import path_text
 from tilelay.limits import shown, whole
 
 __all__ = ["COMMAND_MODULES", "Parser", "build_parser", "integer", "main", "one_line"]
@@ -77,6 +78,13 @@ def decimal(text: str) -> float:
     if len(t) > 12 or not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
         raise argparse.ArgumentTypeError(f"expected a number such as 38 or 6.5, not {shown(text)}")
     return float(t)
+
+
+def about(argument: str, message: str) -> str:
+    """``message`` led by what a command line argument names: a file (:func:`path_text`), or
+    ``-``, standard input; once: a message that names it already is left as it is."""
+    where = "standard input" if argument == "-" else path_text(argument)
+    return message if message.startswith(f"{where}:") else f"{where}: {message}"
 
 
 def record_argument(text: str) -> dict[str, Any]:

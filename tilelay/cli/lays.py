@@ -18,9 +18,8 @@ import json
 import sys
 from typing import Any
 
-from tilelay.cli import one_line, record_argument
+from tilelay.cli import about, one_line, record_argument
 from tilelay.errors import TilelayError
-from tilelay.files import path_text
 from tilelay.lays import record_lays
 
 
@@ -67,9 +66,6 @@ def cmd_lays(args: argparse.Namespace) -> int:
             if args.json:
                 out.write(json.dumps({"record": path, "error": str(err)}) + "\n")
             else:
-                # (the file named once: a record that does not read names it already)
-                shown_path = "standard input" if path == "-" else path_text(path)
-                where = "" if str(err).startswith(f"{shown_path}:") else f"{shown_path}: "
-                print(f"tilelay: error: {where}{one_line(str(err))}", file=sys.stderr)
+                print(f"tilelay: error: {one_line(about(path, str(err)))}", file=sys.stderr)
         out.flush()
     return status

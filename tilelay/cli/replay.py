@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.audit import AuditedRun, RecordAudit, audit_records, summarise
-from tilelay.cli import integer
+from tilelay.cli import about, integer
 from tilelay.errors import TilelayError
 
 
@@ -151,8 +151,7 @@ def _run_line(run: AuditedRun) -> str:
 def _failure(audit: RecordAudit) -> str:
     """Why a record failed, led by the record's name (once: a record that could not be read
     names itself already)."""
-    error = audit.error or ""
-    return error if error.startswith(f"{audit.record}:") else f"{audit.record}: {error}"
+    return about(audit.record, audit.error or "")
 
 
 def _text_lines(quiet: bool) -> Callable[[RecordAudit], None]:

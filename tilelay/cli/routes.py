@@ -21,9 +21,8 @@ from typing import Any
 from tilelay.actions import TileLay, TokenPlacement
 from tilelay.audit import rate_recorded
 from tilelay.board import Board
-from tilelay.cli import integer, record_argument
+from tilelay.cli import about, integer, record_argument
 from tilelay.errors import TilelayError
-from tilelay.files import path_text
 from tilelay.games import Game, load_game
 from tilelay.limits import check_trains
 from tilelay.replay import ReplayStep, recorded_routes, replay_steps
@@ -70,11 +69,10 @@ def cmd_routes(args: argparse.Namespace) -> int:
         try:
             return _from_record(args, path)
         except TilelayError as err:
-            where = "standard input" if args.target == "-" else path_text(path)
-            if str(err).startswith(f"{where}:"):
+            named = about(str(path), str(err))
+            if named == str(err):
                 raise
-            # the file named once (a record that does not read names it already)
-            raise TilelayError(f"{where}: {err}") from None
+            raise TilelayError(named) from None
     return _from_game(args)
 
 
