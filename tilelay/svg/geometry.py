@@ -313,10 +313,8 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     multi = len(drawn) > 1
     for i, node in enumerate(tile.nodes):
         if node.loc is not None:
-            g = NodeGeo(
-                _inside(scaled(loc_point(node.loc, layout)), node_extent(tile, i)),
-                node_extent(tile, i),
-            )
+            extent = node_extent(tile, i)
+            g = NodeGeo(_inside(scaled(loc_point(node.loc, layout)), extent), extent)
             out[i] = g
             if g.extent:
                 placed.append((g.pos, g.extent))
