@@ -247,7 +247,7 @@ def test_arms_grown_towards_the_ends_leave_out_no_route(monkeypatch: pytest.Monk
             every = _grow(net, walker.reach, walker.bound, walker.prune)
             assert set(found) == set(_walk(net, walker.reach, every)[0]), step.action_id
         checked += len(found)
-        fewer += sum(len(a.mask) for a in every) - sum(len(a.mask) for a in grown)
+        fewer += sum(a.size for a in every) - sum(a.size for a in grown)
     assert checked > 0 and fewer > 0
 
 

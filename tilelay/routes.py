@@ -128,6 +128,11 @@ _Link = tuple[int, tuple[int, ...], "_Link | None"] | None
 # packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
 # (:func:`_unfold`)
 _Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int, int]
+# One way along the track of an arm (:func:`_grown`, :class:`_Arms`): (the track it uses, the
+# nodes it visits besides the token, the hexes it enters where the game's rules ask, hex sides
+# crossed, its stops and path ends, whether its last path is terminal, what a partner may not
+# share: the track, the nodes, the stops' groups without the token's, the hexes)
+_Way = tuple[int, int, int, int, _Link, bool, int]
 
 #: No threshold: every route is walked.
 _NO_THRESHOLD = -(1 << 60)
@@ -727,17 +732,21 @@ class _Arms:
     """The arms of routes from one token city: every way a route may leave the token and go
     on from stop to stop (as far as some train could run it), in the order a depth-first
     walk finds them, the arms through one first path end together and those ends in
-    increasing order. Arm ``i``'s longer arms are ``i + 1 … end[i] - 1``.
+    increasing order. Arm ``i``'s longer arms are ``i + 1 … end[i] - 1``. An arm is its
+    stops (from one first path end): the ways along the track that visit them, each its own
+    track, are its alternatives (``alts``), walked and paired together (a late board has many
+    ways between two stops: double track, junctions).
 
-    Per arm: its first path end (``first``), the track it uses (paths and hex sides,
-    ``mask``), what a partner may not share (``block``: the track, then the nodes it visits
-    besides the token, then its stops' groups without the token's, then the hexes it enters
-    when the game's rules ask; -1 for an arm whose first path is terminal: it has no
-    partner), the route's counts with the token (``counts``: cities, towns, offboards, hex
-    sides crossed; ``code``: packed, :func:`_pack`, hex sides only when some train counts
-    them), its stops' sum of bound values and second sums (``v``, ``w``: see
-    :class:`_Reach`), its stops and path ends (``link``), whether its last stop may end a
-    route (``endable``; None: every stop may), the best ``v`` and ``w`` of it and its
+    Per arm: its first path end (``first``), its ways (``alts``: each the track it uses, paths
+    and hex sides; what a partner may not share: the track, then the nodes it visits besides
+    the token, then its stops' groups without the token's, then the hexes it enters when the
+    game's rules ask, or -1 for an arm whose first path is terminal: it has no partner; its
+    stops and path ends; its hex sides crossed), what every way blocks (``block``: they
+    share it, so a partner that shares any of it pairs with no way), the route's counts with
+    the token (``counts``: cities, towns, offboards, hex sides crossed where some train counts
+    them; ``code``: packed, :func:`_pack`, hex sides only then), its stops' sum of bound
+    values and second sums (``v``, ``w``: see :class:`_Reach`), whether its last stop may end
+    a route (``endable``; None: every stop may), the best ``v`` and ``w`` of it and its
     longer arms (``top``, ``top_w``), the first arm with a later first end (``rest``), and
     the best ``top`` and ``top_w`` of an arm that may pair with it (``partner``,
     ``partner_w``), and the next arm past it and its longer arms with a higher ``top``
@@ -745,6 +754,7 @@ class _Arms:
     (:attr:`rows`, one tuple an arm), made columns by :meth:`finish`."""
 
     __slots__ = (
+        "alts",
         "block",
         "code",
         "counts",
@@ -752,13 +762,12 @@ class _Arms:
         "endable",
         "first",
         "higher",
-        "link",
-        "mask",
         "partner",
         "partner_w",
         "pruned",
         "rest",
         "rows",
+        "size",
         "token",
         "top",
         "top_w",
@@ -770,13 +779,12 @@ class _Arms:
 
     # the columns (:meth:`finish`)
     first: list[int]
-    mask: list[int]
+    alts: list[tuple[_Way, ...]]
     block: list[int]
     code: list[int]
     counts: list[tuple[int, int, int, int]]
     v: list[int]
     w: list[int]
-    link: list[_Link]
     endable: list[bool] | None
     top: list[int]
     top_w: list[int]
@@ -789,10 +797,12 @@ class _Arms:
         self.token = token
         self.v0 = v0
         self.w0 = w0
-        #: the arms as the walk grows them, a row each: (first, mask, block, code, counts,
-        #: v, w, link, endable)
+        #: the arms as the walk grows them, a row each: (first, alts, block, code, counts,
+        #: v, w, endable)
         self.rows: list[tuple[Any, ...]] = []
         self.end: list[int] = []
+        #: how many ways the arms have (all arms' alternatives)
+        self.size = 0
         #: what each train needed when an arm was last left out (:func:`_grown`; None:
         #: none was)
         self.pruned: list[int] | None = None
@@ -804,9 +814,9 @@ class _Arms:
         rows = self.rows
         n = len(rows)
         columns: list[list[Any]] = (
-            list(map(list, zip(*rows, strict=True))) if n else [[] for _ in range(9)]
+            list(map(list, zip(*rows, strict=True))) if n else [[] for _ in range(8)]
         )
-        firsts, self.mask, blocks, self.code, self.counts, vs, ws, self.link, ends_ok = columns
+        firsts, self.alts, blocks, self.code, self.counts, vs, ws, ends_ok = columns
         self.rows = []
         self.first = firsts
         self.block = blocks
@@ -1190,8 +1200,9 @@ def _grown(
     def leave(
         arms: _Arms,
         n: int,
-        used: int,
-        seen: int,
+        leaving: Sequence[int],
+        ways: list[_Way],
+        stops_seen: int,
         c: int,
         t: int,
         o: int,
@@ -1199,26 +1210,35 @@ def _grown(
         v: int,
         w: int,
         gmask: int,
-        link: _Link,
         first: int,
         term_first: bool,
-        hexes: int,
     ) -> None:
-        """Grow the arms on from node ``n``: each chain of track to a stop ``m`` that the
-        arm may take is an arm more (recorded as one row), grown on from ``m`` in turn."""
+        """Grow the arms on from stop ``n`` through its path ends ``leaving``, where the
+        arm's ways along the track (``ways``: the same stops, each its own track) arrive
+        (from the token: none yet, and ``first`` < 0). Each stop ``m`` that some chain of
+        track leads to, and that some of the ways may take it to, is an arm more (recorded
+        as one row, with every way of getting there), grown on from ``m`` in turn."""
         nonlocal active
-        rows = arms.rows
-        if closer is None and len(rows) >= _NEAR_AFTER:
+        if closer is None and arms.size >= _NEAR_AFTER:
             # many arms: the ceiling is worth testing, and a closer one worth making
             active = active or late
             if tops_v and town_tops is None:
                 onward(*current)
-        arm_ends = arms.end
-        for e in node_ends[n]:
+        at_token = first < 0
+        # the track every way uses
+        common = ways[0][0]
+        if len(ways) > 1:
+            for way in ways:
+                common &= way[0]
+        # the ways to each next stop, by the stop, the hex sides crossed (where some train
+        # counts them) and what the hexes entered add: the ways of one arm earn the same
+        # (the key: the stop, then the hex sides above _KEY_STOP, the value above _KEY_HEXES)
+        ahead: dict[int, list[_Way]] = {}
+        for e in leaving:
             p = e >> 1
-            if used & bits[p]:
+            if common & bits[p]:
                 continue
-            if link is None:
+            if at_token:
                 first = e
                 term_first = terminal[p]
             elif terminal[p]:
@@ -1229,179 +1249,230 @@ def _grown(
                 out_chains = chain_of(e)
             extras = chain_hexes(e) if hexy else None
             for index, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
-                if used & mask or visited[m]:
+                gm = groups[m]
+                if visited[m] or common & mask or gm & gmask:
                     continue
                 nx = x + cx
                 if nx > max_x:
                     continue
-                nv, nw, nh = v, w, hexes
+                entered = value = 0
                 if extras is not None:
                     entered, value, again = extras[index]
-                    if distinct:
-                        if again or entered & hexes:
-                            continue
-                        nh = hexes | entered
-                    nv += value
-                    nw += value
-                if juncs and any(map(visited.__getitem__, juncs)):
-                    continue
-                # the arm reaches stop m
-                gm = groups[m]
-                if gm & gmask:
-                    continue
-                onward_ends = -1
-                if beyond is not None:
-                    # no end not visited beyond m (by any track, passing neither n nor the
-                    # token): an arm that ends where no route may end makes no route, nor do
-                    # its longer arms; one that may end there is not grown further
-                    assert endable is not None
-                    key = (n, m)
-                    onward_ends = beyond.get(key, -1)
-                    if onward_ends < 0:
-                        onward_ends = beyond[key] = _ends_beyond(net, endable, m, (n, current[0]))
-                    onward_ends &= ~seen
-                    if not onward_ends and not endable[m]:
+                    if not distinct:
+                        entered = 0
+                    elif again:
                         continue
-                k = kind[m]
-                mc, mt, mo = c, t, o
-                if k == CITY:
-                    mc += cost[m]
-                elif k == TOWN:
-                    mt += cost[m]
-                else:
-                    mo += cost[m]
-                # the counts packed (as _pack does)
-                counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
-                code = counts | nx << 3 * _SHIFT if uses_hexes else counts
-                ok = fits_get(code)
-                if ok is None:
-                    ok = fitting(code)
-                if not ok:
-                    continue
-                nv += bound[m]
-                nw += prune[m]
-                if active and reach.floor > _NO_THRESHOLD:
-                    if not tops_v:
-                        assert ceiling is not None  # (eager and late need one)
-                        load(ceiling())
-                    base = arms.v0 + nv
-                    if town_tops is None:
-                        # some train must reach its least with the best stops the rest of
-                        # its reach may add
-                        u = mc + mt + mo
-                        least = reach.least
-                        if one:
-                            room = cap - u
-                            keep = base + tops_v[room if room < last else last] >= least[0]
-                        else:
-                            if least is not need_least or tops_v is not need_tops:
-                                needs_by_use()
-                            keep = base >= arm_need[u]
-                        if keep and near is not None:
-                            # closer: the stops the route may go on to from here
-                            on = passable[m] and not term and k != OFFBOARD
-                            row = near[m] if on else near_stop
-                            if one:
-                                keep = base + row[cap - u] >= least[0]
-                            else:
-                                keep = any(
-                                    base + row[c - u] >= t
-                                    for c, t in zip(caps, least, strict=True)
-                                    if c >= u
-                                )
-                    else:
-                        room = cap - mc - mt - mo
-                        keep = base + tops_v[room if room < last else last] >= reach.floor
-                        if keep:
-                            keep = (
-                                _filled(
-                                    arms.w0 + nw,
-                                    mc + mo,
-                                    cap_major,
-                                    pay,
-                                    town_pay,
-                                    tops_v,
-                                    tops_major,
-                                    town_tops,
-                                )
-                                >= reach.floor
-                            )
-                    if not keep:
-                        # no route through this arm reaches what it needs
-                        arms.pruned = reach.least
-                        continue
-                mgmask = gmask | gm
-                mused = used | mask
-                mseen = seen | bits[m]
+                jm = 0
                 for j in juncs:
-                    mseen |= bits[j]
-                mlink = (m, cends, link)
-                i = len(rows)
-                # what a partner may not share (none pairs with an arm whose first path is
-                # terminal)
-                block = -1
-                if not term_first:
-                    block = (
-                        mused | mseen << node_shift | (mgmask ^ g0) << group_shift | nh << hex_shift
+                    jm |= bits[j]
+                seen_m = bits[m] | jm
+                # what a partner may not share besides the track, the nodes visited and the
+                # hexes entered: the stops' groups without the token's
+                shared = ((gmask | gm) ^ g0) << group_shift
+                bucket: list[_Way] | None = None
+                for used, seen, hexes, ax, link, _, _ in ways:
+                    if used & mask or seen & jm or (distinct and entered & hexes):
+                        continue
+                    if bucket is None:
+                        key = m | value << _KEY_HEXES
+                        if uses_hexes:
+                            key |= nx << _KEY_STOP
+                        bucket = ahead.get(key)
+                        if bucket is None:
+                            bucket = ahead[key] = []
+                    used |= mask
+                    seen |= seen_m
+                    hexes |= entered
+                    bucket.append(
+                        (
+                            used,
+                            seen,
+                            hexes,
+                            ax + cx,
+                            (m, cends, link),
+                            term,
+                            used | seen << node_shift | shared | hexes << hex_shift,
+                        )
                     )
-                ends_ok = endable is None or endable[m]
-                rows.append((first, mused, block, code, (mc, mt, mo, nx), nv, nw, mlink, ends_ok))
-                arm_ends.append(0)
-                if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
-                    # the route of the token and this arm: it may raise the thresholds now
+            if at_token:
+                # the arms through each first path end apart, in increasing order
+                reached_from(arms, ahead, n, stops_seen, c, t, o, v, w, gmask, first, term_first)
+                ahead = {}
+        if not at_token:
+            reached_from(arms, ahead, n, stops_seen, c, t, o, v, w, gmask, first, term_first)
+
+    def reached_from(
+        arms: _Arms,
+        ahead: dict[int, list[_Way]],
+        n: int,
+        stops_seen: int,
+        c: int,
+        t: int,
+        o: int,
+        v: int,
+        w: int,
+        gmask: int,
+        first: int,
+        term_first: bool,
+    ) -> None:
+        """The arms from stop ``n`` to the stops ``ahead`` (:func:`leave`), each recorded
+        and grown on in turn."""
+        rows = arms.rows
+        arm_ends = arms.end
+        for key, reached in ahead.items():
+            m = key & _KEY_NODE
+            nx = key >> _KEY_STOP & _FIELD
+            value = key >> _KEY_HEXES
+            onward_ends = -1
+            if beyond is not None:
+                # no end not visited beyond m (by any track, passing neither n nor the
+                # token): an arm that ends where no route may end makes no route, nor do
+                # its longer arms; one that may end there is not grown further
+                assert endable is not None
+                pair = (n, m)
+                onward_ends = beyond.get(pair, -1)
+                if onward_ends < 0:
+                    onward_ends = beyond[pair] = _ends_beyond(net, endable, m, (n, current[0]))
+                onward_ends &= ~stops_seen
+                if not onward_ends and not endable[m]:
+                    continue
+            k = kind[m]
+            mc, mt, mo = c, t, o
+            if k == CITY:
+                mc += cost[m]
+            elif k == TOWN:
+                mt += cost[m]
+            else:
+                mo += cost[m]
+            # the counts packed (as _pack does)
+            counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
+            code = counts | nx << 3 * _SHIFT if uses_hexes else counts
+            ok = fits_get(code)
+            if ok is None:
+                ok = fitting(code)
+            if not ok:
+                continue
+            nv = v + value + bound[m]
+            nw = w + value + prune[m]
+            # the ways that may go on from m
+            going = reached
+            if not passable[m] or k == OFFBOARD:
+                going = []
+            elif len(reached) > 1 or reached[0][5]:
+                going = [way for way in reached if not way[5]]
+            if active and reach.floor > _NO_THRESHOLD:
+                if not tops_v:
+                    assert ceiling is not None  # (eager and late need one)
+                    load(ceiling())
+                base = arms.v0 + nv
+                if town_tops is None:
+                    # some train must reach its least with the best stops the rest of
+                    # its reach may add
+                    u = mc + mt + mo
+                    least = reach.least
+                    if one:
+                        room = cap - u
+                        keep = base + tops_v[room if room < last else last] >= least[0]
+                    else:
+                        if least is not need_least or tops_v is not need_tops:
+                            needs_by_use()
+                        keep = base >= arm_need[u]
+                    if keep and near is not None:
+                        # closer: the stops the route may go on to from here
+                        row = near[m] if going else near_stop
+                        if one:
+                            keep = base + row[cap - u] >= least[0]
+                        else:
+                            keep = any(
+                                base + row[c - u] >= t
+                                for c, t in zip(caps, least, strict=True)
+                                if c >= u
+                            )
+                else:
+                    room = cap - mc - mt - mo
+                    keep = base + tops_v[room if room < last else last] >= reach.floor
+                    if keep:
+                        keep = (
+                            _filled(
+                                arms.w0 + nw,
+                                mc + mo,
+                                cap_major,
+                                pay,
+                                town_pay,
+                                tops_v,
+                                tops_major,
+                                town_tops,
+                            )
+                            >= reach.floor
+                        )
+                if not keep:
+                    # no route through this arm reaches what it needs
+                    arms.pruned = reach.least
+                    continue
+            i = len(rows)
+            # what every way blocks (none pairs with an arm whose first path is terminal)
+            core = -1
+            if not term_first:
+                core = reached[0][6]
+                if len(reached) > 1:
+                    for way in reached:
+                        core &= way[6]
+            ends_ok = endable is None or endable[m]
+            rows.append((first, tuple(reached), core, code, (mc, mt, mo, nx), nv, nw, ends_ok))
+            arms.size += len(reached)
+            arm_ends.append(0)
+            if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
+                # the routes of the token and this arm: they may raise the thresholds now
+                for used, _, _, ax, link, _, _ in reached:
                     watch(
                         (
-                            mused,
+                            used,
                             arms.v0 + nv,
                             mc,
                             mt,
                             mo,
-                            nx,
+                            ax,
                             arms.token,
-                            mlink,
+                            link,
                             None,
                             arms.w0 + nw,
                             code,
                         )
                     )
-                if passable[m] and not term and k != OFFBOARD and onward_ends:
-                    if stop_costs:
-                        more = grown_get(counts)
-                        if more is None:
-                            more = grows(counts)
-                        if not more:
-                            # no train could visit a stop more: the arm ends here
-                            arm_ends[i] = len(rows)
-                            continue
-                    if pass_once is not None and pass_once[m]:
-                        if mgmask & passed:
-                            arm_ends[i] = len(rows)
-                            continue
-                        mgmask |= passed
-                    visited[m] = 1
-                    for j in juncs:
-                        visited[j] = 1
-                    leave(
-                        arms,
-                        m,
-                        mused,
-                        mseen,
-                        mc,
-                        mt,
-                        mo,
-                        nx,
-                        nv,
-                        nw,
-                        mgmask,
-                        mlink,
-                        first,
-                        term_first,
-                        nh,
-                    )
-                    visited[m] = 0
-                    for j in juncs:
-                        visited[j] = 0
-                arm_ends[i] = len(rows)
+            if going and onward_ends:
+                mgmask = gmask | groups[m]
+                if stop_costs:
+                    more = grown_get(counts)
+                    if more is None:
+                        more = grows(counts)
+                    if not more:
+                        # no train could visit a stop more: the arm ends here
+                        arm_ends[i] = len(rows)
+                        continue
+                if pass_once is not None and pass_once[m]:
+                    if mgmask & passed:
+                        arm_ends[i] = len(rows)
+                        continue
+                    mgmask |= passed
+                visited[m] = 1
+                leave(
+                    arms,
+                    m,
+                    node_ends[m],
+                    going,
+                    stops_seen | bits[m],
+                    mc,
+                    mt,
+                    mo,
+                    nx,
+                    nv,
+                    nw,
+                    mgmask,
+                    first,
+                    term_first,
+                )
+                visited[m] = 0
+            arm_ends[i] = len(rows)
 
     tokens = net.token_nodes
     if eager and ceiling is not None and all(s.unlimited for s in reach.specs):
@@ -1473,7 +1544,8 @@ def _grown(
         sys.setrecursionlimit(max(limit, 20000))
         try:
             if grow:
-                leave(arms, start, 0, 0, c0, t0, o0, 0, 0, 0, g0, None, -1, False, 0)
+                home: _Way = (0, 0, 0, 0, None, False, 0)
+                leave(arms, start, node_ends[start], [home], 0, c0, t0, o0, 0, 0, 0, g0, -1, False)
         finally:
             sys.setrecursionlimit(limit)
         # the routes through this token are all found from its arms: the later tokens'
@@ -1517,13 +1589,12 @@ def _walk(
         token = arms.token
         v0 = arms.v0
         w0 = arms.w0
-        masks = arms.mask
+        alts = arms.alts
         blocks = arms.block
         codes = arms.code
         counts = arms.counts
         vs = arms.v
         ws = arms.w
-        links = arms.link
         ends = arms.end
         tops = arms.top
         tops_w = arms.top_w
@@ -1531,7 +1602,7 @@ def _walk(
         partners = arms.partner
         partners_w = arms.partner_w
         higher = arms.higher
-        n = len(masks)
+        n = len(alts)
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
         # the game's rules of where routes end: an arm whose last stop may not end a route
@@ -1572,22 +1643,23 @@ def _walk(
                 cut = True
                 i = ends[i]
                 continue
-            mi = masks[i]
+            alts_i = alts[i]
             vi = v0 + vs[i]
             wi = w0 + ws[i]
-            ci, ti, oi, xi = counts[i]
+            ci, ti, oi, _ = counts[i]
             ends_i = endable is None or endable[i]
             if vi >= need and wi >= need_w:
-                if mi not in found and ends_i and token_ends:
-                    route = (mi, vi, ci, ti, oi, xi, token, links[i], None, wi, code)
-                    found[mi] = route
-                    if vi >= gate[0] and watch is not None:
-                        watch(route)
+                if ends_i and token_ends:
+                    for mi, _, _, xi, li, _, _ in alts_i:
+                        if mi not in found:
+                            route = (mi, vi, ci, ti, oi, xi, token, li, None, wi, code)
+                            found[mi] = route
+                            if vi >= gate[0] and watch is not None:
+                                watch(route)
             else:
                 cut = True
             bi = blocks[i]
             if bi >= 0 and partners[i] >= 0 and ends_i:
-                li = links[i]
                 base = code - own
                 floor = reach.floor
                 j = rests[i]
@@ -1621,7 +1693,55 @@ def _walk(
                         cut = True
                         j = higher[j]
                         continue
-                    if blocks[j] & bi:
+                    blocked = blocks[j] & bi
+                    if not blocked:
+                        code = base + codes[j]
+                        needs = packed_get(code)
+                        if needs is None:
+                            needs = needs_of(code)
+                        need, need_w = needs
+                        if top < need or (fill and wi + tops_w[j] < need_w):
+                            if need != _NO_FIT:
+                                cut = True
+                            j = ends[j]
+                            continue
+                        v = vi + vs[j]
+                        w = wi + ws[j]
+                        if v >= need and w >= need_w:
+                            if endable is None or endable[j]:
+                                # every pair of ways that share nothing is a route; where
+                                # none is, no way of a longer arm pairs either
+                                blocked = True
+                                cj, tj, oj, _ = counts[j]
+                                alts_j = alts[j]
+                                for mi, _, _, xi, li, _, bi_way in alts_i:
+                                    for mj, _, _, xj, lj, _, bj_way in alts_j:
+                                        if bi_way & bj_way:
+                                            continue
+                                        blocked = False
+                                        mask = mi | mj
+                                        if mask in found:
+                                            continue
+                                        route = (
+                                            mask,
+                                            v,
+                                            ci + cj - bc,
+                                            ti + tj - bt,
+                                            oi + oj - bo,
+                                            xi + xj,
+                                            token,
+                                            li,
+                                            lj,
+                                            w,
+                                            code,
+                                        )
+                                        found[mask] = route
+                                        if v >= gate[0] and watch is not None:
+                                            watch(route)
+                                            floor = reach.floor
+                        else:
+                            cut = True
+                    if blocked:
                         if out is not None:
                             if out and out[-1] >= j:
                                 if ends[j] > out[-1]:
@@ -1631,47 +1751,19 @@ def _walk(
                                 out.append(ends[j])
                         j = ends[j]
                         continue
-                    code = base + codes[j]
-                    needs = packed_get(code)
-                    if needs is None:
-                        needs = needs_of(code)
-                    need, need_w = needs
-                    if top < need or (fill and wi + tops_w[j] < need_w):
-                        if need != _NO_FIT:
-                            cut = True
-                        j = ends[j]
-                        continue
-                    v = vi + vs[j]
-                    w = wi + ws[j]
-                    if v >= need and w >= need_w:
-                        mask = mi | masks[j]
-                        if mask not in found and (endable is None or endable[j]):
-                            cj, tj, oj, xj = counts[j]
-                            route = (
-                                mask,
-                                v,
-                                ci + cj - bc,
-                                ti + tj - bt,
-                                oi + oj - bo,
-                                xi + xj,
-                                token,
-                                li,
-                                links[j],
-                                w,
-                                code,
-                            )
-                            found[mask] = route
-                            if v >= gate[0] and watch is not None:
-                                watch(route)
-                                floor = reach.floor
-                    else:
-                        cut = True
                     j += 1
                 if out is not None:
                     known.append((ends[i], out))
             i += 1
     return found, cut
 
+
+#: The key of an arm's ways to a stop as :func:`_grown` groups them: the stop's node in the
+#: low bits, the hex sides crossed above ``_KEY_STOP``, what the hexes entered add above
+#: ``_KEY_HEXES``.
+_KEY_STOP = 24
+_KEY_NODE = (1 << _KEY_STOP) - 1
+_KEY_HEXES = _KEY_STOP + _SHIFT
 
 #: No partners known blocked (:func:`_walk`), and how many arms a token must have for its
 #: walk to hand down the partners its arms found blocked.
