@@ -309,6 +309,35 @@ def test_an_action_whose_type_is_not_text_is_refused_by_its_id(kind: object) -> 
     assert "action 5" in str(audit_record(record).error)
 
 
+def test_an_action_id_given_twice_is_refused() -> None:
+    actions = [
+        {"id": 1, "type": "pass", "entity": "AR"},
+        {"id": 2, "type": "pass", "entity": "IR"},
+        {"id": 1, "type": "pass", "entity": "SR"},
+    ]
+    record = {"title": "1889", "actions": actions}
+    message = r"action 1 \(action #3\): action #1 has the same id"
+    with pytest.raises(RecordError, match=message):
+        read_record(json.dumps(record))
+    with pytest.raises(RecordError, match=message):
+        list(replay_steps(record))
+
+
+@pytest.mark.parametrize("target", ["abc", 7, 3])
+def test_an_undo_to_no_earlier_action_is_refused(target: object) -> None:
+    actions = [
+        {"id": 1, "type": "pass", "entity": "AR"},
+        {"id": 2, "type": "undo", "entity": "AR", "action_id": target},
+        {"id": 3, "type": "pass", "entity": "AR"},
+    ]
+    with pytest.raises(RecordError, match=r"action 2: undoes to action_id .*no earlier action"):
+        read_record(json.dumps({"title": "1889", "actions": actions}))
+    # to an earlier action, or to 0 (every action), it is taken
+    for fine in (1, 0):
+        actions[1]["action_id"] = fine
+        read_record(json.dumps({"title": "1889", "actions": actions}))
+
+
 @pytest.mark.parametrize("routes", [True, "K4", {"train": "2-0"}, [{"train": "2-0"}, 7]])
 def test_a_run_whose_routes_are_not_a_list_of_routes_is_refused_by_its_id(routes: object) -> None:
     record = {

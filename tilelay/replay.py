@@ -113,20 +113,40 @@ def read_record(data: bytes | str, *, source: str = "record") -> dict[str, Any]:
 
 
 def _check_actions(actions: object, source: str) -> list[Mapping[str, Any]]:
-    """A record's actions: a list of JSON objects, each with a ``type`` that is text;
+    """A record's actions: a list of JSON objects, each with a ``type`` that is text and an
+    ``id`` no other action has, an undo to an action id only to an earlier action's;
     :class:`RecordError` naming the first that is not."""
     if not isinstance(actions, list):
         raise RecordError(f"its 'actions' must be a list, not {shown(actions)}", source=source)
+    #: the actions' ids so far, and where each is
+    ids: dict[object, int] = {}
     for i, action in enumerate(actions):
         if not isinstance(action, Mapping):
             raise RecordError(f"action #{i + 1} is not a JSON object", source=source)
+        named = f"action {shown(action['id'])}" if "id" in action else f"action #{i + 1}"
         kind = action.get("type")
         if not isinstance(kind, str):
-            named = f"action {shown(action['id'])}" if "id" in action else f"action #{i + 1}"
             raise RecordError(
                 f"{named}: its 'type' must be text (e.g. lay_tile), not {shown(kind)}",
                 source=source,
             )
+        if kind == "undo" and action.get("action_id") not in (None, 0):
+            target = action["action_id"]
+            if _id_key(target) not in ids:
+                raise RecordError(
+                    f"{named}: undoes to action_id {shown(target)}, which no earlier action has "
+                    "(0 undoes every action)",
+                    source=source,
+                )
+        if "id" in action:
+            key = _id_key(action["id"])
+            if key in ids:
+                raise RecordError(
+                    f"{named} (action #{i + 1}): action #{ids[key] + 1} has the same id; "
+                    "each action's id must be its own",
+                    source=source,
+                )
+            ids[key] = i
     return actions
 
 
