@@ -28,7 +28,9 @@ cannot rate exactly raises :class:`~tilelay.route_rules.UnsupportedTrain`.
 
 The search (:class:`RoutePlanner`, :func:`best_routes`) enumerates every legal route through
 each of the corporation's token cities (two "arms" walked depth first from the token, path ends
-and used track as plain ints, cut off where no train could run the route any more), rates each
+and used track as plain ints, cut off where no train could run the route any more; an arm is
+its stops, with every way along the track between them as its alternatives, so that a late
+board of double track and junctions walks and pairs each run of stops once), rates each
 for each train, then chooses one route per train by an exact branch and bound (routes sorted
 by revenue, bounded by the best remaining route per train, plus the most the game's whole-run
 rule can add; each complete run evaluated exactly). Routes are bounded first and rated
@@ -610,9 +612,9 @@ def _group_masks(ctx: RouteContext, per_hex: bool) -> list[int]:
 
 
 # A chain of track from a node to the next stop: (the stop's node id, the paths and sides it
-# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed,
-# whether its last path is terminal)
-_Chain = tuple[int, int, int, tuple[int, ...], tuple[int, ...], bool]
+# uses as a mask, hex sides crossed, the path ends entered in order, the junctions passed (a
+# bit per node, ``1 << node``), whether its last path is terminal)
+_Chain = tuple[int, int, int, tuple[int, ...], int, bool]
 
 
 def _chains_from(net: _Net, start: int) -> list[_Chain]:
@@ -630,7 +632,7 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
     used = bits[start >> 1]
     if m >= 0:
         if kind[m] >= 0:
-            return [(m, used, 0, (start,), (), False)]
+            return [(m, used, 0, (start,), 0, False)]
         return _walked_chains(net, start)
     lane = g.end_lane[o]
     used |= 0 if lane < 0 else bits[len(g.paths) + lane]
@@ -657,7 +659,7 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
             if m >= 0:
                 if kind[m] < 0:
                     return _walked_chains(net, start)
-                out.append((m, used, x, tuple(ends), (), terminal[p]))
+                out.append((m, used, x, tuple(ends), 0, terminal[p]))
                 return out
             lane = end_lane[o]
             if lane >= 0:
@@ -672,7 +674,7 @@ def _chains_from(net: _Net, start: int) -> list[_Chain]:
         m = end_node[f ^ 1]
         if m < 0 or kind[m] < 0 or p == start >> 1:
             return _walked_chains(net, start)
-        out.append((m, used | bits[p], 1, (start, f), (), terminal[p]))
+        out.append((m, used | bits[p], 1, (start, f), 0, terminal[p]))
     return out
 
 
@@ -689,27 +691,25 @@ def _walked_chains(net: _Net, start: int) -> list[_Chain]:
     kind = net.kind
     out: list[_Chain] = []
     ends: list[int] = [start]
-    junctions: list[int] = []
 
-    def cross(o: int, used: int, x: int, term: bool) -> None:
+    def cross(o: int, used: int, x: int, term: bool, junctions: int) -> None:
         m = end_node[o]
         if m >= 0:
             if kind[m] >= 0:
                 last = term if len(ends) > 1 else False
-                out.append((m, used, x, tuple(ends), tuple(junctions), last))
+                out.append((m, used, x, tuple(ends), junctions, last))
                 return
-            if term or m in junctions:
+            if term or junctions >> m & 1:
                 return
-            junctions.append(m)
+            junctions |= 1 << m
             for f in node_ends[m]:
                 p = f >> 1
                 pb = bits[p]
                 if used & pb or terminal[p]:
                     continue
                 ends.append(f)
-                cross(f ^ 1, used | pb, x, False)
+                cross(f ^ 1, used | pb, x, False, junctions)
                 ends.pop()
-            junctions.pop()
             return
         lane = end_lane[o]
         sb = 0 if lane < 0 else bits[n_paths + lane]
@@ -721,10 +721,10 @@ def _walked_chains(net: _Net, start: int) -> list[_Chain]:
             if used & pb:
                 continue
             ends.append(f)
-            cross(f ^ 1, used | sb | pb, x + 1, terminal[p])
+            cross(f ^ 1, used | sb | pb, x + 1, terminal[p], junctions)
             ends.pop()
 
-    cross(start ^ 1, bits[start >> 1], 0, False)
+    cross(start ^ 1, bits[start >> 1], 0, False, 0)
     return out
 
 
@@ -1093,13 +1093,13 @@ def _grown(
     # bit of its own (so no route, nor two arms of one, passes two), and the hexes an arm
     # enters are bits above the groups' (two arms of one route enter no hex both)
     pass_once = net.pass_once
-    hexy = net._chain_hexes is not None
     distinct = net.distinct
     passed = hex_shift = 0
     if pass_once is not None or distinct:
         passed = 1 << max((gm.bit_length() for gm in groups), default=0)
         hex_shift = group_shift + passed.bit_length()
     chain_hexes = net.chain_hexes
+    hex_cache = net._chain_hexes
     # the reach a route may still use beyond an arm, and the most it adds (worked out when
     # the walk first has a threshold)
     cap = last = cap_major = pay = town_pay = 0
@@ -1247,8 +1247,12 @@ def _grown(
             out_chains = chains[e]
             if out_chains is None:
                 out_chains = chain_of(e)
-            extras = chain_hexes(e) if hexy else None
-            for index, (m, mask, cx, cends, juncs, term) in enumerate(out_chains):
+            extras = None
+            if hex_cache is not None:
+                extras = hex_cache[e]
+                if extras is None:
+                    extras = chain_hexes(e)
+            for index, (m, mask, cx, cends, jm, term) in enumerate(out_chains):
                 gm = groups[m]
                 if visited[m] or common & mask or gm & gmask:
                     continue
@@ -1262,9 +1266,6 @@ def _grown(
                         entered = 0
                     elif again:
                         continue
-                jm = 0
-                for j in juncs:
-                    jm |= bits[j]
                 seen_m = bits[m] | jm
                 # what a partner may not share besides the track, the nodes visited and the
                 # hexes entered: the stops' groups without the token's
