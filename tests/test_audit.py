@@ -192,3 +192,26 @@ def test_a_record_named_twice_is_audited_once(capsys: pytest.CaptureFixture[str]
     assert main([*argv, "--quiet", "--no-optimum"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("1 records, 32 runs, ") and out.splitlines()[0].endswith("; no search")
+
+
+def test_a_record_on_standard_input_is_audited_in_its_place(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    first, piped = fixture("1830_26855.json"), fixture("1889_314.json")
+    stdin = io.TextIOWrapper(io.BytesIO(piped.read_bytes()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    argv = ["replay", str(first), "-", "--json", "--processes", "1", "--no-optimum"]
+    assert main(argv) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    records = [x["record"] for x in lines]
+    assert records.count("standard input") == 32 and records.count(str(first)) == 43
+    # a record on standard input that does not read fails as a file does
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{")))
+    assert main(["replay", "-", "--quiet"]) == 1
+    out = capsys.readouterr().out
+    assert "failed: standard input:1:2: malformed JSON" in out
+    # read once only
+    assert main(["replay", "-", "-"]) == 2
+    assert "standard input (-) is read once" in capsys.readouterr().err

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tilelay.audit import AuditedRun, RecordAudit, audit_records, summarise
-from tilelay.cli import about, integer
+from tilelay.audit import AuditedRun, RecordAudit, audit_record, audit_records, summarise
+from tilelay.cli import about, integer, record_argument
 from tilelay.errors import TilelayError
 
 
@@ -33,7 +33,11 @@ def register(sub: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("records", nargs="+", help="recorded games (JSON files, or folders of them)")
+    p.add_argument(
+        "records",
+        nargs="+",
+        help="recorded games (JSON files, or folders of them; - for standard input)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument(
         "--processes", type=integer, help="local processes (default: the CPUs; 1: this process)"
@@ -75,12 +79,18 @@ def _files(items: list[str]) -> list[Path]:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Run ``tilelay replay``."""
-    files = _files(args.records)
+    items: list[str] = args.records
+    if items.count("-") > 1:
+        raise TilelayError("standard input (-) is read once: name it once")
+    files = _files([item for item in items if item != "-"])
+    # standard input is audited in this process, in its place among the files
+    at = len(_files(items[: items.index("-")])) if "-" in items else -1
     if args.processes is not None and args.processes < 1:
         raise TilelayError("--processes must be at least 1")
     emit = _json_lines if args.json else _text_lines(args.quiet)
-    progress, close = _progress(len(files), args.json, emit)
+    progress, close = _progress(len(files) + (at >= 0), args.json, emit)
     try:
+        piped = _piped(not args.no_optimum, progress) if at >= 0 else None
         audits = audit_records(
             files,
             processes=args.processes,
@@ -90,9 +100,25 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     finally:
         close()
+    if piped is not None:
+        audits.insert(at, piped)
     if not args.json:
         _print_summary(audits, searched=not args.no_optimum)
     return 1 if any(a.error for a in audits) else 0
+
+
+def _piped(optimum: bool, progress: Callable[[RecordAudit], None]) -> RecordAudit:
+    """The audit of the record on standard input (one that does not read fails, as a file
+    does)."""
+    name = "standard input"
+    try:
+        record = record_argument("-")
+    except TilelayError as err:
+        audit = RecordAudit(name, None, error=str(err))
+    else:
+        audit = audit_record(record, name=name, optimum=optimum)
+    progress(audit)
+    return audit
 
 
 def _progress(
