@@ -309,6 +309,21 @@ def test_an_action_whose_type_is_not_text_is_refused_by_its_id(kind: object) -> 
     assert "action 5" in str(audit_record(record).error)
 
 
+@pytest.mark.parametrize(
+    ("slot", "message"),
+    [(99, r"slot 99: the city in \w+ has 1 slot \(0 to 0\)"), ("x", "its 'slot' must be a whole")],
+)
+def test_a_token_slot_the_city_does_not_have_is_refused(slot: object, message: str) -> None:
+    actions = record("1889_314")["actions"]
+    at = next(i for i, a in enumerate(actions) if a["id"] == 85)
+    assert actions[at]["type"] == "place_token"
+    cut = [dict(a) for a in actions[: at + 1]]
+    replay({"title": "1889", "actions": cut}, load_game("1889"))  # as recorded: taken
+    cut[-1]["slot"] = slot
+    with pytest.raises(GameDataError, match=rf"action 85: {message}"):
+        replay({"title": "1889", "actions": cut}, load_game("1889"))
+
+
 def test_an_action_id_given_twice_is_refused() -> None:
     actions = [
         {"id": 1, "type": "pass", "entity": "AR"},

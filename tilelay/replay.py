@@ -1048,6 +1048,7 @@ class _Replayer:
             or self.rules.extra_slot(self, action)
         )
         here = self.board.tokens.get((coord, index), ())
+        self.check_slot(action, coord, index, len(here), extra)
         if not extra and NEUTRAL in here and owner != NEUTRAL:
             node = self.board.tile_at(coord).cities
             if index < len(node) and len(here) >= node[index].slots:
@@ -1068,6 +1069,25 @@ class _Replayer:
         except TilelayError as err:
             raise self.fail(action, err.message) from None
         self.placements.append(ReplayedToken(_action_id(action), token))
+
+    def check_slot(
+        self, action: Mapping[str, Any], coord: str, index: int, held: int, extra: bool
+    ) -> None:
+        """A ``place_token``'s ``slot`` (where given) is one of the city's slots, or the one
+        beyond its tokens where the token takes an extra slot."""
+        slot = action.get("slot")
+        if slot is None:
+            return
+        if not isinstance(slot, int) or isinstance(slot, bool) or slot < 0:
+            raise self.fail(action, f"its 'slot' must be a whole number from 0, not {shown(slot)}")
+        cities = self.board.tile_at(coord).cities
+        slots = cities[index].slots if index < len(cities) else 0
+        if slot >= (max(slots, held + 1) if extra else slots):
+            raise self.fail(
+                action,
+                f"slot {slot}: the city in {coord} has {slots} slot{'s' if slots != 1 else ''} "
+                f"(0 to {slots - 1})",
+            )
 
     def reserved(self, corporation: str, coord: str) -> bool:
         """Whether ``corporation`` holds a reservation in ``coord`` (a ``reservation`` ability,
