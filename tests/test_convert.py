@@ -11,6 +11,7 @@ import pytest
 from tilelay import catalogue, dsl
 from tilelay.cli import main
 from tilelay.convert import connections, read, to_dsl, write
+from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 
 
@@ -39,15 +40,41 @@ def test_seed_9992_to_dsl() -> None:
       </RevenueCenter></Tile>"""
     out = write(read(xml, "xml"), "dsl")
     mapping = json.loads(out.text)
-    assert mapping == {"9992": "offboard=revenue:1_30|4_40;path=a:5,b:_0;path=a:0,b:_0"}
+    code = "offboard=revenue:1_30|4_40;path=a:5,b:_0;path=a:0,b:_0"
+    assert mapping == {"9992": {"color": "red", "code": code}}
     assert any("layout" in str(loss) for loss in out.losses)
+
+
+def test_tiles_written_in_the_tile_language_keep_their_colour() -> None:
+    tiles = [
+        dsl.parse("city=revenue:20;path=a:0,b:_0", name="T", color="yellow"),
+        dsl.parse("town=revenue:10;path=a:0,b:_0", name="U"),
+    ]
+    out = write(tiles, "dsl")
+    assert out.losses == ()
+    assert read(out.text, "dsl") == tiles
+    assert json.loads(out.text)["U"] == {"color": "white", "code": dsl.write(tiles[1])}
+    # a plain tile string still reads, as a white tile
+    assert read('{"V": "path=a:0,b:3"}', "dsl")[0].color.value == "white"
+
+
+@pytest.mark.parametrize(("layout", "loc"), [(Layout.FLAT, 1), (Layout.POINTY, 5)])
+def test_a_near_side_location_becomes_the_edge_of_the_layout(layout: Layout, loc: int) -> None:
+    # a town by the side (location 10) whose track leaves by that side: on either layout
+    # the town stays by the edge its track leaves by
+    xml = """<Tiles><Tile number="X" type="Yellow"><Track enter="4" exit="10"/>
+      <RevenueCenter id="-1" location="10" name="" type="Small Town">
+        <Revenue location="50" phase="0" value="10"/></RevenueCenter></Tile></Tiles>"""
+    out = write(read(xml, "xml", layout=layout), "dsl", layout=layout)
+    code = json.loads(out.text)["X"]["code"]
+    assert code == f"town=revenue:10,loc:{loc};path=a:{loc},b:_0"
 
 
 def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "t.xml"
     src.write_text('<Tile number="8" type="Yellow"><Track enter="1" exit="3"/></Tile>')
     assert main(["convert", str(src), "--to", "dsl"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"8": "path=a:4,b:0"}
+    assert json.loads(capsys.readouterr().out) == {"8": {"color": "yellow", "code": "path=a:4,b:0"}}
     dst = tmp_path / "out.json"
     assert main(["convert", str(src), "-o", str(dst)]) == 0
     assert json.loads(dst.read_text())[0]["name"] == "8"

@@ -68,12 +68,13 @@ def format_of(path: str | Path) -> str | None:
     )
 
 
-def to_dsl(tile: Tile) -> Tile:
-    """``tile`` with seed-000 near-side locations (6-11) turned into the language's edge locs."""
+def to_dsl(tile: Tile, layout: Layout = Layout.FLAT) -> Tile:
+    """``tile`` with seed-000 near-side locations (6-11) turned into the language's edge locs
+    (seed 000's sides are numbered by ``layout``)."""
 
     def fix(loc: Loc | None) -> Loc | None:
         if loc is not None and loc.kind == "location" and 6 <= loc.value <= 11:
-            return Loc("edge", xml_side_to_edge(int(loc.value) - 6))
+            return Loc("edge", xml_side_to_edge(int(loc.value) - 6, layout))
         return loc
 
     nodes = tuple(replace(n, loc=fix(n.loc), revenue_loc=fix(n.revenue_loc)) for n in tile.nodes)
@@ -99,9 +100,14 @@ def read(
 ) -> list[Tile]:
     """Tiles from text in format ``fmt``.
 
-    ``dsl`` input is a JSON object mapping names to tile strings (what ``convert`` writes), or
-    one tile string a line (``name: code`` or just ``code``).
+    ``dsl`` input is a JSON object mapping names to tiles, each ``{"color", "code"}`` (what
+    ``convert`` writes, as 18xx.games lists its tiles) or just its tile string (white), or one
+    tile string a line (``name: code`` or just ``code``).
     """
+    if not isinstance(data, str | bytes):
+        raise TileSyntaxError(
+            f"tiles are read from text or bytes, not {type(data).__name__}", source=source
+        )
     if fmt in ("xml", "rails"):
         root = parse_xml(data, source=source)
         if root.tag != "Tile" and fmt == "xml":
@@ -172,11 +178,11 @@ def write(tiles: Sequence[Tile], fmt: str, *, layout: Layout = Layout.FLAT) -> C
         data = [tile_to_dict(t) for t in tiles]
         return Converted(json.dumps(data, indent=1, ensure_ascii=False) + "\n", ())
     if fmt == "dsl":
-        mapping: dict[str, str] = {}
+        mapping: dict[str, dict[str, str]] = {}
         for t in tiles:
-            d = to_dsl(t)
+            d = to_dsl(t, layout)
             losses += [Loss(t.name, f) for f in _dsl_losses(d)]
-            mapping[t.name] = dsl.write(d)
+            mapping[t.name] = {"color": t.color.value, "code": dsl.write(d)}
         return Converted(json.dumps(mapping, indent=1, ensure_ascii=False) + "\n", tuple(losses))
     if fmt == "rails":
         raise TileSyntaxError("the Rails dialect is read only: write dsl, xml or json")

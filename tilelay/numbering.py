@@ -165,7 +165,8 @@ def game_sources() -> list[tuple[str, list[Tile]]]:
         tiles: list[Tile] = []
         for name in game.manifest:
             try:
-                tiles.append(game.tile(name))
+                # (seed 000's near-side locations as the game's layout numbers its sides)
+                tiles.append(to_dsl(game.tile(name), game.layout))
             except LookupError:
                 continue
         out.append((entry.qualified_name, tiles))
