@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import tilelay
 from tilelay import dsl
 from tilelay.catalogue import get_tile, tile_names
-from tilelay.errors import TileModelError
+from tilelay.convert import read as convert_read
+from tilelay.errors import TilelayError, TileModelError
 from tilelay.hexgeo import Loc
 from tilelay.tile import (
     Color,
@@ -204,3 +208,25 @@ def test_model_rejects_stubs_and_partitions_off_the_hex() -> None:
         Tile(stubs=(Stub(6),))
     with pytest.raises(TileModelError, match="partition at 9"):
         Tile(partitions=(Partition(0, 9),))
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: tilelay.parse_tile(None), "a tile string must be text, not NoneType"),  # type: ignore[arg-type]
+        (lambda: tilelay.parse_tile(b"city=revenue:20"), "a tile string must be text, not bytes"),  # type: ignore[arg-type]
+        (lambda: tilelay.parse_tile("city=revenue:20", name=5), "a tile's name must be text"),  # type: ignore[arg-type]
+        (lambda: tilelay.parse_tile("city=revenue:20", color=None), "a tile's colour must be"),  # type: ignore[arg-type]
+        (lambda: tilelay.get_tile(57), "a tile's name is text"),  # type: ignore[arg-type]
+        (lambda: tilelay.write_tile(None), "only a Tile is written"),  # type: ignore[arg-type]
+        (lambda: tilelay.get_tile("57").rotated("1"), "a rotation is a whole number of steps"),  # type: ignore[arg-type]
+        (lambda: tilelay.get_tile("57").rotated(1.5), "a rotation is a whole number of steps"),  # type: ignore[arg-type]
+        (lambda: convert_read(None, "xml"), "tiles are read from text or bytes"),  # type: ignore[arg-type]
+        (lambda: Tile(paths=(Path(Edge(1.5), Edge(4)),)), r"edge 1\.5, expected 0-5"),  # type: ignore[arg-type]
+    ],
+)
+def test_the_public_api_refuses_arguments_of_the_wrong_type(
+    call: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(TilelayError, match=message):
+        call()

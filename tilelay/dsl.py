@@ -873,9 +873,17 @@ def parse(
     ``color`` may be a two-colour name such as ``greenbrown`` (colour plus stripe). ``source``
     names where the string came from, for error messages.
     """
+    for what, value in (("a tile string", code), ("a tile's name", name)):
+        if not isinstance(value, str):
+            raise TileSyntaxError(f"{what} must be text, not {type(value).__name__}", source=source)
     if isinstance(color, Color):
         tile_color, stripe = color, None
     else:
+        if not isinstance(color, str):
+            raise TileSyntaxError(
+                f"a tile's colour must be a Color or its name, not {type(color).__name__}",
+                source=source,
+            )
         try:
             tile_color, stripe = Color.parse(color)
         except ValueError as err:
@@ -1029,6 +1037,8 @@ def write(tile: Tile, *, strict: bool = False) -> str:
     :func:`unsupported`) raises :class:`~tilelay.errors.TileModelError` naming it; otherwise
     those features are left out.
     """
+    if not isinstance(tile, Tile):
+        raise TileModelError(f"only a Tile is written as a tile string, not {type(tile).__name__}")
     if strict:
         missing = unsupported(tile)
         if missing:

@@ -598,7 +598,7 @@ class Tile:
                         f"tile {self.name!r}: path {i} refers to node _{end.index}, "
                         f"but the tile has {n} node(s)"
                     )
-                if isinstance(end, Edge) and not 0 <= end.num <= 5:
+                if isinstance(end, Edge) and not (type(end.num) is int and 0 <= end.num <= 5):
                     raise TileModelError(
                         f"tile {self.name!r}: path {i} has edge {end.num}, expected 0-5"
                     )
@@ -668,6 +668,11 @@ class Tile:
 
     def rotated(self, rotation: int) -> Tile:
         """A new tile turned ``rotation`` steps (60° each) clockwise."""
+        if not isinstance(rotation, int) or isinstance(rotation, bool):
+            raise TileModelError(
+                f"tile {self.name!r}: a rotation is a whole number of steps, not "
+                f"{limits.shown(rotation)}"
+            )
         r = rotation % 6
         if r == 0:
             return self

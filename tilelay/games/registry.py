@@ -259,6 +259,8 @@ def get_tile(name: str, rotation: int = 0) -> Tile:
 
     Raises :class:`NotFoundError` with close names when there is no such game or tile.
     """
+    if not isinstance(name, str):
+        raise NotFoundError(f"a tile's name is text (e.g. '57'), not {type(name).__name__}")
     if ":" in name:
         game_name, _, tile_name = name.partition(":")
         return load_game(game_name).tile(tile_name).rotated(rotation)
