@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from tilelay.tile import (
     Color,
     Edge,
     FutureLabel,
+    Icon,
     Label,
     Node,
     NodeKind,
@@ -640,3 +642,25 @@ def test_writer_leaves_out_what_a_part_cannot_hold_and_says_so() -> None:
     ]
     with pytest.raises(TilelayError, match="cannot be written"):
         dsl.write(odd, strict=True)
+
+
+def test_writer_leaves_out_texts_that_would_break_the_string_and_says_so() -> None:
+    tile = replace(
+        dsl.parse("city=revenue:20,groups:A;path=a:0,b:_0;icon=image:port"),
+        labels=(Label("A;B"), Label("OK")),
+    )
+    tile = replace(
+        tile,
+        nodes=(replace(tile.nodes[0], groups=("x|y",)),),
+        icons=(*tile.icons, Icon("mine,deep")),
+    )
+    code = dsl.write(tile)
+    assert code == "city=revenue:20;path=a:0,b:_0;label=OK;icon=image:port"
+    assert dsl.parse(code)  # always a string the reader takes
+    assert dsl.unsupported(tile) == [
+        "label 'A;B': a ';' (the tile language ends a part there)",
+        "icon 'mine,deep': a ';', ',' or '|' (they separate the language's parts)",
+        "group 'x|y': a ';', ',' or '|' (they separate the language's parts)",
+    ]
+    with pytest.raises(TilelayError, match="cannot be written"):
+        dsl.write(tile, strict=True)

@@ -948,6 +948,14 @@ def unsupported(tile: Tile) -> list[str]:
     for lab in tile.labels:
         if lab.loc is not None:
             out.append(f"label {lab.text!r}: position {lab.loc}")
+        if not _fits(lab.text, part=True):
+            out.append(f"label {lab.text!r}: a ';' (the tile language ends a part there)")
+    texts = [("future label", tile.future_label.text)] if tile.future_label is not None else []
+    texts += [("icon", text) for i in tile.icons for text in (i.image, i.name)]
+    texts += [("group", g) for n in tile.nodes for g in n.groups]
+    for thing, text in texts:
+        if text is not None and not _fits(text, part=False):
+            out.append(f"{thing} {text!r}: a ';', ',' or '|' (they separate the language's parts)")
     for thing, loc in (
         *(("upgrade", u.loc) for u in tile.upgrades),
         *(("icon", i.loc) for i in tile.icons),
@@ -955,6 +963,13 @@ def unsupported(tile: Tile) -> list[str]:
         if loc is not None and loc.kind == "location":
             out.append(f"{thing}: position {loc} (a seed-000 location)")
     return out
+
+
+def _fits(text: str, *, part: bool) -> bool:
+    """Whether ``text`` can be written as a whole part's value (``part``: a label), or as a
+    sub-part's value or an item of a list (a ``;`` ends a part, a ``,`` a sub-part, a ``|``
+    an item)."""
+    return ";" not in text if part else not any(c in text for c in ";,|")
 
 
 def _revenue_text(r: Revenue | None) -> str:
@@ -985,7 +1000,7 @@ def _write_node(n: Node) -> str:
         subs.append(("slots", str(n.slots)))
     if n.style is not None:
         subs.append(("style", n.style.value))
-    if n.groups:
+    if n.groups and all(_fits(g, part=False) for g in n.groups):
         subs.append(("groups", "|".join(n.groups)))
     if n.hide:
         subs.append(("hide", "1"))
@@ -1062,10 +1077,12 @@ def write(tile: Tile, *, strict: bool = False) -> str:
         parts.append(_write_path(p))
         i += 1
     parts.extend(f"stub=edge:{stub.edge}" for stub in tile.stubs)
-    parts.extend(f"label={lab.text}" for lab in tile.labels if lab.text)
+    parts.extend(
+        f"label={lab.text}" for lab in tile.labels if lab.text and _fits(lab.text, part=True)
+    )
     if tile.future_label is not None:
         fl = tile.future_label
-        subs = [] if fl.text is None else [f"label:{fl.text}"]
+        subs = [] if fl.text is None or not _fits(fl.text, part=False) else [f"label:{fl.text}"]
         if fl.color is not None:
             subs.append(f"color:{fl.color.value}")
         parts.append("future_label=" + ",".join(subs))
@@ -1099,6 +1116,8 @@ def write(tile: Tile, *, strict: bool = False) -> str:
             subs.append(f"length:{pt.length:g}")
         parts.append("partition=" + ",".join(subs))
     for icon in tile.icons:
+        if not all(_fits(t, part=False) for t in (icon.image, icon.name) if t is not None):
+            continue
         subs = [f"image:{icon.image}"]
         if icon.name is not None:
             subs.append(f"name:{icon.name}")
