@@ -340,17 +340,25 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
             curve = edge_edge(
                 a, b, edge_point(a, (1, 0), layout), edge_point(b, (1, 0), layout), layout
             )
-            mid = curve.point(0.5)
-            ang = math.degrees(math.atan2(mid[1] - curve.c[1], mid[0] - curve.c[0]))
-            cands.append(NodeGeo(mid, ext, curve, (a, b), ang))
+            # at the middle of the curve, else further along it (two cities on crossing
+            # curves, 18Chesapeake's X3), else at the centre
+            for t in (0.5, 0.4, 0.6, 0.3, 0.7):
+                at = curve.point(t)
+                ang = math.degrees(math.atan2(at[1] - curve.c[1], at[0] - curve.c[0]))
+                cands.append(NodeGeo(at, ext, curve, (a, b), ang))
             cands.append(NodeGeo((0.0, 0.0), ext))
         elif len(exits) == 2 and (exits[0] - exits[1]) % 3 == 0:
+            # on straight track through the hex: at the centre when alone; beside other
+            # cities and towns, along the track first (the first placed at the centre would
+            # leave the next too little room: tile 67's two cities, tile 56's two towns)
             ang = edge_angle(exits[0], layout) + 90.0
-            cands.append(NodeGeo((0.0, 0.0), ext, bar_angle=ang))
-            for t in (30.0, 38.0, 46.0):
-                for e in exits:
-                    p = polar(edge_angle(e, layout), t)
-                    cands.append(NodeGeo(p, ext, bar_angle=ang))
+            along = [
+                NodeGeo(_inside(polar(edge_angle(e, layout), t), ext), ext, bar_angle=ang)
+                for t in (30.0, 38.0, 46.0, 54.0)
+                for e in exits
+            ]
+            centre = NodeGeo((0.0, 0.0), ext, bar_angle=ang)
+            cands.extend([*along, centre] if multi else [centre, *along])
         elif exits and multi:
             s = (0.0, 0.0)
             for e in exits:
