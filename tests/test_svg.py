@@ -22,6 +22,7 @@ from tilelay.hexgeo import (
     location_point,
 )
 from tilelay.svg import UNIT, map_svg, tile_svg, tiles_svg
+from tilelay.svg.geometry import SLOT_R
 from tilelay.tile import Color, Edge, Node, NodeKind, NodeRef, Path, Revenue, Tile, Track
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -241,6 +242,21 @@ def test_two_city_tile_spreads_cities_towards_their_exits() -> None:
     assert p0[1] > 20  # towards edge 0, the bottom
     mid2 = scaled_mid(2)
     assert math.dist(p1, mid2) < math.dist((0, 0), mid2)
+
+
+@pytest.mark.parametrize(
+    "name", ["67", "68", "35", "36", "37", "18Chesapeake:X3", "18Chesapeake:X5"]
+)
+def test_cities_on_crossing_or_meeting_track_stay_apart(name: str) -> None:
+    # two cities on straight track through the hex, or on curves that cross: each sits along
+    # its own track, clear of the other (they were drawn on top of each other)
+    from tilelay.games import get_tile as any_tile
+
+    root = parse(tile_svg(any_tile(name)))
+    cities = find(root, "g", "city")
+    assert len(cities) == 2
+    p0, p1 = (translate(c) for c in cities)
+    assert math.dist(p0, p1) >= 2 * SLOT_R  # the circles do not overlap
 
 
 def test_city_locs_are_honoured() -> None:
