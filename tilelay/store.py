@@ -56,6 +56,7 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
+    "id_text",
 ]
 
 #: The environment variable naming the database file.
@@ -195,11 +196,17 @@ def _name(name: str) -> str:
     return clean
 
 
+def id_text(doc_id: int) -> str:
+    """A document id as a message names it (a long one by its length)."""
+    digits = str(doc_id)
+    return digits if len(digits) <= 40 else f"with an id of {len(digits)} digits"
+
+
 def _id(doc_id: int, kind: str | None = None) -> int:
     """``doc_id`` when SQLite can hold it as a row id; else :class:`NotFoundError` (no
     document has it)."""
     if not 0 < doc_id < 2**63:
-        raise NotFoundError(f"no {kind or 'document'} {doc_id}")
+        raise NotFoundError(f"no {kind or 'document'} {id_text(doc_id)}")
     return doc_id
 
 

@@ -70,7 +70,7 @@ from tilelay.carcassonne.svg import (
 )
 from tilelay.carcassonne.tile import Kind, TileType
 from tilelay.errors import NotFoundError
-from tilelay.store import Document, Store, StoreError
+from tilelay.store import Document, Store, StoreError, id_text
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
 from tilelay.web.params import flag, json_body, read_body
@@ -365,7 +365,7 @@ def _get(store: Store, doc_id: int) -> Document:
     try:
         return store.get(doc_id, KIND)
     except NotFoundError:
-        raise NotFoundError(f"no Carcassonne game {doc_id}") from None
+        raise NotFoundError(f"no Carcassonne game {id_text(doc_id)}") from None
 
 
 async def _in_store(request: Request, fn: Callable[[Store], Any]) -> Any:
@@ -685,25 +685,19 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/carcassonne/play", play_page, methods=["GET"], name="carc_play"),
         Route("/carcassonne/play", start_game, methods=["POST"], name="carc_start"),
-        Route("/carcassonne/play/{id:int}", table_page, methods=["GET"], name="carc_table"),
+        Route("/carcassonne/play/{id:id}", table_page, methods=["GET"], name="carc_table"),
         Route("/api/carcassonne/games", list_games, methods=["GET"], name="carc_list"),
         Route("/api/carcassonne/games", create_game, methods=["POST"], name="carc_create"),
         Route("/api/carcassonne/games/import", import_game, methods=["POST"], name="carc_import"),
-        Route("/api/carcassonne/games/{id:int}", get_game, methods=["GET"], name="carc_get"),
+        Route("/api/carcassonne/games/{id:id}", get_game, methods=["GET"], name="carc_get"),
         Route(
-            "/api/carcassonne/games/{id:int}", delete_game, methods=["DELETE"], name="carc_delete"
+            "/api/carcassonne/games/{id:id}", delete_game, methods=["DELETE"], name="carc_delete"
         ),
+        Route("/api/carcassonne/games/{id:id}/move", make_move, methods=["POST"], name="carc_move"),
+        Route("/api/carcassonne/games/{id:id}/step", step_game, methods=["POST"], name="carc_step"),
+        Route("/api/carcassonne/games/{id:id}/undo", undo_move, methods=["POST"], name="carc_undo"),
         Route(
-            "/api/carcassonne/games/{id:int}/move", make_move, methods=["POST"], name="carc_move"
-        ),
-        Route(
-            "/api/carcassonne/games/{id:int}/step", step_game, methods=["POST"], name="carc_step"
-        ),
-        Route(
-            "/api/carcassonne/games/{id:int}/undo", undo_move, methods=["POST"], name="carc_undo"
-        ),
-        Route(
-            "/api/carcassonne/games/{id:int}/export",
+            "/api/carcassonne/games/{id:id}/export",
             export_game,
             methods=["GET"],
             name="carc_export",

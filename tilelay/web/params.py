@@ -11,6 +11,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import Request
 
 from tilelay.errors import TilelayError
@@ -155,3 +156,21 @@ async def json_body(
             f"(expected {', '.join(sorted(fields or ()))})"
         )
     return data
+
+
+class _Id(Convertor[int]):
+    """A stored document's id or a step's number in a URL (``{id:id}``): up to 100 digits, so
+    that the number read is never one Python refuses to read (4,300 digits and more gave a
+    500); a longer one matches no route (404), as a word does."""
+
+    regex = "[0-9]{1,100}"
+
+    def convert(self, value: str) -> int:
+        return int(value)
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+# (registered when the web app's modules import this one, before their routes are made)
+register_url_convertor("id", _Id())

@@ -426,10 +426,10 @@ def routes() -> list[BaseRoute]:
     return [
         Route("/api/records", list_records, methods=["GET"], name="records_list"),
         Route("/api/records", import_record, methods=["POST"], name="records_import"),
-        Route("/api/records/{id:int}", get_record, methods=["GET"], name="records_get"),
-        Route("/api/records/{id:int}", delete_record, methods=["DELETE"], name="records_delete"),
+        Route("/api/records/{id:id}", get_record, methods=["GET"], name="records_get"),
+        Route("/api/records/{id:id}", delete_record, methods=["DELETE"], name="records_delete"),
         Route(
-            "/api/records/{id:int}/steps/{n:int}", record_step, methods=["GET"], name="records_step"
+            "/api/records/{id:id}/steps/{n:id}", record_step, methods=["GET"], name="records_step"
         ),
-        Route("/api/records/{id:int}/branch", branch, methods=["POST"], name="records_branch"),
+        Route("/api/records/{id:id}/branch", branch, methods=["POST"], name="records_branch"),
     ]
