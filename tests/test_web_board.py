@@ -86,6 +86,26 @@ def test_lays_lay_rotate_token_undo(client: TestClient) -> None:
     assert removed["tokens"] == []
 
 
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        ("lay", {"hex": "F3", "tile": "57", "rotation": 0, "replace": "yes"}, "'replace' must be"),
+        ("lay", {"hex": "F3", "tile": "57", "rotation": 0, "replace": 1}, "'replace' must be"),
+        ("lay", {"hex": "F3", "tile": "57"}, "no 'rotation'"),
+        ("token", {"hex": "K4", "corporation": "KO", "remove": "no"}, "'remove' must be"),
+        ("rotate", {"hex": "F3", "step": 0}, "'step' must be 1"),
+        ("lay", {"hex": "F3", "tile": "57", "rotation": 0, "zzz": 1}, "unknown field 'zzz'"),
+        ("view", {"corporation": "KO"}, "unknown field 'corporation'"),
+        ("lays", {"hex": "F3", "tile": "57"}, "unknown field 'tile'"),
+    ],
+)
+def test_board_edits_refuse_fields_of_the_wrong_kind(
+    client: TestClient, path: str, body: dict[str, object], message: str
+) -> None:
+    err = post(client, f"/api/boards/{path}", {"state": {"game": "1889"}, **body}, 400)
+    assert message in err["error"]
+
+
 def test_refusals_name_the_rule(client: TestClient) -> None:
     state = {"game": "1889"}
     err = post(

@@ -335,9 +335,15 @@ def view_of(state: BoardState, reach: bool) -> dict[str, Any]:
 # ------------------------------------------------------------------------------ HTTP
 
 
-def _edit(fn: Callable[[BoardState, Mapping[str, Any]], BoardState]) -> Callable[..., Any]:
+#: The fields of every board edit's body: the state, and whether to show the reach.
+_COMMON = ("state", "reach")
+
+
+def _edit(
+    fn: Callable[[BoardState, Mapping[str, Any]], BoardState], fields: tuple[str, ...]
+) -> Callable[..., Any]:
     async def handler(request: Request) -> Response:
-        data = await json_body(request)
+        data = await json_body(request, fields={*_COMMON, *fields})
         reach = flag(data, "reach")
 
         def work() -> dict[str, Any]:
@@ -360,23 +366,27 @@ def _lay(state: BoardState, data: Mapping[str, Any]) -> BoardState:
     """Lay a tile (``replace``: instead of the tile this board laid there)."""
     coord = str(_text(data, "hex"))
     tile = str(_text(data, "tile"))
+    if "rotation" not in data:
+        raise WebError("the body has no 'rotation' (0 to 5)")
     rotation = _int(data, "rotation", 0, 0, 5)
-    if data.get("replace") is True:
+    if flag(data, "replace"):
         return state.replace_tile(coord, tile, rotation)
     return state.lay(coord, tile, rotation)
 
 
 def _rotate(state: BoardState, data: Mapping[str, Any]) -> BoardState:
     """Turn the tile this board laid on a hex to its next legal rotation."""
-    step = _int(data, "step", 1, -1, 1)
-    return state.rotate(str(_text(data, "hex")), -1 if step < 0 else 1)
+    step = data.get("step", 1)
+    if step not in (-1, 1) or isinstance(step, bool):
+        raise WebError("'step' must be 1 (the next rotation) or -1 (the one before)")
+    return state.rotate(str(_text(data, "hex")), step)
 
 
 def _token(state: BoardState, data: Mapping[str, Any]) -> BoardState:
     """Place (or with ``remove``, take off) a corporation's station token."""
     coord = str(_text(data, "hex"))
     corp = str(_text(data, "corporation"))
-    if data.get("remove") is True:
+    if flag(data, "remove"):
         return state.remove_token(coord, corp)
     return state.place_token(coord, corp, _int(data, "city", 0, 0, 20))
 
@@ -414,7 +424,7 @@ def _view(state: BoardState, data: Mapping[str, Any]) -> BoardState:
 
 async def lays_api(request: Request) -> Response:
     """``POST /api/boards/lays``: the legal lays on a hex."""
-    data = await json_body(request)
+    data = await json_body(request, fields=(*_COMMON, "hex"))
     coord = str(_text(data, "hex"))
     reach = flag(data, "reach")
 
@@ -489,19 +499,22 @@ async def board_page(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     """The board page and the board-state API."""
-    edits: dict[str, Callable[[BoardState, Mapping[str, Any]], BoardState]] = {
-        "view": _view,
-        "lay": _lay,
-        "rotate": _rotate,
-        "token": _token,
-        "phase": _phase,
-        "options": _options,
-        "routes": _routes,
-        "undo": _undo,
-        "redo": _redo,
+    # each edit, and the fields of its body besides the common ones
+    edits: dict[str, tuple[Callable[[BoardState, Mapping[str, Any]], BoardState], tuple[str, ...]]]
+    edits = {
+        "view": (_view, ()),
+        "lay": (_lay, ("hex", "tile", "rotation", "replace")),
+        "rotate": (_rotate, ("hex", "step")),
+        "token": (_token, ("hex", "corporation", "city", "remove")),
+        "phase": (_phase, ("phase",)),
+        "options": (_options, ("options",)),
+        "routes": (_routes, ("corporation", "trains")),
+        "undo": (_undo, ()),
+        "redo": (_redo, ()),
     }
     out: list[BaseRoute] = [Route("/board/{game}", board_page, name="board_page")]
     out.append(Route("/api/boards/lays", lays_api, methods=["POST"], name="board_lays"))
-    for name, fn in edits.items():
-        out.append(Route(f"/api/boards/{name}", _edit(fn), methods=["POST"], name=f"board_{name}"))
+    for name, (fn, fields) in edits.items():
+        handler = _edit(fn, fields)
+        out.append(Route(f"/api/boards/{name}", handler, methods=["POST"], name=f"board_{name}"))
     return out
