@@ -94,6 +94,10 @@ def test_bad_saved_games_are_refused() -> None:
     data["rules"]["river"] = "yes"
     with pytest.raises(CarcassonneError, match="river must be true or false"):
         load_game(json.dumps(data))
+    data = json.loads(save_game(game))
+    data["rules"]["followers"] = 1_000_000  # a player places at most one a turn
+    with pytest.raises(CarcassonneError, match="followers must be a whole number from 0 to 100"):
+        load_game(json.dumps(data))
     with pytest.raises(CarcassonneError, match="not JSON"):
         load_game("{")
 

@@ -183,6 +183,10 @@ def test_saved_games_are_documents_of_the_store(client: TestClient, tmp_path: Pa
     again = imported.json()
     assert again["game"]["name"] == "again" and again["game"]["moves"] == 2
     assert again["board"]["svg"] == client.get(f"{API}/{game_id}").json()["board"]["svg"]
+    # the export names the game, and an import without ?name= keeps the name it gives
+    assert exported.json()["name"] == client.get(f"{API}/{game_id}").json()["game"]["name"]
+    named = client.post(f"{API}/import", json={**exported.json(), "name": "Test ☃ game"})
+    assert named.json()["game"]["name"] == "Test ☃ game"
     assert client.delete(f"{API}/{game_id}").json() == {"deleted": game_id}
     assert client.get(f"{API}/{game_id}").status_code == 404
     assert client.get(f"/carcassonne/play/{game_id}").status_code == 404

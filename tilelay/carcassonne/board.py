@@ -40,6 +40,7 @@ from functools import cache
 from tilelay.carcassonne.errors import CarcassonneError, IllegalMoveError, TurnOrderError
 from tilelay.carcassonne.tile import OPPOSITE_HALF, Kind, TileType
 from tilelay.carcassonne.tileset import TileSet, game_tileset
+from tilelay.limits import shown
 
 STRIDE = 256
 OFFSET = 128
@@ -96,6 +97,11 @@ class FarmScoring(Enum):
     FIRST_EDITION = "first"
 
 
+#: The most followers a player may have: more than the tiles of any game (a player places
+#: at most one a turn).
+MAX_FOLLOWERS = 100
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Rule options. The defaults are the 2nd/3rd edition base game."""
@@ -126,9 +132,14 @@ class Rules:
         if unknown:
             raise CarcassonneError(f"rules: unknown option(s) {', '.join(sorted(unknown))}")
         followers = data.get("followers", 7)
-        if not isinstance(followers, int) or isinstance(followers, bool) or followers < 0:
+        if (
+            not isinstance(followers, int)
+            or isinstance(followers, bool)
+            or not 0 <= followers <= MAX_FOLLOWERS
+        ):
             raise CarcassonneError(
-                f"rules: followers must be a whole number >= 0, not {followers!r}"
+                f"rules: followers must be a whole number from 0 to {MAX_FOLLOWERS} (a player "
+                f"places at most one a turn), not {shown(followers)}"
             )
         flags = {}
         for name in ("first_edition_small_city", "river", "abbot"):

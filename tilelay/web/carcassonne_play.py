@@ -500,6 +500,8 @@ async def import_game(request: Request) -> Response:
     """``POST /api/carcassonne/games/import``: a saved game file becomes a game."""
     data = await json_body(request, MAX_BODY)
     data.pop("summary", None)
+    # (the name an export gives the game; the query's ?name= first)
+    exported = data.pop("name", None)
     try:
         saved = GameRecord.from_dict(data)
     except CarcassonneError as err:
@@ -510,7 +512,7 @@ async def import_game(request: Request) -> Response:
         raise WebError(
             f"a game here has {MIN_SEATS} to {MAX_SEATS} players of kinds {', '.join(SEAT_KINDS)}"
         )
-    name = _game_name(request.query_params.get("name"))
+    name = _game_name(request.query_params.get("name")) or _game_name(exported)
     view = await _in_store(request, lambda store: _create(store, saved, name))
     return JSONResponse(view, status_code=201)
 
@@ -614,6 +616,7 @@ async def export_game(request: Request) -> Response:
     doc_id = _id(request)
     doc: Document = await _in_store(request, lambda store: _get(store, doc_id))
     body = {k: v for k, v in doc.body.items() if k != "summary"}
+    body["name"] = doc.name  # (the saved game file has no name: an import takes it back)
     filename = "".join(c if c.isalnum() or c in "-_" else "-" for c in doc.name)[:60] or "game"
     return JSONResponse(
         body, headers={"Content-Disposition": f'attachment; filename="{filename}.json"'}
