@@ -73,6 +73,17 @@ def test_unknown_game_suggests_close_names() -> None:
     assert "1888" in str(info.value)
 
 
+def test_an_unknown_game_among_many_counts_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tilelay.games import registry
+
+    with pytest.raises(NotFoundError, match=r"\(1830, 1889, 18Chesapeake\)$"):
+        load_game("nope")
+    many = [f"18{i:02d}" for i in range(40)]
+    monkeypatch.setattr(registry, "game_names", lambda: many)
+    with pytest.raises(NotFoundError, match=r"\(40 games are known\)$"):
+        load_game("nope")
+
+
 def test_find_games() -> None:
     assert [g.name for g in find_games("shikoku-1889")] == ["1889"]
     assert [g.name for g in find_games("18")] == ["1830", "1889", "18Chesapeake"]

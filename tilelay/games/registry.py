@@ -227,9 +227,10 @@ def load_game(name: str) -> Game:
         index = _registry().index
         close = difflib.get_close_matches(normalise_name(name), list(index), n=5, cutoff=0.5)
         names = sorted({index[c].name for c in close})
-        raise NotFoundError(
-            f"no game named {name!r} (games: {', '.join(game_names())})", suggestions=names
-        )
+        known = game_names()
+        # (a few games are named; many, as with an engine's 130, only counted)
+        listed = ", ".join(known) if len(known) <= _LISTED else f"{len(known)} games are known"
+        raise NotFoundError(f"no game named {name!r} ({listed})", suggestions=names)
     return entry.load()
 
 
@@ -248,6 +249,10 @@ def find_games(pattern: str) -> list[Game]:
         close = difflib.get_close_matches(key, list(index), n=5, cutoff=0.6)
         found = {id(index[c]): index[c] for c in close}
     return sorted((e.load() for e in found.values()), key=lambda g: g.name.lower())
+
+
+#: The most games an unknown game's message lists by name.
+_LISTED = 12
 
 
 def get_tile(name: str, rotation: int = 0) -> Tile:
