@@ -247,6 +247,34 @@ def test_keyboard_and_autosave_conflict(server: str, browser: Any, shots: Path) 
     assert [e for e in pg.console_errors if "status of 409" not in e] == []
 
 
+def test_a_board_deleted_elsewhere_is_kept_as_a_new_one(server: str, browser: Any) -> None:
+    pg = _page(browser)
+    _open(pg, server + "/board/1889")
+    pg.click('#map g.hex[data-coord="K8"]')
+    pg.wait_for_selector('.choice[data-tile="57"]')
+    pg.click('.choice[data-tile="57"] button.rotation[data-rotation="1"]')
+    _actions(pg, 1)
+    pg.fill("#board-name", "to be deleted")
+    pg.click("#save")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    first = pg.url.rsplit("board=", 1)[1]
+    assert pg.request.delete(f"{server}/api/boards/{first}").ok  # from another tab
+    # an edit's autosave finds the board gone: the page says so, and leaving it would warn
+    pg.click('#map g.hex[data-coord="F3"]')
+    pg.wait_for_selector("#hex-title >> text=F3")
+    pg.click('.choice[data-tile="57"] button.rotation >> nth=0')
+    pg.wait_for_selector("#save-status >> text=the saved board is gone")
+    assert pg.evaluate("() => document.getElementById('board-app').dataset.dirty") == "1"
+    # Save keeps the edits as a new board
+    pg.click("#save")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    second = pg.url.rsplit("board=", 1)[1]
+    kept = pg.request.get(f"{server}/api/boards/{second}").json()
+    assert len(kept["state"]["actions"]) == 2 and kept["board"]["version"] == 1
+    # the 404 answer is expected here: only script errors count
+    assert [e for e in pg.console_errors if "status of 404" not in e] == []
+
+
 def test_1846_from_the_engine_sources(server: str, browser: Any, shots: Path) -> None:
     reference("18xxgames", "engine")
     pg = _page(browser)

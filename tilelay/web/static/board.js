@@ -445,6 +445,8 @@
 
   // ------------------------------------------------------------------ saving
 
+  let saveFailed = false; // whether the last save failed (then leaving the page warns)
+
   function scheduleSave() {
     updateSaveStatus();
     if (!saved || !$("autosave").checked) return;
@@ -487,8 +489,18 @@
       updateSaveStatus();
       show(view);
       if (dirty) scheduleSave();
+      saveFailed = false;
     } catch (e) {
       if (e.status === 409) return conflict(e.message);
+      saveFailed = true;
+      if (e.status === 404 && saved) {
+        // the saved board is gone (deleted elsewhere): the next save makes a new one
+        saved = null;
+        $("export-link").hidden = true;
+        updateSaveStatus("the saved board is gone: Save keeps yours as a new board");
+        toast("Not saved: " + e.message + ". Save keeps yours as a new board.");
+        return;
+      }
       updateSaveStatus("not saved: " + e.message);
       toast("Not saved: " + e.message);
     }
@@ -909,7 +921,8 @@
     updateSaveStatus();
   });
   window.addEventListener("beforeunload", (ev) => {
-    if (dirty && !(saved && $("autosave").checked)) {
+    // unsaved changes that autosave will not keep (none, or its last save failed)
+    if (dirty && (saveFailed || !(saved && $("autosave").checked))) {
       ev.preventDefault();
       ev.returnValue = "";
     }
