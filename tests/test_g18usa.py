@@ -393,7 +393,7 @@ RURAL = "B4"
 def _switch_game() -> Game:
     hexes: list[dict[str, Any]] = []
     for coord, (color, part, name) in SWITCH_STOPS.items():
-        tile = dsl.parse(track_code(coord, part), color=color, name=name or None)
+        tile = dsl.parse(track_code(coord, part), color=color, name=name)
         if name:  # laid on the board (switch_board); the hex is empty
             RURAL_TILE.append(tile)
             tile = dsl.parse("", color="white")
