@@ -723,3 +723,18 @@ def test_a_label_keeps_clear_of_its_city() -> None:
     bx, by, bw, bh = (float(v) for v in box.groups())
     apart = x + hw <= bx or x - hw >= bx + bw or cy + hh <= by or cy - hh >= by + bh
     assert apart, (x, cy, hw, hh, bx, by, bw, bh)
+
+
+def test_a_dark_phase_s_revenue_is_written_in_white() -> None:
+    tile = dsl.parse("offboard=revenue:yellow_30|black_60;path=a:0,b:_0", color="red")
+    values = {t.text: t.get("fill") for t in parse(tile_svg(tile)).iter(f"{NS}text") if t.text}
+    assert values["30"] == "#000" and values["60"] == "#fff"
+
+
+def test_icons_show_their_image_s_own_name_and_a_commodity_s_value() -> None:
+    code = (
+        "city=revenue:20;path=a:0,b:_0;icon=image:1846/meat;icon=image:18_india/opium-100,large:1"
+    )
+    texts = [t.text for t in parse(tile_svg(dsl.parse(code))).iter(f"{NS}text")]
+    assert "me" in texts and "18" not in texts  # not the folder's name
+    assert "opi" in texts and "100" in texts

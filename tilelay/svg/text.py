@@ -98,6 +98,15 @@ def css_color(name: str) -> str:
     return "#888888"
 
 
+def ink_on(fill: str) -> str:
+    """The colour of text on ``fill`` (``#rrggbb``): white on a dark fill (a black or navy
+    phase's revenue box), else black."""
+    if len(fill) != 7 or not fill.startswith("#"):
+        return "#000"
+    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return "#fff" if 0.299 * r + 0.587 * g + 0.114 * b < 90 else "#000"
+
+
 def phase_color(phase: str, index: int) -> str:
     """The colour of a revenue phase: its own colour, else the ``index``-th track colour."""
     c = COLORS.get(phase.lower())

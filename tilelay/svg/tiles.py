@@ -57,6 +57,7 @@ from tilelay.svg.text import (
     fmt,
     fmt4,
     fmt_point,
+    ink_on,
     phase_color,
     text_element,
     text_width,
@@ -66,6 +67,7 @@ from tilelay.tile import (
     BorderType,
     Color,
     Edge,
+    Icon,
     Node,
     NodeKind,
     Partition,
@@ -358,13 +360,15 @@ def _revenue_widget(
         bh = 2 * hh / n
         for k, (ph, v) in enumerate(phases):
             y = -hh + bh * k
+            box = phase_color(ph, k)
             parts.append(
                 f'<rect x="{fmt(-hw)}" y="{fmt(y)}" width="{fmt(2 * hw)}" height="{fmt(bh)}"'
-                f' fill="{phase_color(ph, k)}" stroke="#000" stroke-width="1.5"/>'
+                f' fill="{box}" stroke="#000" stroke-width="1.5"/>'
             )
+            text = format_revenue(fmt_text, v)
             parts.append(
                 text_element(
-                    0.0, y + bh / 2, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                    0.0, y + bh / 2, text, fs, cls="revenue-value", bold=True, fill=ink_on(box)
                 )
             )
     elif rows > 1 and lay == "split":
@@ -374,15 +378,15 @@ def _revenue_widget(
         bw = (2 * hw - gap * (n - 1)) / n
         for k, (ph, v) in enumerate(phases):
             x = -hw + (bw + gap) * k
+            box = phase_color(ph, k)
             parts.append(
                 f'<rect x="{fmt(x)}" y="{fmt(-hh)}" width="{fmt(bw)}" height="{fmt(2 * hh)}"'
-                f' fill="{phase_color(ph, k)}" stroke="#000" stroke-width="'
-                + ("1.5" if gap else "0.75")
-                + '"/>'
+                f' fill="{box}" stroke="#000" stroke-width="' + ("1.5" if gap else "0.75") + '"/>'
             )
+            text = format_revenue(fmt_text, v)
             parts.append(
                 text_element(
-                    x + bw / 2, 0.0, format_revenue(fmt_text, v), fs, cls="revenue-value", bold=True
+                    x + bw / 2, 0.0, text, fs, cls="revenue-value", bold=True, fill=ink_on(box)
                 )
             )
         if not gap:
@@ -404,19 +408,28 @@ def _revenue_rows(
     for k, (ph, v) in enumerate(phases):
         r, col = divmod(k, per_row)
         x, y = -hw + bw * col, -hh + bh * r
+        box = phase_color(ph, k)
         parts.append(
             f'<rect x="{fmt(x)}" y="{fmt(y)}" width="{fmt(bw)}" height="{fmt(bh)}"'
-            f' fill="{phase_color(ph, k)}" stroke="#000" stroke-width="0.75"/>'
+            f' fill="{box}" stroke="#000" stroke-width="0.75"/>'
         )
         text = format_revenue(fmt_text, v)
         parts.append(
-            text_element(x + bw / 2, y + bh / 2, text, 15.0, cls="revenue-value", bold=True)
+            text_element(
+                x + bw / 2, y + bh / 2, text, 15.0, cls="revenue-value", bold=True, fill=ink_on(box)
+            )
         )
     parts.append(
         f'<rect x="{fmt(-hw)}" y="{fmt(-hh)}" width="{fmt(2 * hw)}" height="{fmt(2 * hh)}"'
         ' fill="none" stroke="#000" stroke-width="1.5"/>'
     )
     return "".join(parts)
+
+
+def _icon_text(icon: Icon) -> str:
+    """What an icon shows: its name, else its image's own name (without the folder a game's
+    images are in: 1846's ``1846/meat`` shows ``me``, not ``18``)."""
+    return icon.name or icon.image.rsplit("/", 1)[-1]
 
 
 def _terrain_symbol(terrain: str, x: float) -> str:
@@ -634,7 +647,7 @@ def _draw_marks(
             placer.take(c[0], c[1], 13.0, 13.0)
         else:
             c = placer.place((40.0, 30.0), 13.0, 13.0)
-        letter = (icon.name or icon.image)[:2]
+        letter = _icon_text(icon)[:2]
         out.append(
             f'<g class="icon" data-image="{esc(icon.image)}" transform="translate({fmt_point(c)})">'
             '<circle r="12" fill="#fff" stroke="#000" stroke-width="1.5"/>'
@@ -652,13 +665,20 @@ def _draw_marks(
             placer.take(c[0], c[1], r, r)
         else:
             c = placer.place((-40.0, 40.0), r, r, big_spots, weight=0.1)
-        letter = (icon.name or icon.image.rsplit("/", 1)[-1])[:3]
+        word, _, value = _icon_text(icon).rpartition("-")
+        if not (word and value.isdigit()):
+            word, value = _icon_text(icon), ""
+        # a commodity's value under its name (18India's opium-100: "opi", "100")
+        text = (
+            text_element(0.0, 0.0, word[:3], 15.0, cls="icon-text", bold=True)
+            if not value
+            else text_element(0.0, -7.0, word[:3], 13.0, cls="icon-text", bold=True)
+            + text_element(0.0, 8.0, value[:4], 13.0, cls="icon-text", bold=True)
+        )
         out.append(
             f'<g class="icon large" data-image="{esc(icon.image)}"'
             f' transform="translate({fmt_point(c)})">'
-            f'<circle r="{fmt(r)}" fill="#fff" stroke="#000" stroke-width="2"/>'
-            + text_element(0.0, 0.0, letter, 15.0, cls="icon-text", bold=True)
-            + "</g>"
+            f'<circle r="{fmt(r)}" fill="#fff" stroke="#000" stroke-width="2"/>' + text + "</g>"
         )
     if tile.future_label is not None:
         fl = tile.future_label
