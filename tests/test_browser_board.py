@@ -275,6 +275,13 @@ def test_a_board_deleted_elsewhere_is_kept_as_a_new_one(server: str, browser: An
     assert [e for e in pg.console_errors if "status of 404" not in e] == []
 
 
+def test_a_record_of_another_game_is_headed_by_its_game(server: str, browser: Any) -> None:
+    pg = _page(browser)
+    _import_record(pg, server, reference("18xxgames", "fixtures", "1830_26855.json"))
+    assert pg.inner_text("#game-title") == "1830"  # not 1889, the page's own game
+    assert pg.get_attribute("#game-title", "href") == "/map/1830"
+
+
 def test_1846_from_the_engine_sources(server: str, browser: Any, shots: Path) -> None:
     reference("18xxgames", "engine")
     pg = _page(browser)

@@ -577,6 +577,10 @@
     $("record-import").hidden = true;
     $("record-view").hidden = false;
     $("record-title").textContent = record.record.name;
+    // the heading names the record's game while it is shown (it may be another game's)
+    $("game-title").textContent = record.game.title;
+    $("game-title").href = "/map/" + encodeURIComponent(record.game.name);
+    $("board-name-label").textContent = "record";
     const slider = $("step");
     slider.max = String(record.steps.length - 1);
     $("chart").innerHTML = record.chart;
@@ -759,6 +763,7 @@
     $("maps").classList.remove("split");
     $("map-caption").hidden = true;
     show(view);
+    updateSaveStatus();
   }
 
   // ------------------------------------------------------------------ keyboard
