@@ -468,6 +468,19 @@ def test_usable_on_laptops_and_tablets(
     assert pg.console_errors == []
 
 
+def test_a_phone_s_width_has_nothing_off_the_side(server: str, browser: Any) -> None:
+    pg = _page(browser, 390, 844, touch=True)
+    pg.goto(server + "/", wait_until="load")
+    _no_overflow(pg)
+    made = httpx.post(
+        f"{server}/api/boards", json={"name": "phone", "state": BoardState("1889").to_json()}
+    ).json()
+    _open(pg, f"{server}/board/1889?board={made['board']['id']}")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    _no_overflow(pg)
+    assert pg.console_errors == []
+
+
 def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
