@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -623,44 +624,59 @@ def test_mistakes_the_engine_misreads_stay_errors(
     assert info.value.column == column and words in str(info.value), (str(info.value), engine)
 
 
-def test_writer_leaves_out_what_a_part_cannot_hold_and_says_so() -> None:
-    odd = Tile(
+def _odd_parts() -> Tile:
+    return Tile(
         nodes=(
             Node(NodeKind.TOWN, Revenue(10), halt=True, symbol="£", style=TownStyle.DOT),
             Node(NodeKind.CITY, Revenue(20), 1, to_city=True, revenue_rows=2),
             Node(NodeKind.OFFBOARD, Revenue(30), halt=True),
         )
     )
-    code = dsl.write(odd)
-    assert code == "halt=symbol:£,revenue:10;city=revenue:20;offboard=revenue:30"
-    assert dsl.parse(code)  # always a string the reader takes
-    assert dsl.unsupported(odd) == [
-        "node _0: style on a halt",
-        "node _1: rows on a city",
-        "node _1: to_city on a city",
-        "node _2: offboard marked as a halt or pass",
-    ]
-    with pytest.raises(TilelayError, match="cannot be written"):
-        dsl.write(odd, strict=True)
 
 
-def test_writer_leaves_out_texts_that_would_break_the_string_and_says_so() -> None:
+def _breaking_texts() -> Tile:
     tile = replace(
         dsl.parse("city=revenue:20,groups:A;path=a:0,b:_0;icon=image:port"),
         labels=(Label("A;B"), Label("OK")),
     )
-    tile = replace(
+    return replace(
         tile,
         nodes=(replace(tile.nodes[0], groups=("x|y",)),),
         icons=(*tile.icons, Icon("mine,deep")),
     )
-    code = dsl.write(tile)
-    assert code == "city=revenue:20;path=a:0,b:_0;label=OK;icon=image:port"
+
+
+@pytest.mark.parametrize(
+    ("make", "code", "losses"),
+    [
+        (
+            _odd_parts,
+            "halt=symbol:£,revenue:10;city=revenue:20;offboard=revenue:30",
+            [
+                "node _0: style on a halt",
+                "node _1: rows on a city",
+                "node _1: to_city on a city",
+                "node _2: offboard marked as a halt or pass",
+            ],
+        ),
+        (
+            # texts that would break the string (a ';' ends a part, a ',' a sub-part)
+            _breaking_texts,
+            "city=revenue:20;path=a:0,b:_0;label=OK;icon=image:port",
+            [
+                "label 'A;B': a ';' (the tile language ends a part there)",
+                "icon 'mine,deep': a ';', ',' or '|' (they separate the language's parts)",
+                "group 'x|y': a ';', ',' or '|' (they separate the language's parts)",
+            ],
+        ),
+    ],
+)
+def test_writer_leaves_out_what_the_language_cannot_hold_and_says_so(
+    make: Callable[[], Tile], code: str, losses: list[str]
+) -> None:
+    tile = make()
+    assert dsl.write(tile) == code
     assert dsl.parse(code)  # always a string the reader takes
-    assert dsl.unsupported(tile) == [
-        "label 'A;B': a ';' (the tile language ends a part there)",
-        "icon 'mine,deep': a ';', ',' or '|' (they separate the language's parts)",
-        "group 'x|y': a ';', ',' or '|' (they separate the language's parts)",
-    ]
+    assert dsl.unsupported(tile) == losses
     with pytest.raises(TilelayError, match="cannot be written"):
         dsl.write(tile, strict=True)

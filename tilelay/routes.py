@@ -1225,6 +1225,8 @@ def _grown(
             if tops_v and town_tops is None:
                 onward(*current)
         at_token = first < 0
+        rows = arms.rows
+        arm_ends = arms.end
         # the track every way uses
         common = ways[0][0]
         if len(ways) > 1:
@@ -1233,247 +1235,225 @@ def _grown(
         # the ways to each next stop, by the stop, the hex sides crossed (where some train
         # counts them) and what the hexes entered add: the ways of one arm earn the same
         # (the key: the stop, then the hex sides above _KEY_STOP, the value above _KEY_HEXES)
-        ahead: dict[int, list[_Way]] = {}
-        for e in leaving:
-            p = e >> 1
-            if common & bits[p]:
-                continue
-            if at_token:
-                first = e
-                term_first = terminal[p]
-            elif terminal[p]:
-                # a terminal path only as a route's first path, leaving its first stop
-                continue
-            out_chains = chains[e]
-            if out_chains is None:
-                out_chains = chain_of(e)
-            extras = None
-            if hex_cache is not None:
-                extras = hex_cache[e]
-                if extras is None:
-                    extras = chain_hexes(e)
-            for index, (m, mask, cx, cends, jm, term) in enumerate(out_chains):
-                gm = groups[m]
-                if visited[m] or common & mask or gm & gmask:
+        # (from the token, the arms through each first path end apart, in increasing order)
+        batches = [(e,) for e in leaving] if at_token else [leaving]
+        for batch in batches:
+            ahead: dict[int, list[_Way]] = {}
+            for e in batch:
+                p = e >> 1
+                if common & bits[p]:
                     continue
-                nx = x + cx
-                if nx > max_x:
+                if at_token:
+                    first = e
+                    term_first = terminal[p]
+                elif terminal[p]:
+                    # a terminal path only as a route's first path, leaving its first stop
                     continue
-                entered = value = 0
-                if extras is not None:
-                    entered, value, again = extras[index]
-                    if not distinct:
-                        entered = 0
-                    elif again:
+                out_chains = chains[e]
+                if out_chains is None:
+                    out_chains = chain_of(e)
+                extras = None
+                if hex_cache is not None:
+                    extras = hex_cache[e]
+                    if extras is None:
+                        extras = chain_hexes(e)
+                for index, (m, mask, cx, cends, jm, term) in enumerate(out_chains):
+                    gm = groups[m]
+                    if visited[m] or common & mask or gm & gmask:
                         continue
-                seen_m = bits[m] | jm
-                # what a partner may not share besides the track, the nodes visited and the
-                # hexes entered: the stops' groups without the token's
-                shared = ((gmask | gm) ^ g0) << group_shift
-                bucket: list[_Way] | None = None
-                for used, seen, hexes, ax, link, _, _ in ways:
-                    if used & mask or seen & jm or (distinct and entered & hexes):
+                    nx = x + cx
+                    if nx > max_x:
                         continue
-                    if bucket is None:
-                        key = m | value << _KEY_HEXES
-                        if uses_hexes:
-                            key |= nx << _KEY_STOP
-                        bucket = ahead.get(key)
+                    entered = value = 0
+                    if extras is not None:
+                        entered, value, again = extras[index]
+                        if not distinct:
+                            entered = 0
+                        elif again:
+                            continue
+                    seen_m = bits[m] | jm
+                    # what a partner may not share besides the track, the nodes visited and the
+                    # hexes entered: the stops' groups without the token's
+                    shared = ((gmask | gm) ^ g0) << group_shift
+                    bucket: list[_Way] | None = None
+                    for used, seen, hexes, ax, link, _, _ in ways:
+                        if used & mask or seen & jm or (distinct and entered & hexes):
+                            continue
                         if bucket is None:
-                            bucket = ahead[key] = []
-                    used |= mask
-                    seen |= seen_m
-                    hexes |= entered
-                    bucket.append(
-                        (
-                            used,
-                            seen,
-                            hexes,
-                            ax + cx,
-                            (m, cends, link),
-                            term,
-                            used | seen << node_shift | shared | hexes << hex_shift,
-                        )
-                    )
-            if at_token:
-                # the arms through each first path end apart, in increasing order
-                reached_from(arms, ahead, n, stops_seen, c, t, o, v, w, gmask, first, term_first)
-                ahead = {}
-        if not at_token:
-            reached_from(arms, ahead, n, stops_seen, c, t, o, v, w, gmask, first, term_first)
-
-    def reached_from(
-        arms: _Arms,
-        ahead: dict[int, list[_Way]],
-        n: int,
-        stops_seen: int,
-        c: int,
-        t: int,
-        o: int,
-        v: int,
-        w: int,
-        gmask: int,
-        first: int,
-        term_first: bool,
-    ) -> None:
-        """The arms from stop ``n`` to the stops ``ahead`` (:func:`leave`), each recorded
-        and grown on in turn."""
-        rows = arms.rows
-        arm_ends = arms.end
-        for key, reached in ahead.items():
-            m = key & _KEY_NODE
-            nx = key >> _KEY_STOP & _FIELD
-            value = key >> _KEY_HEXES
-            onward_ends = -1
-            if beyond is not None:
-                # no end not visited beyond m (by any track, passing neither n nor the
-                # token): an arm that ends where no route may end makes no route, nor do
-                # its longer arms; one that may end there is not grown further
-                assert endable is not None
-                pair = (n, m)
-                onward_ends = beyond.get(pair, -1)
-                if onward_ends < 0:
-                    onward_ends = beyond[pair] = _ends_beyond(net, endable, m, (n, current[0]))
-                onward_ends &= ~stops_seen
-                if not onward_ends and not endable[m]:
-                    continue
-            k = kind[m]
-            mc, mt, mo = c, t, o
-            if k == CITY:
-                mc += cost[m]
-            elif k == TOWN:
-                mt += cost[m]
-            else:
-                mo += cost[m]
-            # the counts packed (as _pack does)
-            counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
-            code = counts | nx << 3 * _SHIFT if uses_hexes else counts
-            ok = fits_get(code)
-            if ok is None:
-                ok = fitting(code)
-            if not ok:
-                continue
-            nv = v + value + bound[m]
-            nw = w + value + prune[m]
-            # the ways that may go on from m
-            going = reached
-            if not passable[m] or k == OFFBOARD:
-                going = []
-            elif len(reached) > 1 or reached[0][5]:
-                going = [way for way in reached if not way[5]]
-            if active and reach.floor > _NO_THRESHOLD:
-                if not tops_v:
-                    assert ceiling is not None  # (eager and late need one)
-                    load(ceiling())
-                base = arms.v0 + nv
-                if town_tops is None:
-                    # some train must reach its least with the best stops the rest of
-                    # its reach may add
-                    u = mc + mt + mo
-                    least = reach.least
-                    if one:
-                        room = cap - u
-                        keep = base + tops_v[room if room < last else last] >= least[0]
-                    else:
-                        if least is not need_least or tops_v is not need_tops:
-                            needs_by_use()
-                        keep = base >= arm_need[u]
-                    if keep and near is not None:
-                        # closer: the stops the route may go on to from here
-                        row = near[m] if going else near_stop
-                        if one:
-                            keep = base + row[cap - u] >= least[0]
-                        else:
-                            keep = any(
-                                base + row[c - u] >= t
-                                for c, t in zip(caps, least, strict=True)
-                                if c >= u
+                            key = m | value << _KEY_HEXES
+                            if uses_hexes:
+                                key |= nx << _KEY_STOP
+                            bucket = ahead.get(key)
+                            if bucket is None:
+                                bucket = ahead[key] = []
+                        used |= mask
+                        seen |= seen_m
+                        hexes |= entered
+                        bucket.append(
+                            (
+                                used,
+                                seen,
+                                hexes,
+                                ax + cx,
+                                (m, cends, link),
+                                term,
+                                used | seen << node_shift | shared | hexes << hex_shift,
                             )
+                        )
+            for key, reached in ahead.items():
+                m = key & _KEY_NODE
+                nx = key >> _KEY_STOP & _FIELD
+                value = key >> _KEY_HEXES
+                onward_ends = -1
+                if beyond is not None:
+                    # no end not visited beyond m (by any track, passing neither n nor the
+                    # token): an arm that ends where no route may end makes no route, nor do
+                    # its longer arms; one that may end there is not grown further
+                    assert endable is not None
+                    pair = (n, m)
+                    onward_ends = beyond.get(pair, -1)
+                    if onward_ends < 0:
+                        onward_ends = beyond[pair] = _ends_beyond(net, endable, m, (n, current[0]))
+                    onward_ends &= ~stops_seen
+                    if not onward_ends and not endable[m]:
+                        continue
+                k = kind[m]
+                mc, mt, mo = c, t, o
+                if k == CITY:
+                    mc += cost[m]
+                elif k == TOWN:
+                    mt += cost[m]
                 else:
-                    room = cap - mc - mt - mo
-                    keep = base + tops_v[room if room < last else last] >= reach.floor
-                    if keep:
-                        keep = (
-                            _filled(
-                                arms.w0 + nw,
-                                mc + mo,
-                                cap_major,
-                                pay,
-                                town_pay,
-                                tops_v,
-                                tops_major,
-                                town_tops,
-                            )
-                            >= reach.floor
-                        )
-                if not keep:
-                    # no route through this arm reaches what it needs
-                    arms.pruned = reach.least
+                    mo += cost[m]
+                # the counts packed (as _pack does)
+                counts = mc | mt << _SHIFT | mo << 2 * _SHIFT
+                code = counts | nx << 3 * _SHIFT if uses_hexes else counts
+                ok = fits_get(code)
+                if ok is None:
+                    ok = fitting(code)
+                if not ok:
                     continue
-            i = len(rows)
-            # what every way blocks (none pairs with an arm whose first path is terminal)
-            core = -1
-            if not term_first:
-                core = reached[0][6]
-                if len(reached) > 1:
-                    for way in reached:
-                        core &= way[6]
-            ends_ok = endable is None or endable[m]
-            rows.append((first, tuple(reached), core, code, (mc, mt, mo, nx), nv, nw, ends_ok))
-            arms.size += len(reached)
-            arm_ends.append(0)
-            if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
-                # the routes of the token and this arm: they may raise the thresholds now
-                for used, _, _, ax, link, _, _ in reached:
-                    watch(
-                        (
-                            used,
-                            arms.v0 + nv,
-                            mc,
-                            mt,
-                            mo,
-                            ax,
-                            arms.token,
-                            link,
-                            None,
-                            arms.w0 + nw,
-                            code,
+                nv = v + value + bound[m]
+                nw = w + value + prune[m]
+                # the ways that may go on from m
+                going = reached
+                if not passable[m] or k == OFFBOARD:
+                    going = []
+                elif len(reached) > 1 or reached[0][5]:
+                    going = [way for way in reached if not way[5]]
+                if active and reach.floor > _NO_THRESHOLD:
+                    if not tops_v:
+                        assert ceiling is not None  # (eager and late need one)
+                        load(ceiling())
+                    base = arms.v0 + nv
+                    if town_tops is None:
+                        # some train must reach its least with the best stops the rest of
+                        # its reach may add
+                        u = mc + mt + mo
+                        least = reach.least
+                        if one:
+                            room = cap - u
+                            keep = base + tops_v[room if room < last else last] >= least[0]
+                        else:
+                            if least is not need_least or tops_v is not need_tops:
+                                needs_by_use()
+                            keep = base >= arm_need[u]
+                        if keep and near is not None:
+                            # closer: the stops the route may go on to from here
+                            row = near[m] if going else near_stop
+                            if one:
+                                keep = base + row[cap - u] >= least[0]
+                            else:
+                                keep = any(
+                                    base + row[c - u] >= t
+                                    for c, t in zip(caps, least, strict=True)
+                                    if c >= u
+                                )
+                    else:
+                        room = cap - mc - mt - mo
+                        keep = base + tops_v[room if room < last else last] >= reach.floor
+                        if keep:
+                            keep = (
+                                _filled(
+                                    arms.w0 + nw,
+                                    mc + mo,
+                                    cap_major,
+                                    pay,
+                                    town_pay,
+                                    tops_v,
+                                    tops_major,
+                                    town_tops,
+                                )
+                                >= reach.floor
+                            )
+                    if not keep:
+                        # no route through this arm reaches what it needs
+                        arms.pruned = reach.least
+                        continue
+                i = len(rows)
+                # what every way blocks (none pairs with an arm whose first path is terminal)
+                core = -1
+                if not term_first:
+                    core = reached[0][6]
+                    if len(reached) > 1:
+                        for way in reached:
+                            core &= way[6]
+                ends_ok = endable is None or endable[m]
+                rows.append((first, tuple(reached), core, code, (mc, mt, mo, nx), nv, nw, ends_ok))
+                arms.size += len(reached)
+                arm_ends.append(0)
+                if watch is not None and arms.v0 + nv >= gate[0] and token_ends and ends_ok:
+                    # the routes of the token and this arm: they may raise the thresholds now
+                    for used, _, _, ax, link, _, _ in reached:
+                        watch(
+                            (
+                                used,
+                                arms.v0 + nv,
+                                mc,
+                                mt,
+                                mo,
+                                ax,
+                                arms.token,
+                                link,
+                                None,
+                                arms.w0 + nw,
+                                code,
+                            )
                         )
+                if going and onward_ends:
+                    mgmask = gmask | groups[m]
+                    if stop_costs:
+                        more = grown_get(counts)
+                        if more is None:
+                            more = grows(counts)
+                        if not more:
+                            # no train could visit a stop more: the arm ends here
+                            arm_ends[i] = len(rows)
+                            continue
+                    if pass_once is not None and pass_once[m]:
+                        if mgmask & passed:
+                            arm_ends[i] = len(rows)
+                            continue
+                        mgmask |= passed
+                    visited[m] = 1
+                    leave(
+                        arms,
+                        m,
+                        node_ends[m],
+                        going,
+                        stops_seen | bits[m],
+                        mc,
+                        mt,
+                        mo,
+                        nx,
+                        nv,
+                        nw,
+                        mgmask,
+                        first,
+                        term_first,
                     )
-            if going and onward_ends:
-                mgmask = gmask | groups[m]
-                if stop_costs:
-                    more = grown_get(counts)
-                    if more is None:
-                        more = grows(counts)
-                    if not more:
-                        # no train could visit a stop more: the arm ends here
-                        arm_ends[i] = len(rows)
-                        continue
-                if pass_once is not None and pass_once[m]:
-                    if mgmask & passed:
-                        arm_ends[i] = len(rows)
-                        continue
-                    mgmask |= passed
-                visited[m] = 1
-                leave(
-                    arms,
-                    m,
-                    node_ends[m],
-                    going,
-                    stops_seen | bits[m],
-                    mc,
-                    mt,
-                    mo,
-                    nx,
-                    nv,
-                    nw,
-                    mgmask,
-                    first,
-                    term_first,
-                )
-                visited[m] = 0
-            arm_ends[i] = len(rows)
+                    visited[m] = 0
+                arm_ends[i] = len(rows)
 
     tokens = net.token_nodes
     if eager and ceiling is not None and all(s.unlimited for s in reach.specs):
