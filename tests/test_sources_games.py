@@ -186,3 +186,22 @@ def test_every_game_of_every_source_round_trips_through_toml(tmp_path: Path) -> 
     assert [t["name"] for t in data["trains"]] == ["2", "3", "4", "5", "6", "D"]
     assert data["trains"][1]["distance"] == 3 and data["trains"][0]["rusts_on"] == "4"
     assert {p["name"]: p.get("on") for p in data["phases"]}["3"] == "3"
+
+
+def test_a_converted_game_replays_records_that_name_cities_by_the_engine_s_parts(
+    tmp_path: Path,
+) -> None:
+    """1849's C1 lists a city after other parts: the engine's records name it by its part
+    number, which the converted game keeps (``engine_parts``)."""
+    from tilelay.audit import audit_record
+    from tilelay.games import game_to_toml, read_game_toml
+
+    sources.add_paths([reference("18xxgames", "engine")])
+    converted = read_game_toml(
+        game_to_toml(registry.load_game("1849")), str(tmp_path / "1849.toml")
+    )
+    assert "engine_parts" in game_to_toml(converted)
+    audit = audit_record(
+        reference("18xxgames", "fixtures", "1849__27939.json"), game=converted, optimum=False
+    )
+    assert audit.error is None and len(audit.runs) == 48

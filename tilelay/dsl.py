@@ -28,7 +28,7 @@ the part and what was expected.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from tilelay import limits
@@ -67,10 +67,12 @@ __all__ = [
     "IGNORED_SUB_PARTS",
     "MAIN_PARTS",
     "canonical",
+    "engine_parts",
     "format_revenue",
     "parse",
     "unsupported",
     "valid_revenue_format",
+    "with_engine_parts",
     "write",
 ]
 
@@ -1143,3 +1145,39 @@ def write(tile: Tile, *, strict: bool = False) -> str:
 def canonical(code: str, *, source: str | None = None) -> str:
     """The canonical form of a tile string."""
     return write(parse(code, source=source))
+
+
+# ------------------------------------------------------------------ engine part numbers
+
+
+def with_engine_parts(tile: Tile, positions: Sequence[int]) -> Tile:
+    """``tile`` with each node's engine part number (``positions``, in node order) kept where
+    it differs from the node's place among the nodes of its kind, as ``("part", "N")`` in its
+    extra: the 18xx.games engine numbers a tile's parts in the order its string lists them,
+    and its records name a city by that number (:mod:`tilelay.sources.engine_codes`)."""
+    ordinals: dict[object, int] = {}
+    nodes = []
+    changed = False
+    for node, position in zip(tile.nodes, positions, strict=True):
+        ordinal = ordinals.get(node.kind, 0)
+        ordinals[node.kind] = ordinal + 1
+        if position != ordinal and ("part", str(position)) not in node.extra:
+            node = replace(node, extra=(*node.extra, ("part", str(position))))
+            changed = True
+        nodes.append(node)
+    return replace(tile, nodes=tuple(nodes)) if changed else tile
+
+
+def engine_parts(tile: Tile) -> tuple[int, ...] | None:
+    """Each node's engine part number, in node order, where some node keeps one
+    (:func:`with_engine_parts`); None where none does (each is its place among its kind)."""
+    if not any(key == "part" for node in tile.nodes for key, _ in node.extra):
+        return None
+    ordinals: dict[object, int] = {}
+    out: list[int] = []
+    for node in tile.nodes:
+        ordinal = ordinals.get(node.kind, 0)
+        ordinals[node.kind] = ordinal + 1
+        part = dict(node.extra).get("part")
+        out.append(int(part) if part is not None and part.isdigit() else ordinal)
+    return tuple(out)

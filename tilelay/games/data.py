@@ -78,8 +78,8 @@ GAME_KEYS = frozenset(
         *SECTION_KEYS,
     }
 )
-_HEX_KEYS = frozenset({"color", "coords", "code", "tile"})
-_TILE_KEYS = frozenset({"color", "code", "tile"})
+_HEX_KEYS = frozenset({"color", "coords", "code", "tile", "engine_parts"})
+_TILE_KEYS = frozenset({"color", "code", "tile", "engine_parts"})
 _CORP_KEYS = frozenset(
     {
         "sym",
@@ -199,6 +199,19 @@ class _Reader:
             raise self.fail(f"{where}: bad tile string{col}: {err.message}", *needles) from None
         if stripe is not None:
             tile = replace(tile, stripe=stripe)
+        parts = entry.get("engine_parts")
+        if parts is not None:
+            if (
+                not isinstance(parts, list)
+                or len(parts) != len(tile.nodes)
+                or not all(isinstance(p, int) and not isinstance(p, bool) for p in parts)
+            ):
+                raise self.fail(
+                    f"{where}: engine_parts must be a whole number per node of the tile "
+                    f"({len(tile.nodes)}), not {shown(parts)}",
+                    *needles,
+                )
+            tile = dsl.with_engine_parts(tile, parts)
         return tile
 
 
@@ -678,18 +691,33 @@ def game_to_data(game: Game) -> dict[str, Any]:
         )
     if game.location_names:
         out["location_names"] = dict(game.location_names)
-    groups: dict[tuple[str, str], list[str]] = {}
+    groups: dict[tuple[str, str, tuple[int, ...] | None], list[str]] = {}
     for coord, tile in game.hexes.items():
-        groups.setdefault((_tile_color(tile), dsl.write(tile)), []).append(coord)
+        group = (_tile_color(tile), dsl.write(tile), dsl.engine_parts(tile))
+        groups.setdefault(group, []).append(coord)
     out["hexes"] = [
-        {"color": color, "coords": coords, "code": code} for (color, code), coords in groups.items()
+        {
+            "color": color,
+            "coords": coords,
+            "code": code,
+            **({"engine_parts": list(parts)} if parts is not None else {}),
+        }
+        for (color, code, parts), coords in groups.items()
     ]
     out["manifest"] = {
         name: "unlimited" if count == UNLIMITED else count for name, count in game.manifest.items()
     }
     if game.game_tiles:
         out["tiles"] = {
-            name: {"color": _tile_color(tile), "code": dsl.write(tile)}
+            name: {
+                "color": _tile_color(tile),
+                "code": dsl.write(tile),
+                **(
+                    {"engine_parts": list(parts)}
+                    if (parts := dsl.engine_parts(tile)) is not None
+                    else {}
+                ),
+            }
             for name, tile in game.game_tiles.items()
         }
     corporations = [

@@ -15,8 +15,6 @@ from the node's index among the tile's nodes of its kind (a city's among the cit
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tilelay import dsl
 from tilelay.tile import Color, Tile
 
@@ -55,14 +53,4 @@ def parse_engine_code(code: str, *, name: str = "", color: Color | str = Color.W
     positions = part_positions(code)
     if len(positions) != len(tile.nodes):
         return tile
-    ordinals: dict[object, int] = {}
-    nodes = []
-    changed = False
-    for node, position in zip(tile.nodes, positions, strict=True):
-        ordinal = ordinals.get(node.kind, 0)
-        ordinals[node.kind] = ordinal + 1
-        if position != ordinal:
-            node = replace(node, extra=(*node.extra, ("part", str(position))))
-            changed = True
-        nodes.append(node)
-    return replace(tile, nodes=tuple(nodes)) if changed else tile
+    return dsl.with_engine_parts(tile, positions)
