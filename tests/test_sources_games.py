@@ -205,3 +205,13 @@ def test_a_converted_game_replays_records_that_name_cities_by_the_engine_s_parts
         reference("18xxgames", "fixtures", "1849__27939.json"), game=converted, optimum=False
     )
     assert audit.error is None and len(audit.runs) == 48
+
+
+def test_convert_game_says_what_a_rails_game_loses(capsys: pytest.CaptureFixture[str]) -> None:
+    rails = str(reference("rails"))
+    assert main(["--games", rails, "convert-game", "1830@rails"]) == 0
+    err = capsys.readouterr().err
+    assert "tilelay: warning: 1830: train exchange_cost (of D) is not kept" in err
+    assert "major_stops" not in err  # 99 and 999 both mean unlimited
+    assert main(["convert-game", "1889"]) == 0  # tilelay's own: nothing lost
+    assert capsys.readouterr().err == ""

@@ -20,6 +20,7 @@ from typing import Any
 from tilelay.games import Game, game_to_toml, load_game
 from tilelay.games.model import UNLIMITED
 from tilelay.games.registry import entries, registry_warnings
+from tilelay.games.toml import conversion_losses
 from tilelay.train_data import manager_to_game_data
 
 
@@ -138,6 +139,8 @@ def _convert(args: argparse.Namespace) -> int:
         print(json.dumps(game_json(game), indent=1, ensure_ascii=False))
     else:
         sys.stdout.write(game_to_toml(game))
+        for loss in conversion_losses(game):
+            print(f"tilelay: warning: {game.name}: {loss}", file=sys.stderr)
     return 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from tilelay.games.data import SECTION_KEYS, game_from_data, game_to_data
 from tilelay.games.model import Game
 from tilelay.limits import read_toml
 
-__all__ = ["game_to_toml", "load_game_file", "read_game_toml"]
+__all__ = ["conversion_losses", "game_to_toml", "load_game_file", "read_game_toml"]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -94,3 +95,42 @@ def game_to_toml(game: Game) -> str:
         for entry in data.get(key, []):
             _table(lines, f"[[{key}]]", entry)
     return "\n".join(lines) + "\n"
+
+
+def conversion_losses(game: Game) -> list[str]:
+    """What ``game`` written in tilelay's format (:func:`game_to_toml`) does not keep of its
+    trains and phases: the facts of a game read from Rails or GE18XX that 18xx.games' shape
+    of trains has no place for (a Rails "2+2" whose towns count as major stops, a train's
+    trade-in price, a phase's own name, its tile lays), each field once with the trains or
+    phases it is lost for. Empty for a game read from 18xx.games or tilelay's format."""
+    again = read_game_toml(game_to_toml(game), "converted")
+    lost: dict[str, list[str]] = {}
+
+    def compare(what: str, name: str, old: object, new: object) -> None:
+        for f in fields(old):  # type: ignore[arg-type]
+            if f.name == "sides":
+                continue
+            if new is None or not _same(getattr(old, f.name), getattr(new, f.name)):
+                lost.setdefault(f"{what} {f.name}", []).append(name)
+
+    before, after = game.trains, again.trains
+    for card in before.card_types:
+        other = next((c for c in after.card_types if c.name == card.name), None)
+        compare("train", card.name, card, other)
+        for i, side in enumerate(card.sides):
+            twin = other.sides[i] if other is not None and i < len(other.sides) else None
+            compare("train", side.name, side, twin)
+    for phase in before.phases:
+        twin_phase = next((p for p in after.phases if p.name == phase.name), None)
+        compare("phase", phase.name, phase, twin_phase)
+    return [
+        f"{key} (of {', '.join(dict.fromkeys(names))}) is not kept" for key, names in lost.items()
+    ]
+
+
+def _same(old: object, new: object) -> bool:
+    """Whether a train's or phase's field kept its meaning (Rails writes an unlimited number
+    of stops as 99, 18xx.games as 999)."""
+    if isinstance(old, int) and isinstance(new, int) and old >= 99 and new >= 99:
+        return True
+    return old == new
