@@ -154,3 +154,18 @@ def test_board_actions_rebuild_the_boards_of_recorded_games(stem: str) -> None:
         checked += 1
         extra += sum(1 for a in actions if a.endswith("+") or "(neutral)" in a)
     assert checked and extra
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("+3 K4=57-1", "tile 57 on K4, rotation 1"),
+        ("-3 K4=KO@0", "KO's token in K4 taken off"),
+        ("0 K4=57-1>K4=57-2", "tile 57 on K4, rotation 1 → tile 57 on K4, rotation 2"),
+        ("phase 2>3", "the phase 2 → 3"),
+        ("+0 K4=KO@1", "KO's token in K4 (city 1)"),
+    ],
+)
+def test_an_edit_in_words(text: str, words: str) -> None:
+    # what the board page's undo and redo buttons say (their text forms are for the state)
+    assert Edit.parse(text).describe() == words

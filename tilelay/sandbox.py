@@ -131,6 +131,27 @@ class Edit:
         """The edit that takes this one back."""
         return Edit(self.index, self.new, self.old)
 
+    def describe(self) -> str:
+        """The edit in words, for a person (``tile 57 on K4, rotation 1``; ``KO's token
+        in K4 taken off``; ``the phase 2 → 3``)."""
+        if self.index == PHASE:
+            return f"the phase {self.old or 'first'} → {self.new or 'first'}"
+        if self.old is None:
+            return _action_words(self.new or "")
+        if self.new is None:
+            return _action_words(self.old) + " taken off"
+        return f"{_action_words(self.old)} → {_action_words(self.new)}"
+
+
+def _action_words(action: str) -> str:
+    """A board action (``K4=57-1``, ``K4=KO@0``) in words."""
+    coord, _, what = action.partition("=")
+    if "@" in what:
+        corporation, _, city = what.partition("@")
+        return f"{corporation}'s token in {coord}" + (f" (city {city})" if city != "0" else "")
+    tile, _, rotation = what.rpartition("-")
+    return f"tile {tile or what} on {coord}, rotation {rotation}" if tile else f"{what} on {coord}"
+
 
 _BOARDS: OrderedDict[tuple[Game, tuple[str, ...]], Board] = OrderedDict()
 _BOARDS_LOCK = threading.Lock()

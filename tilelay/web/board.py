@@ -237,8 +237,9 @@ def board_view(state: BoardState, *, reach: bool = False) -> dict[str, Any]:
         "history": {
             "undo": len(state.done),
             "redo": len(state.undone),
-            "last": str(state.done[-1]) if state.done else None,
-            "next": str(state.undone[-1]) if state.undone else None,
+            # the edits in words (the state keeps their text forms)
+            "last": state.done[-1].describe() if state.done else None,
+            "next": state.undone[-1].describe() if state.undone else None,
         },
         "actions": len(state.actions),
         "laid": laid,

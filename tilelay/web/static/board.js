@@ -151,8 +151,8 @@
     }
     $("undo").disabled = !next.history.undo;
     $("redo").disabled = !next.history.redo;
-    $("undo").title = next.history.last ? "Undo " + next.history.last + " (Ctrl+Z)" : "Nothing to undo";
-    $("redo").title = next.history.next ? "Redo " + next.history.next + " (Ctrl+Y)" : "Nothing to redo";
+    $("undo").title = next.history.last ? "Undo: " + next.history.last + " (Ctrl+Z)" : "Nothing to undo";
+    $("redo").title = next.history.next ? "Redo: " + next.history.next + " (Ctrl+Y)" : "Nothing to redo";
     showCorporations();
     showRoutes(next.routes);
     showOptions();
