@@ -332,12 +332,19 @@ def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
     record_id = data["record"]["id"]
     step = client.get(f"/api/records/{record_id}/steps/{later['n']}").json()
     assert step["run"]["best"] is not None and step["run"]["best_routes"]
+    # the run searched is kept: the record lists it searched, and showing it again is at once
+    listed = client.get(f"/api/records/{record_id}").json()["runs"]
+    assert [r["best"] for r in listed if r["n"] == later["n"]] == [step["run"]["best"]]
     slow["seconds"] = 60  # past the step's 1.5 s
+    again = client.get(f"/api/records/{record_id}/steps/{later['n']}").json()
+    assert again["run"] == step["run"]
+    # another run the import left: its search is cut short, and the step still shows
+    other = next(r for r in reversed(runs) if r["best"] is None and r["n"] != later["n"])
     t0 = time.perf_counter()
-    step = client.get(f"/api/records/{record_id}/steps/{later['n']}").json()
+    step = client.get(f"/api/records/{record_id}/steps/{other['n']}").json()
     assert time.perf_counter() - t0 < 2
     assert step["run"]["best"] is None and step["run"]["best_routes"] == []
-    assert step["run"]["run"] == later["run"] and 'class="route"' in step["svg_run"]
+    assert step["run"]["run"] == other["run"] and 'class="route"' in step["svg_run"]
 
 
 def test_bad_records_say_which_action(client: TestClient) -> None:

@@ -72,6 +72,9 @@ class Analysis:
     summary: dict[str, Any]
     #: the record's players' names by their ids
     players: Mapping[object, str] = field(default_factory=dict)
+    #: the views of the steps shown so far whose runs were searched to the end (a run the
+    #: import had no time for is searched once, and listed searched after)
+    shown: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def _players(record: Mapping[str, Any]) -> dict[object, str]:
@@ -345,6 +348,35 @@ async def delete_record(request: Request) -> Response:
 
 
 def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
+    with _LOCK:
+        kept = analysis.shown.get(n)
+    if kept is not None:
+        return kept
+    out = _step_drawn(analysis, n)
+    run = out["run"]
+    if run is None or run["best"] is None:
+        return out  # (a search cut short is tried again)
+    with _LOCK:
+        analysis.shown[n] = out
+        while len(analysis.shown) > _SHOWN:
+            del analysis.shown[next(iter(analysis.shown))]
+        # the record's list of runs takes the run's best, where the import had no time
+        for listed in analysis.summary["runs"]:
+            if listed["n"] == n and listed["best"] is None:
+                listed["best"], listed["missed"] = run["best"], run["missed"]
+                totals = analysis.summary["totals"].get(listed["corporation"])
+                if totals is not None:
+                    totals["best"] += run["best"]
+                    totals["unsearched"] -= 1
+    return out
+
+
+#: How many steps' views a record keeps (each holds two maps).
+_SHOWN = 64
+
+
+def _step_drawn(analysis: Analysis, n: int) -> dict[str, Any]:
+    """:func:`_step_view` worked out."""
     game, step = analysis.game, analysis.steps[n]
     corp = _corp_of(game, step)
     out: dict[str, Any] = {
