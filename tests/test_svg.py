@@ -738,3 +738,19 @@ def test_icons_show_their_image_s_own_name_and_a_commodity_s_value() -> None:
     texts = [t.text for t in parse(tile_svg(dsl.parse(code))).iter(f"{NS}text")]
     assert "me" in texts and "18" not in texts  # not the folder's name
     assert "opi" in texts and "100" in texts
+
+
+@pytest.mark.parametrize("name", ["55", "56", "69"])
+def test_towns_sit_clear_of_the_track_they_are_not_on(name: str) -> None:
+    # tile 56's two curves cross at their middles, 69's curve crosses its straight track: a
+    # town's bar there would lie on the crossing
+    from tilelay.svg.geometry import _through_tracks, layout_nodes
+
+    tile = get_tile(name)
+    nodes = layout_nodes(tile, Layout.FLAT)
+    for i, node in enumerate(tile.nodes):
+        if node.kind is NodeKind.TOWN:
+            others = [
+                q for owner, pts in _through_tracks(tile, Layout.FLAT) if owner != i for q in pts
+            ]
+            assert min(math.dist(nodes[i].pos, q) for q in others) >= 20, (name, i)

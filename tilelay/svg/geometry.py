@@ -321,6 +321,7 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     unconnected = [
         i for i in range(n) if multi and tile.nodes[i].loc is None and not tile.node_exits(i)
     ]
+    tracks = _through_tracks(tile, layout) if multi else []
     for i, node in enumerate(tile.nodes):
         if out[i] is not None:
             continue
@@ -342,7 +343,7 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
             )
             # at the middle of the curve, else further along it (two cities on crossing
             # curves, 18Chesapeake's X3), else at the centre
-            for t in (0.5, 0.4, 0.6, 0.3, 0.7):
+            for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78):
                 at = curve.point(t)
                 ang = math.degrees(math.atan2(at[1] - curve.c[1], at[0] - curve.c[0]))
                 cands.append(NodeGeo(at, ext, curve, (a, b), ang))
@@ -374,10 +375,18 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
                 ang = edge_angle(exits[0], layout) + 90.0
             cands.append(NodeGeo((0.0, 0.0), ext, bar_angle=ang))
 
-        def clearance(g: NodeGeo) -> float:
+        def clearance(g: NodeGeo, i: int = i, town: bool = node.kind is NodeKind.TOWN) -> float:
             if not g.extent:
                 return 1e9
-            return min((norm(sub(g.pos, p)) - e - g.extent for p, e in placed if e), default=1e9)
+            room = min((norm(sub(g.pos, p)) - e - g.extent for p, e in placed if e), default=1e9)
+            if town:
+                # a town's bar clear of the other track through the hex (tile 56's two
+                # curves cross at their middles, 69's curve crosses the straight track)
+                for owner, points in tracks:
+                    if owner != i:
+                        near = min(norm(sub(g.pos, q)) for q in points)
+                        room = min(room, near - _BAR_CLEAR)
+            return room
 
         best = next((c for c in cands if clearance(c) >= 0.0), None)
         if best is None:
@@ -407,6 +416,32 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
             tv = sub(dirs[0], dirs[1])
             g.bar_angle = math.degrees(math.atan2(tv[1], tv[0])) + 90.0
     return geos
+
+
+#: How far a town keeps from other track (half its bar's length and half the track's width).
+_BAR_CLEAR = 22.0
+
+
+def _through_tracks(tile: Tile, layout: Layout) -> list[tuple[int, list[Point]]]:
+    """The track through the hex from edge to edge, sampled, each with the node on it (-1:
+    plain track): a node of two exits lies on the curve between them."""
+    out: list[tuple[int, list[Point]]] = []
+    ends: list[tuple[int, int, int]] = [
+        (i, *sorted(tile.node_exits(i)))  # type: ignore[misc]
+        for i in range(len(tile.nodes))
+        if len(tile.node_exits(i)) == 2
+    ]
+    ends += [
+        (-1, p.a.num, p.b.num)
+        for p in tile.paths
+        if isinstance(p.a, Edge) and isinstance(p.b, Edge)
+    ]
+    for owner, a, b in ends:
+        curve = edge_edge(
+            a, b, edge_point(a, (1, 0), layout), edge_point(b, (1, 0), layout), layout
+        )
+        out.append((owner, [curve.point(k / 20.0) for k in range(21)]))
+    return out
 
 
 # ------------------------------------------------------------------------ paths
