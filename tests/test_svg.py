@@ -754,3 +754,18 @@ def test_towns_sit_clear_of_the_track_they_are_not_on(name: str) -> None:
                 q for owner, pts in _through_tracks(tile, Layout.FLAT) if owner != i for q in pts
             ]
             assert min(math.dist(nodes[i].pos, q) for q in others) >= 20, (name, i)
+
+
+def test_a_long_label_is_set_smaller_to_stay_inside_the_hex() -> None:
+    from tilelay.svg.text import text_width
+    from tilelay.svg.tiles import LABEL_WIDTH
+
+    code = "offboard=revenue:yellow_20;path=a:0,b:_0;label=Far West Territory"
+    (label,) = find(parse(tile_svg(dsl.parse(code, color="red"))), "text", "label")
+    size = float(label.get("font-size", "0"))
+    assert size < 24 and text_width("Far West Territory", size, True) <= LABEL_WIDTH + 0.01
+    # a short one keeps its size
+    (short,) = find(
+        parse(tile_svg(dsl.parse(code.replace("Far West Territory", "NY")))), "text", "label"
+    )
+    assert float(short.get("font-size", "0")) == 30

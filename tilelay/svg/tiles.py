@@ -79,6 +79,10 @@ from tilelay.tile import (
 
 __all__ = ["clear_caches", "tile_fragment", "tile_svg", "tiles_svg"]
 
+#: The widest a label is drawn (tile units: a hex is about 173 across its middle); a longer
+#: one is set smaller ("Far West Territory").
+LABEL_WIDTH = 120.0
+
 
 def draw_paths(
     tile: Tile, layout: Layout, nodes: list[NodeGeo], bg: str, out: list[str]
@@ -593,7 +597,11 @@ def _draw_marks(
     # labels
     for lab in tile.labels:
         fs = 30.0 if len(lab.text) <= 2 else 24.0
-        hw, hh = text_width(lab.text, fs, True) / 2 + 3.0, fs * 0.42 + 1.0
+        width = text_width(lab.text, fs, True)
+        if width > LABEL_WIDTH:  # a long label made smaller to stay inside the hex
+            fs *= LABEL_WIDTH / width
+            width = LABEL_WIDTH
+        hw, hh = width / 2 + 3.0, fs * 0.42 + 1.0
         if lab.loc is not None:
             c = scaled(loc_point(lab.loc, layout))
             placer.take(c[0], c[1], hw, hh)
