@@ -426,11 +426,11 @@ def _through_tracks(tile: Tile, layout: Layout) -> list[tuple[int, list[Point]]]
     """The track through the hex from edge to edge, sampled, each with the node on it (-1:
     plain track): a node of two exits lies on the curve between them."""
     out: list[tuple[int, list[Point]]] = []
-    ends: list[tuple[int, int, int]] = [
-        (i, *sorted(tile.node_exits(i)))  # type: ignore[misc]
-        for i in range(len(tile.nodes))
-        if len(tile.node_exits(i)) == 2
-    ]
+    ends: list[tuple[int, int, int]] = []
+    for i in range(len(tile.nodes)):
+        exits = sorted(tile.node_exits(i))
+        if len(exits) == 2:
+            ends.append((i, exits[0], exits[1]))
     ends += [
         (-1, p.a.num, p.b.num)
         for p in tile.paths
