@@ -696,12 +696,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
         group = (_tile_color(tile), dsl.write(tile), dsl.engine_parts(tile))
         groups.setdefault(group, []).append(coord)
     out["hexes"] = [
-        {
-            "color": color,
-            "coords": coords,
-            "code": code,
-            **({"engine_parts": list(parts)} if parts is not None else {}),
-        }
+        {"color": color, "coords": coords, "code": code, **_parts_entry(parts)}
         for (color, code, parts), coords in groups.items()
     ]
     out["manifest"] = {
@@ -712,11 +707,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
             name: {
                 "color": _tile_color(tile),
                 "code": dsl.write(tile),
-                **(
-                    {"engine_parts": list(parts)}
-                    if (parts := dsl.engine_parts(tile)) is not None
-                    else {}
-                ),
+                **_parts_entry(dsl.engine_parts(tile)),
             }
             for name, tile in game.game_tiles.items()
         }
@@ -769,6 +760,12 @@ def game_to_data(game: Game) -> dict[str, Any]:
     if game.options:
         out["options"] = [_option_data(o) for o in game.options]
     return out
+
+
+def _parts_entry(parts: tuple[int, ...] | None) -> dict[str, list[int]]:
+    """A hex's or tile's ``engine_parts`` entry (:func:`tilelay.dsl.engine_parts`), where it
+    has them."""
+    return {} if parts is None else {"engine_parts": list(parts)}
 
 
 def _option_data(option: GameOption) -> dict[str, Any]:
