@@ -138,8 +138,9 @@ def _convert(args: argparse.Namespace) -> int:
     if args.to == "json":
         print(json.dumps(game_json(game), indent=1, ensure_ascii=False))
     else:
-        sys.stdout.write(game_to_toml(game))
-        for loss in conversion_losses(game):
+        written = game_to_toml(game)
+        sys.stdout.write(written)
+        for loss in conversion_losses(game, written):
             print(f"tilelay: warning: {game.name}: {loss}", file=sys.stderr)
     return 0
 

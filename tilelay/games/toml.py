@@ -97,17 +97,18 @@ def game_to_toml(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
-def conversion_losses(game: Game) -> list[str]:
-    """What ``game`` written in tilelay's format (:func:`game_to_toml`) does not keep of its
-    trains and phases: the facts of a game read from Rails or GE18XX that 18xx.games' shape
-    of trains has no place for (a Rails "2+2" whose towns count as major stops, a train's
-    trade-in price, a phase's own name, its tile lays), each field once with the trains or
-    phases it is lost for. Empty for a game read from 18xx.games or tilelay's format."""
-    again = read_game_toml(game_to_toml(game), "converted")
+def conversion_losses(game: Game, written: str) -> list[str]:
+    """What ``game`` written in tilelay's format (``written``, :func:`game_to_toml`'s text)
+    does not keep of its trains and phases: the facts of a game read from Rails or GE18XX
+    that 18xx.games' shape of trains has no place for (a Rails "2+2" whose towns count as
+    major stops, a train's trade-in price, a phase's own name, its tile lays), each field
+    once with the trains or phases it is lost for. Empty for a game read from 18xx.games or
+    tilelay's format."""
+    again = read_game_toml(written, "converted")
     lost: dict[str, list[str]] = {}
 
-    def compare(what: str, name: str, old: object, new: object) -> None:
-        for f in fields(old):  # type: ignore[arg-type]
+    def compare(what: str, name: str, old: Any, new: Any) -> None:
+        for f in fields(old):
             if f.name == "sides":
                 continue
             if new is None or not _same(getattr(old, f.name), getattr(new, f.name)):
