@@ -72,8 +72,8 @@ class Analysis:
     summary: dict[str, Any]
     #: the record's players' names by their ids
     players: Mapping[object, str] = field(default_factory=dict)
-    #: the views of the steps shown so far whose runs were searched to the end (a run the
-    #: import had no time for is searched once, and listed searched after)
+    #: the views of the steps shown so far, a run's once its search went to the end (a run
+    #: the import had no time for is searched once, and listed searched after)
     shown: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
