@@ -17,6 +17,7 @@ from tilelay.hexgeo import (
     Layout,
     Loc,
     corner,
+    edge_angle,
     edge_midpoint,
     loc_point,
     location_point,
@@ -769,3 +770,133 @@ def test_a_long_label_is_set_smaller_to_stay_inside_the_hex() -> None:
         parse(tile_svg(dsl.parse(code.replace("Far West Territory", "NY")))), "text", "label"
     )
     assert float(short.get("font-size", "0")) == 30
+
+
+def _boxes_of(root: ET.Element, cls: str) -> list[tuple[float, float, float, float]]:
+    """The pale boxes behind the names of class ``cls`` (x0, y0, x1, y1)."""
+    out = []
+    for r in find(root, "rect", f"{cls}-bg"):
+        x, y = float(r.get("x", "0")), float(r.get("y", "0"))
+        out.append((x, y, x + float(r.get("width", "0")), y + float(r.get("height", "0"))))
+    return out
+
+
+def _box_hits_city(box: tuple[float, float, float, float], root: ET.Element) -> bool:
+    """Whether a box meets any slot of a city (each slot's circle with its outline)."""
+    x0, y0, x1, y1 = box
+    for city in find(root, "g", "city"):
+        cx, cy = translate(city)
+        for slot in find(city, "circle", "slot"):
+            px, py = cx + float(slot.get("cx", "0")), cy + float(slot.get("cy", "0"))
+            dx = max(x0 - px, 0.0, px - x1)
+            dy = max(y0 - py, 0.0, py - y1)
+            if math.hypot(dx, dy) < SLOT_R + 1.0:
+                return True
+    return False
+
+
+@pytest.mark.usefixtures("engine_games")
+def test_a_revenue_sits_beside_a_long_city_not_on_it() -> None:
+    """18AL's Meridian (L1): a city of two slots is its box to placement, not a circle round
+    it, so the phases' revenue box finds room above it (before, it lay across its end)."""
+    from tilelay.games import load_game
+
+    game = load_game("18AL")
+    root = parse(tile_svg(game.hex_tile("L1"), layout=Layout(game.layout)))
+    (rev,) = find(root, "g", "revenue")
+    x, y = translate(rev)
+    (city,) = find(root, "g", "city")
+    cx, cy = translate(city)
+    # the box (two cells of 24 by 20 round its centre) is above or below the city's box
+    assert abs(y - cy) >= 27 + 10, (x, y, cx, cy)
+
+
+def test_placement_sees_a_city_of_two_slots_as_its_box() -> None:
+    from tilelay.svg.placement import Placer
+
+    city = (((-25.0, 0.0), (25.0, 0.0)), 27.0)
+    placer = Placer(Layout.FLAT, [], [city])
+    assert placer.cost((0.0, 45.0), 20.0, 10.0) == 0  # under the box's middle: clear
+    assert placer.cost((0.0, 30.0), 20.0, 10.0) > 0  # on its lower side
+    assert placer.cost((60.0, 0.0), 10.0, 10.0) > 0  # on its right end
+    assert placer.cost((0.0, 0.0), 60.0, 5.0) > 0  # across it, no corner inside
+    # a city of four slots is the square round them, inside included
+    square = (((-25.0, -25.0), (25.0, -25.0), (25.0, 25.0), (-25.0, 25.0)), 27.0)
+    placer = Placer(Layout.FLAT, [], [square])
+    assert placer.cost((0.0, 0.0), 5.0, 5.0) > 0
+    assert placer.cost((0.0, 70.0), 10.0, 10.0) == 0
+
+
+@pytest.mark.usefixtures("engine_games")
+@pytest.mark.parametrize(
+    ("game", "coord"), [("1830", "G19"), ("18Chesapeake", "J4"), ("1867", "D2")]
+)
+def test_a_name_with_no_room_on_one_line_takes_two_or_a_smaller_size(game: str, coord: str) -> None:
+    """New York & Newark (1830 G19) and Philadelphia (18Chesapeake J4) lay over a city, and
+    1867's "Timmins ($80 if includes T/M/Q)" ran past the hex: a name that overlaps on one
+    line is tried on two and smaller, and the form overlapping least is drawn."""
+    from tilelay.games import load_game
+
+    g = load_game(game)
+    root = parse(tile_svg(g.hex_tile(coord), layout=Layout(g.layout)))
+    (box,) = _boxes_of(root, "location-name")
+    assert not _box_hits_city(box, root), box
+    lim = APOTHEM * UNIT
+    for angle in range(30 if g.layout == "flat" else 0, 360, 60):
+        nx, ny = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        far = max(px * nx + py * ny for px in box[::2] for py in box[1::2])
+        assert far <= lim, (angle, box)
+
+
+def test_a_name_that_fits_keeps_one_line_at_its_size() -> None:
+    (name,) = find(parse(tile_svg(get_tile("57"), name="Kobe")), "text", "location-name")
+    assert name.text == "Kobe" and name.get("font-size") == "13"
+    # Tokushima, as wide, would lie on the city or the track: it is set smaller, beside them
+    (name,) = find(parse(tile_svg(get_tile("57"), name="Tokushima")), "text", "location-name")
+    assert float(name.get("font-size", "0")) < 13
+
+
+@pytest.mark.usefixtures("engine_games")
+def test_names_keep_clear_of_a_border_s_cost() -> None:
+    """18 Los Angeles' Cypress (E10): the name lay over the river's cost, which is drawn
+    where it is; placement now keeps that spot for it."""
+    from tilelay.games import load_game
+
+    game = load_game("18 Los Angeles")
+    root = parse(tile_svg(game.hex_tile("E10"), layout=Layout(game.layout)))
+    (box,) = _boxes_of(root, "location-name")
+    discs = [c for g in find(root, "g", "border-cost") for c in g.iter(NS + "circle")]
+    assert discs
+    for disc in discs:
+        px, py = float(disc.get("cx", "0")), float(disc.get("cy", "0"))
+        dx = max(box[0] - px, 0.0, px - box[2])
+        dy = max(box[1] - py, 0.0, py - box[3])
+        assert math.hypot(dx, dy) >= float(disc.get("r", "0")), (box, px, py)
+
+
+@pytest.mark.parametrize("layout", [Layout.FLAT, Layout.POINTY])
+@pytest.mark.parametrize("name", ["62", "122", "583"])
+def test_a_two_slot_city_by_a_corner_stays_inside_the_hex(name: str, layout: Layout) -> None:
+    """Tile 62's two cities of two slots each lie by a corner, on a sharp curve: their
+    boxes ran out over the hex's edge. Each box now lies along the hex's side, inside it."""
+    root = parse(tile_svg(get_tile(name), layout=layout))
+    boxes = find(root, "rect", "city-box")
+    assert len(boxes) == 2
+    for city in find(root, "g", "city"):
+        cx, cy = translate(city)
+        (box,) = find(city, "rect", "city-box")
+        m = re.search(r"rotate\(([-\d.]+)\)", box.get("transform") or "")
+        turned = math.radians(float(m.group(1))) if m else 0.0
+        x, y = float(box.get("x", "0")), float(box.get("y", "0"))
+        w, h, r = (float(box.get(k, "0")) for k in ("width", "height", "rx"))
+        for px, py in (
+            (x + r, y + r),
+            (x + w - r, y + r),
+            (x + r, y + h - r),
+            (x + w - r, y + h - r),
+        ):
+            qx = cx + px * math.cos(turned) - py * math.sin(turned)
+            qy = cy + px * math.sin(turned) + py * math.cos(turned)
+            for e in range(6):
+                a = math.radians(edge_angle(e, layout))
+                assert qx * math.cos(a) + qy * math.sin(a) + r + 1 <= APOTHEM * UNIT, (e, qx, qy)

@@ -35,6 +35,7 @@ __all__ = [
     "NodeGeo",
     "Point",
     "add",
+    "city_outline",
     "clear_caches",
     "clip",
     "cross",
@@ -54,6 +55,7 @@ __all__ = [
     "reversed_geometry",
     "scaled",
     "slot_offsets",
+    "slot_points",
     "sub",
     "swapped",
     "terminal_polygon",
@@ -248,6 +250,8 @@ class NodeGeo:
     curve: Geom | None = None  # the edge-to-edge curve a node sits on (midpoint)
     curve_edges: tuple[int, int] = (-1, -1)
     bar_angle: float = 0.0  # town bar direction (degrees)
+    #: how far a city's slots (and their box) are turned, in degrees (None: as the tile is)
+    slots_angle: float | None = None
 
 
 def slot_offsets(slots: int) -> list[Point]:
@@ -305,6 +309,67 @@ def _inside(pos: Point, extent: float) -> Point:
     return mul(pos, max(room, 0.0) / far)
 
 
+def slot_points(tile: Tile, i: int, g: NodeGeo) -> list[Point]:
+    """The centres of city ``i``'s slots, from the city's centre: turned as the tile is, or
+    as the city's place turns them (:attr:`NodeGeo.slots_angle`)."""
+    angle = g.slots_angle if g.slots_angle is not None else tile.rotation * 60.0
+    offs = slot_offsets(max(tile.nodes[i].slots, 1))
+    return [turn(o, angle) for o in offs] if angle else offs
+
+
+#: A city of two slots is drawn as a box of this half-width and half-height with corners
+#: of this radius round them (``draw_nodes``), its outline this wide.
+BOX_HALF = (52.0, 27.0)
+BOX_CORNER = 14.0
+BOX_STROKE = 2.0
+
+
+def city_outline(tile: Tile, i: int, g: NodeGeo) -> tuple[list[Point], float]:
+    """City ``i`` of several slots as what it covers: every point within the returned
+    distance of the polygon of the returned points (from the city's centre): a city of two
+    slots its rounded box, a larger one the slots round their ring."""
+    if tile.nodes[i].slots == 2:
+        angle = g.slots_angle if g.slots_angle is not None else tile.rotation * 60.0
+        hx, hy = BOX_HALF[0] - BOX_CORNER, BOX_HALF[1] - BOX_CORNER
+        corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
+        return [turn(c, angle) if angle else c for c in corners], BOX_CORNER + BOX_STROKE / 2
+    return slot_points(tile, i, g), SLOT_R + BOX_STROKE
+
+
+def _facing(tile: Tile, i: int, pos: Point) -> float | None:
+    """How far the slots of city ``i`` of several slots are turned at ``pos`` away from the
+    centre: their row across the line from the centre, as the engine turns a city by the
+    edge it is drawn at (so that a city of two slots by a corner lies along the hex's
+    side, not across it); None at the centre and for other nodes."""
+    node = tile.nodes[i]
+    if node.kind is not NodeKind.CITY or node.slots < 2 or node.mountain_pass:
+        return None
+    if norm(pos) < 1.0:
+        return None
+    return math.degrees(math.atan2(pos[1], pos[0])) - 90.0
+
+
+def _shape_scale(tile: Tile, i: int, g: NodeGeo, layout: Layout) -> float:
+    """The most ``g``'s place may be scaled by (towards the centre: at most 1) for node
+    ``i`` drawn there to stay inside the hex: a city of several slots as its box round them
+    (:func:`city_outline`), any other node as the circle round it."""
+    node = tile.nodes[i]
+    if node.kind is NodeKind.CITY and node.slots >= 2 and not node.mountain_pass:
+        offs, reach = city_outline(tile, i, g)
+    else:
+        offs, reach = [(0.0, 0.0)], node_extent(tile, i)
+    lim = APOTHEM * UNIT - 2.0
+    scale = 1.0
+    for e in range(6):
+        n = polar(edge_angle(e, layout), 1.0)
+        toward = dot(g.pos, n)
+        if toward <= 0:
+            continue
+        room = lim - reach - max(dot(o, n) for o in offs)
+        scale = min(scale, max(room, 0.0) / toward)
+    return scale
+
+
 def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     n = len(tile.nodes)
     out: list[NodeGeo | None] = [None] * n
@@ -314,7 +379,8 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     for i, node in enumerate(tile.nodes):
         if node.loc is not None:
             extent = node_extent(tile, i)
-            g = NodeGeo(_inside(scaled(loc_point(node.loc, layout)), extent), extent)
+            at = _inside(scaled(loc_point(node.loc, layout)), extent)
+            g = NodeGeo(at, extent, slots_angle=_facing(tile, i, at))
             out[i] = g
             if g.extent:
                 placed.append((g.pos, g.extent))
@@ -343,10 +409,19 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
             )
             # at the middle of the curve, else further along it (two cities on crossing
             # curves, 18Chesapeake's X3), else at the centre
+            # (on the curve only where it stays inside the hex: a city of two slots on a
+            # sharp curve, as on tile 62, would cross its edge; then moved in, off it)
             for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78):
                 at = curve.point(t)
                 ang = math.degrees(math.atan2(at[1] - curve.c[1], at[0] - curve.c[0]))
-                cands.append(NodeGeo(at, ext, curve, (a, b), ang))
+                on = NodeGeo(at, ext, curve, (a, b), ang, _facing(tile, i, at))
+                if _shape_scale(tile, i, on, layout) >= 1.0:
+                    cands.append(on)
+            if not cands:
+                at = curve.point(0.5)
+                off = NodeGeo(at, ext, slots_angle=_facing(tile, i, at))
+                off.pos = mul(at, _shape_scale(tile, i, off, layout))
+                cands.append(off)
             cands.append(NodeGeo((0.0, 0.0), ext))
         elif len(exits) == 2 and (exits[0] - exits[1]) % 3 == 0:
             # on straight track through the hex: at the centre when alone; beside other
@@ -391,6 +466,8 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
         best = next((c for c in cands if clearance(c) >= 0.0), None)
         if best is None:
             best = max(cands, key=clearance)
+        if best.slots_angle is None:
+            best.slots_angle = _facing(tile, i, best.pos)
         out[i] = best
         if best.extent:
             placed.append((best.pos, best.extent))

@@ -37,8 +37,7 @@ from tilelay.svg.geometry import (
     hex_points,
     layout_nodes,
     path_geometry,
-    slot_offsets,
-    turn,
+    slot_points,
 )
 from tilelay.svg.text import css_color, esc, fmt, fmt4, text_element
 from tilelay.tile import NodeKind, Tile
@@ -345,11 +344,9 @@ def tokens_group(game: GameLike, board: TokenBoardLike, size: float) -> str:
         if not 0 <= city < len(cities):
             continue
         node = cities[city]
-        x, y = nodes.of(tile)[node].pos
-        offsets = slot_offsets(max(tile.nodes[node].slots, 1))
-        rot = tile.rotation * 60.0
-        if rot:
-            offsets = [turn(o, rot) for o in offsets]
+        geo = nodes.of(tile)[node]
+        x, y = geo.pos
+        offsets = slot_points(tile, node, geo)
         cx, cy = nodes.centre(coord)
         for slot, corp in enumerate(corps):
             ox, oy = offsets[slot % len(offsets)]

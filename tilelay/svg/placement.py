@@ -14,7 +14,7 @@ from typing import Any
 from tilelay.hexgeo import APOTHEM, Layout, edge_angle, polar, region_centroid, region_polygons
 from tilelay.svg.geometry import TRACK_W, UNIT, Point, scaled
 
-__all__ = ["Placer", "TrackSamples", "clear_caches", "regions_hit", "track_samples"]
+__all__ = ["NodeShape", "Placer", "TrackSamples", "clear_caches", "regions_hit", "track_samples"]
 
 # -------------------------------------------------------------------- placement
 
@@ -38,8 +38,8 @@ class TrackSamples:
         flat = [p for s in samples for p in s]
         self.sorted_samples = sorted((p[0], p[1], k) for k, p in enumerate(flat))
         self.sorted_xs = [p[0] for p in self.sorted_samples]
-        # place() results by everything else they depend on
-        self.places: dict[tuple[Any, ...], Point] = {}
+        # spot() results by everything else they depend on
+        self.places: dict[tuple[Any, ...], tuple[Point, float]] = {}
 
 
 _TRACKS: dict[tuple[Layout, tuple[tuple[Point, ...], ...]], TrackSamples] = {}
@@ -56,20 +56,39 @@ def track_samples(layout: Layout, samples: list[tuple[Point, ...]]) -> TrackSamp
     return t
 
 
-class Placer:
-    """Finds free spots for revenues, labels and marks, avoiding track, nodes and each other."""
+#: A node as placement sees it: its core (a point; the two slot centres of a city of two
+#: slots; the slot centres of a larger city, a convex polygon) and how far round the core
+#: it is drawn.
+NodeShape = tuple[tuple[Point, ...], float]
 
-    __slots__ = ("boxes", "circles", "layout", "track")
+
+class Placer:
+    """Finds free spots for revenues, labels and marks, avoiding track, nodes and each other.
+
+    ``nodes`` are the drawn nodes (:data:`NodeShape`): a city of several slots is the shape
+    round its slots, not a circle round it all, so a label may sit beside a long city."""
+
+    __slots__ = ("_bounds", "boxes", "layout", "nodes", "track")
 
     def __init__(
         self,
         layout: Layout,
         samples: list[tuple[Point, ...]],
-        circles: list[tuple[Point, float]],
+        nodes: list[NodeShape],
     ) -> None:
         self.layout = layout
         self.track = track_samples(layout, samples)
-        self.circles = [c for c in circles if c[1] > 0]
+        self.nodes = [n for n in nodes if n[1] > 0]
+        #: each node's core's bounding box (a box further than the reach from it is clear)
+        self._bounds = [
+            (
+                min(p[0] for p in core),
+                min(p[1] for p in core),
+                max(p[0] for p in core),
+                max(p[1] for p in core),
+            )
+            for core, _ in self.nodes
+        ]
         self.boxes: list[tuple[float, float, float, float]] = []
 
     def take(self, cx: float, cy: float, hw: float, hh: float) -> None:
@@ -92,6 +111,27 @@ class Placer:
             return bad
         return self._cost_rest(c, hw, hh, limit, bad)
 
+    def clash(self, c: Point, hw: float, hh: float) -> float:
+        """How badly a box at ``c`` overlaps what it must not: the hex's edge, the nodes and
+        the boxes placed (:meth:`cost` without the track, which a name's pale box may
+        cross)."""
+        return self.cost(c, hw, hh) - self._track_cost(c, hw, hh)
+
+    def _track_cost(self, c: Point, hw: float, hh: float) -> float:
+        """The track part of :meth:`cost`."""
+        x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
+        m = TRACK_W / 2 + 3.0
+        track = self.track
+        xs = track.sorted_xs
+        i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
+        terms: list[tuple[int, float]] = []
+        for px, py, k in track.sorted_samples[i:j]:
+            dist = _point_box(px, py, x0, y0, x1, y1)
+            if dist < m:
+                terms.append((k, m - dist + 4.0))
+        terms.sort()
+        return sum(t for _, t in terms)
+
     def _cost_rest(self, c: Point, hw: float, hh: float, limit: float, bad: float) -> float:
         """:meth:`cost` given its hex part ``bad`` (not above ``limit``)."""
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
@@ -102,10 +142,20 @@ class Placer:
         stop = limit + 1e-7 * (1.0 + abs(limit))
         rough = bad
         late: list[float] = []
-        for (px, py), r in self.circles:
-            dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
-            dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+        for (core, r), (cx0, cy0, cx1, cy1) in zip(self.nodes, self._bounds, strict=True):
+            # the distance to the core's bounding box, and (where that is within reach and
+            # the core more than a point) to the core itself
+            dx = x0 - cx1 if cx1 < x0 else (cx0 - x1 if cx0 > x1 else 0.0)
+            dy = y0 - cy1 if cy1 < y0 else (cy0 - y1 if cy0 > y1 else 0.0)
             dist = math.hypot(dx, dy)
+            if dist < r + 2.0 and len(core) > 1:
+                key = (core, x0, y0, x1, y1)
+                found = _CORE_DISTANCES.get(key)
+                if found is None:
+                    if len(_CORE_DISTANCES) > 65536:
+                        _CORE_DISTANCES.clear()
+                    found = _CORE_DISTANCES[key] = _core_distance(core, x0, y0, x1, y1)
+                dist = found
             if dist < r + 2.0:
                 t = (r + 2.0 - dist) * 2.0 + 10.0
                 rough += t
@@ -159,23 +209,38 @@ class Placer:
         extra: Sequence[Point] = (),
         weight: float = 0.05,
     ) -> Point:
-        """The best centre for a box of half-size (hw, hh) near ``anchor``; marks it used.
+        """The best centre for a box of half-size (hw, hh) near ``anchor`` (:meth:`spot`);
+        marks it used."""
+        best = self.spot(anchor, hw, hh, extra, weight)[0]
+        self.take(best[0], best[1], hw, hh)
+        return best
+
+    def spot(
+        self,
+        anchor: Point,
+        hw: float,
+        hh: float,
+        extra: Sequence[Point] = (),
+        weight: float = 0.05,
+    ) -> tuple[Point, float]:
+        """The best centre for a box of half-size (hw, hh) near ``anchor``, and how badly a box
+        there overlaps things (:meth:`cost`; 0: not at all). Nothing is marked used.
 
         Candidates are the given ``extra`` spots, the centres of the regions no track passes
         through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
         The first candidate with the lowest score wins.
         """
         memo = self.track.places
-        key = (tuple(self.circles), tuple(self.boxes), anchor, hw, hh, tuple(extra), weight)
+        key = (tuple(self.nodes), tuple(self.boxes), anchor, hw, hh, tuple(extra), weight)
         found = memo.get(key)
         if found is not None:
-            self.take(found[0], found[1], hw, hh)
             return found
         cands: list[Point] = list(extra)
         cands += self.track.region_cands
         cands += _GRID_POINTS
         best: Point = anchor
         best_score = math.inf
+        best_bad = math.inf
         ax, ay = anchor
         rest = self._cost_rest
         table = _hex_cost_table(self.layout, hw, hh)
@@ -194,10 +259,84 @@ class Placer:
                 bad = rest(c, hw, hh, limit, bad)
             score = bad * 10.0 + near
             if score < best_score:
-                best, best_score = c, score
-        memo[key] = best
-        self.take(best[0], best[1], hw, hh)
-        return best
+                best, best_score, best_bad = c, score, bad
+        if best_bad == math.inf:  # no candidate: the anchor, however it fares
+            best_bad = self.cost(best, hw, hh)
+        memo[key] = (best, best_bad)
+        return best, best_bad
+
+
+def _point_box(px: float, py: float, x0: float, y0: float, x1: float, y1: float) -> float:
+    """How far a point is from a box (0 inside)."""
+    dx = x0 - px if px < x0 else (px - x1 if px > x1 else 0.0)
+    dy = y0 - py if py < y0 else (py - y1 if py > y1 else 0.0)
+    return math.hypot(dx, dy)
+
+
+def _crosses(a: Point, b: Point, x0: float, y0: float, x1: float, y1: float) -> bool:
+    """Whether the segment ``a``-``b`` meets the box (clipped to it, Liang-Barsky)."""
+    lo, hi = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+        elif p < 0:
+            lo = max(lo, q / p)
+        else:
+            hi = min(hi, q / p)
+        if lo > hi:
+            return False
+    return True
+
+
+#: :func:`_core_distance` by its arguments (the same cities and candidate boxes recur
+#: from tile to tile)
+_CORE_DISTANCES: dict[tuple[tuple[Point, ...], float, float, float, float], float] = {}
+
+
+def _core_distance(core: tuple[Point, ...], x0: float, y0: float, x1: float, y1: float) -> float:
+    """How far a box is from a node's core of two or more points (a segment, or a convex
+    polygon with its corners in order): 0 where they meet; else, as the two are convex, the
+    least distance from a corner of one to an edge of the other."""
+    if len(core) > 2:
+        edges = list(zip(core, core[1:] + core[:1], strict=True))
+        if _inside_convex(core, (x0 + x1) / 2, (y0 + y1) / 2):
+            return 0.0
+    else:
+        edges = [(core[0], core[1])]
+    best = math.inf
+    corners = ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+    for a, b in edges:
+        if _crosses(a, b, x0, y0, x1, y1):
+            return 0.0
+        ax, ay = a
+        dx = x0 - ax if ax < x0 else (ax - x1 if ax > x1 else 0.0)
+        dy = y0 - ay if ay < y0 else (ay - y1 if ay > y1 else 0.0)
+        best = min(best, dx * dx + dy * dy)
+        # each corner of the box to the edge (squared)
+        vx, vy = b[0] - ax, b[1] - ay
+        length = vx * vx + vy * vy or 1.0
+        for cx, cy in corners:
+            t = ((cx - ax) * vx + (cy - ay) * vy) / length
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+            ex, ey = cx - ax - t * vx, cy - ay - t * vy
+            d = ex * ex + ey * ey
+            if d < best:
+                best = d
+    return math.sqrt(best)
+
+
+def _inside_convex(core: tuple[Point, ...], px: float, py: float) -> bool:
+    """Whether a point is inside a convex polygon (corners in either order)."""
+    sign = 0.0
+    for a, b in zip(core, core[1:] + core[:1], strict=True):
+        cross = (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0])
+        if cross * sign < 0:
+            return False
+        if cross:
+            sign = cross
+    return True
 
 
 _HEX_COST_TABLES: dict[tuple[Layout, float, float], dict[Point, float]] = {}
@@ -283,4 +422,5 @@ def clear_caches() -> None:
     """Forget the memoised tracks, costs and regions (for cold-start measurements)."""
     _TRACKS.clear()
     _HEX_COST_TABLES.clear()
+    _CORE_DISTANCES.clear()
     regions_hit.cache_clear()

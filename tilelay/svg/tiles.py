@@ -22,6 +22,9 @@ from tilelay.hexgeo import (
     region_polygons,
 )
 from tilelay.svg.geometry import (
+    BOX_CORNER,
+    BOX_HALF,
+    BOX_STROKE,
     GAP,
     REV_R,
     SLOT_R,
@@ -30,6 +33,7 @@ from tilelay.svg.geometry import (
     NodeGeo,
     Point,
     add,
+    city_outline,
     clip,
     hex_dims,
     hex_points,
@@ -41,13 +45,12 @@ from tilelay.svg.geometry import (
     pass_triangle,
     path_geometry,
     scaled,
-    slot_offsets,
+    slot_points,
     sub,
     terminal_polygon,
-    turn,
     unit,
 )
-from tilelay.svg.placement import Placer
+from tilelay.svg.placement import NodeShape, Placer
 from tilelay.svg.text import (
     COLORS,
     FONT,
@@ -177,9 +180,8 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
         tr = f'transform="translate({x},{y})"'
         if node.kind is NodeKind.CITY:
             slots = max(node.slots, 1)
-            offs = slot_offsets(slots)
-            if rot:
-                offs = [turn(o, rot) for o in offs]
+            offs = slot_points(tile, i, g)
+            turned = g.slots_angle if g.slots_angle is not None else rot
             parts = [f'<g class="city" data-node="{i}" data-slots="{node.slots}" {tr}>']
             if node.mountain_pass:
                 parts.append(_pass_triangles(node))
@@ -189,9 +191,11 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
                 continue
             if slots == 2:
                 parts.append(
-                    f'<rect class="city-box" x="-52" y="-27" width="104" height="54" rx="14"'
-                    f' fill="{WHITE}" stroke="#000" stroke-width="2"'
-                    + (f' transform="rotate({fmt(rot)})"' if rot else "")
+                    f'<rect class="city-box" x="{fmt(-BOX_HALF[0])}" y="{fmt(-BOX_HALF[1])}"'
+                    f' width="{fmt(2 * BOX_HALF[0])}" height="{fmt(2 * BOX_HALF[1])}"'
+                    f' rx="{fmt(BOX_CORNER)}" fill="{WHITE}" stroke="#000"'
+                    f' stroke-width="{fmt(BOX_STROKE)}"'
+                    + (f' transform="rotate({fmt(turned)})"' if turned else "")
                     + "/>"
                 )
             elif slots > 2:
@@ -514,8 +518,12 @@ def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
     out.append("</g>")
     draw_nodes(tile, nodes, out)
     placer = Placer(
-        layout, samples, [(nodes[i].pos, nodes[i].extent) for i in range(len(tile.nodes))]
+        layout, samples, [_node_shape(tile, i, nodes[i]) for i in range(len(tile.nodes))]
     )
+    for b in tile.borders:  # a border's cost is drawn where it is: nothing else goes there
+        if b.cost and b.type is not None:
+            c = _border_cost_spot(b.edge, layout)
+            placer.take(c[0], c[1], BORDER_COST_R, BORDER_COST_R)
     number = tile.name if show_number and tile.name else None
     spot = (36.0, 66.0)
     if number:  # the lower right, unless track runs there
@@ -533,6 +541,16 @@ def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
         ' stroke="#000" stroke-width="1.2"/>'
     )
     return "".join(out)
+
+
+def _node_shape(tile: Tile, i: int, g: NodeGeo) -> NodeShape:
+    """Node ``i`` as placement sees it: a city of several slots is the shape round its
+    slots (as :func:`draw_nodes` draws its box), any other node the circle round it."""
+    node = tile.nodes[i]
+    if node.kind is not NodeKind.CITY or node.slots < 2 or node.mountain_pass:
+        return ((g.pos,), g.extent)
+    points, reach = city_outline(tile, i, g)
+    return (tuple(add(g.pos, o) for o in points), reach)
 
 
 def _draw_marks(
@@ -708,28 +726,74 @@ def _draw_marks(
             g = nodes[i]
             hw, hh = text_width(node.name, 12.0) / 2 + 2.0, 8.0
             c = placer.place((g.pos[0], g.pos[1] + g.extent + 10.0), hw, hh, weight=0.3)
-            out.append(_name_text(c, node.name, 12.0, "node-name"))
+            out.append(_name_text(c, (node.name,), 12.0, "node-name"))
     loc_name = tile.location_name
     if loc_name is None and name and tile.stops:
         loc_name = name
     if loc_name:
-        fs = 13.0 if len(loc_name) <= 14 else 11.0
-        hw, hh = text_width(loc_name, fs) / 2 + 3.0, fs * 0.6
         stops = [nodes[i] for i, n in enumerate(tile.nodes) if n.is_stop]
         anchor = (0.0, 55.0)
         if len(stops) == 1:
             anchor = (stops[0].pos[0], stops[0].pos[1] + stops[0].extent + 12.0)
         extra = [(0.0, 58.0), (0.0, -58.0), (0.0, 70.0), (0.0, -70.0)]
-        c = placer.place(anchor, hw, hh, extra, weight=0.15)
-        out.append(_name_text(c, loc_name, fs, "location-name"))
+        c, lines, fs = _place_name(placer, loc_name, anchor, extra)
+        out.append(_name_text(c, lines, fs, "location-name"))
 
 
-def _name_text(c: Point, text: str, fs: float, cls: str) -> str:
-    hw = text_width(text, fs) / 2 + 2.0
+#: The sizes a location name is tried at, largest first (a name of more than 14 letters
+#: starts at the second), and the least: a name set smaller, or on two lines, only where
+#: it then overlaps less.
+_NAME_SIZES = (13.0, 11.0, 9.0)
+
+
+def _place_name(
+    placer: Placer, name: str, anchor: Point, extra: Sequence[Point]
+) -> tuple[Point, tuple[str, ...], float]:
+    """Where a location name goes, on which lines and at what size: the first of its forms
+    (one line, then two, at each size in turn: :data:`_NAME_SIZES`) whose best spot
+    overlaps no node, mark or the hex's edge (:meth:`Placer.clash`: its pale box may lie
+    over track), else the form whose best spot costs least (:meth:`Placer.spot`). The spot
+    is marked used."""
+    sizes = _NAME_SIZES if len(name) <= 14 else _NAME_SIZES[1:]
+    best: tuple[float, Point, tuple[str, ...], float, float, float] | None = None
+    for fs, lines in ((fs, lines) for fs in sizes for lines in _name_lines(name)):
+        hw = max(text_width(line, fs) for line in lines) / 2 + 3.0
+        hh = fs * 0.6 * len(lines)
+        c, cost = placer.spot(anchor, hw, hh, extra, weight=0.15)
+        if placer.clash(c, hw, hh) <= 0.0:
+            best = (cost, c, lines, fs, hw, hh)
+            break
+        if best is None or cost < best[0]:
+            best = (cost, c, lines, fs, hw, hh)
+    assert best is not None
+    _, c, lines, fs, hw, hh = best
+    placer.take(c[0], c[1], hw, hh)
+    return c, lines, fs
+
+
+def _name_lines(name: str) -> list[tuple[str, ...]]:
+    """A name on one line, then (where it has a space) on two, broken at the space nearest
+    its middle."""
+    forms: list[tuple[str, ...]] = [(name,)]
+    spaces = [i for i, ch in enumerate(name) if ch == " "]
+    if spaces:
+        cut = min(spaces, key=lambda i: abs(2 * i - len(name)))
+        forms.append((name[:cut], name[cut + 1 :]))
+    return forms
+
+
+def _name_text(c: Point, lines: Sequence[str], fs: float, cls: str) -> str:
+    """A name's lines centred on ``c``, over a pale box."""
+    hw = max(text_width(line, fs) for line in lines) / 2 + 2.0
+    height = fs * 1.2 * len(lines)
+    top = c[1] - height / 2
     return (
-        f'<rect class="{cls}-bg" x="{fmt(c[0] - hw)}" y="{fmt(c[1] - fs * 0.6)}"'
-        f' width="{fmt(2 * hw)}" height="{fmt(fs * 1.2)}" rx="3" fill="#fff" fill-opacity="0.6"/>'
-        + text_element(c[0], c[1], text, fs, cls=cls)
+        f'<rect class="{cls}-bg" x="{fmt(c[0] - hw)}" y="{fmt(top)}" width="{fmt(2 * hw)}"'
+        f' height="{fmt(height)}" rx="3" fill="#fff" fill-opacity="0.6"/>'
+        + "".join(
+            text_element(c[0], top + fs * 1.2 * (k + 0.5), line, fs, cls=cls)
+            for k, line in enumerate(lines)
+        )
     )
 
 
@@ -745,6 +809,15 @@ _BORDER_COLORS = {
 #: The radius of a large icon and the circumradius of a future label's hex (tile units).
 LARGE_ICON_R = 25.0
 FUTURE_LABEL_R = 18.0
+
+
+#: The radius of a border's cost disc (tile units).
+BORDER_COST_R = 10.0
+
+
+def _border_cost_spot(edge: int, layout: Layout) -> Point:
+    """Where a border's cost is drawn: inside the hex, off the middle of its edge."""
+    return mul(scaled(edge_midpoint(edge, layout)), 0.78)
 
 
 def _border(border: Border, fill: str, layout: Layout) -> str:
@@ -783,9 +856,10 @@ def _border(border: Border, fill: str, layout: Layout) -> str:
             f' y2="{fmt(pb[1])}" stroke="{color}" stroke-width="8"{dash}/>'
         )
     if cost:
-        c = mul(scaled(edge_midpoint(edge, layout)), 0.78)
+        c = _border_cost_spot(edge, layout)
         out += (
-            f'<g class="border-cost"><circle cx="{fmt(c[0])}" cy="{fmt(c[1])}" r="10" fill="#fff"'
+            f'<g class="border-cost"><circle cx="{fmt(c[0])}" cy="{fmt(c[1])}"'
+            f' r="{fmt(BORDER_COST_R)}" fill="#fff"'
             f' stroke="{color}" stroke-width="2"/>'
             + text_element(c[0], c[1], str(cost), 10.0, cls="cost", bold=True)
             + "</g>"
