@@ -11,6 +11,11 @@ as it now is; the refused document is kept as a revision (:meth:`Store.revisions
 tabs editing one board never overwrite each other silently and nothing is lost. Each save
 also keeps the document it replaces as a revision (the last :data:`KEEP_REVISIONS`).
 
+An id is never given twice, not even the highest after its document is deleted, so a link to
+a deleted board finds nothing rather than another board. A file made by an earlier tilelay,
+whose tables gave such ids again, has its tables rebuilt when a store opens it, every row
+kept with its id.
+
 >>> import tempfile, os
 >>> store = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite3"))
 >>> doc = store.create("board", "first try", {"game": "1889"})
@@ -68,27 +73,39 @@ MAX_NAME = 200
 #: How many earlier versions of a document are kept.
 KEEP_REVISIONS = 20
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS documents (
-    id INTEGER PRIMARY KEY,
+#: The tables, each by the statement that makes it under a name (``{name}``: a rebuild makes
+#: the new table under another name first) and its columns. Ids are ``AUTOINCREMENT``: SQLite
+#: then never gives an id twice, even after the row holding the highest one is deleted (an
+#: old link to a deleted board must find nothing, not another board).
+_TABLES: dict[str, tuple[str, str]] = {
+    "documents": (
+        """CREATE TABLE IF NOT EXISTS {name} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     kind TEXT NOT NULL,
     name TEXT NOT NULL,
     version INTEGER NOT NULL CHECK (version >= 1),
     created REAL NOT NULL,
     updated REAL NOT NULL,
     body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS documents_kind ON documents (kind, updated);
-CREATE TABLE IF NOT EXISTS revisions (
-    id INTEGER PRIMARY KEY,
+)""",
+        "id, kind, name, version, created, updated, body",
+    ),
+    "revisions": (
+        """CREATE TABLE IF NOT EXISTS {name} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     document INTEGER NOT NULL REFERENCES documents (id) ON DELETE CASCADE,
     version INTEGER NOT NULL,
     reason TEXT NOT NULL CHECK (reason IN ('replaced', 'conflict')),
     created REAL NOT NULL,
     body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS revisions_document ON revisions (document, id);
-"""
+)""",
+        "id, document, version, reason, created, body",
+    ),
+}
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS documents_kind ON documents (kind, updated)",
+    "CREATE INDEX IF NOT EXISTS revisions_document ON revisions (document, id)",
+)
 
 
 class StoreError(TilelayError):
@@ -210,6 +227,32 @@ def _id(doc_id: int, kind: str | None = None) -> int:
     return doc_id
 
 
+def _reusing_ids(db: sqlite3.Connection) -> list[str]:
+    """The tables made without ``AUTOINCREMENT`` (by earlier tilelay): SQLite gives such a
+    table's next row the highest id plus one, so deleting the row with the highest id gives
+    its id again."""
+    out = []
+    for table in _TABLES:
+        row = db.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()
+        if row is not None and "AUTOINCREMENT" not in str(row[0]).upper():
+            out.append(table)
+    return out
+
+
+def _rebuild(db: sqlite3.Connection, table: str) -> None:
+    """Make ``table`` anew with ``AUTOINCREMENT``, every row copied with its id (so links
+    stay true, and ``sqlite_sequence`` starts past the highest id). In the caller's
+    transaction, with foreign keys off: on any error nothing has changed."""
+    create, columns = _TABLES[table]
+    new = f"{table}_rebuilt"
+    db.execute(create.format(name=new))
+    db.execute(f"INSERT INTO {new} ({columns}) SELECT {columns} FROM {table}")
+    db.execute(f"DROP TABLE {table}")
+    db.execute(f"ALTER TABLE {new} RENAME TO {table}")
+
+
 def _kind(kind: str) -> str:
     if not kind or len(kind) > 40 or not kind.replace("_", "").isalnum():
         raise StoreError(f"bad document kind {kind[:40]!r}")
@@ -233,7 +276,7 @@ class Store:
                 f"cannot create the database folder: {err.strerror}", source=str(self.path)
             ) from None
         try:
-            self._connect().executescript(_SCHEMA)
+            self._prepare()
         except sqlite3.Error as err:
             raise StoreError(f"cannot use the database: {err}", source=str(self.path)) from None
 
@@ -277,6 +320,32 @@ class Store:
         except sqlite3.Error as err:
             db.execute("ROLLBACK")
             raise StoreError(f"cannot write the database: {err}", source=str(self.path)) from None
+
+    # ---------------------------------------------------------------- schema
+
+    def _prepare(self) -> None:
+        """Make the tables and indexes a new file lacks, and rebuild the tables of a file an
+        older tilelay made (:meth:`_rebuild`)."""
+        db = self._connect()
+        for table, (create, _) in _TABLES.items():
+            db.execute(create.format(name=table))
+        for index in _INDEXES:
+            db.execute(index)
+        if not _reusing_ids(db):
+            return
+        # Rebuilding drops the documents table: with foreign keys on, that would delete every
+        # revision (ON DELETE CASCADE). SQLite ignores this pragma inside a transaction, so it
+        # is set before the rebuild's and set back after.
+        db.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with self._write():
+                # (again, in the transaction: another process may have rebuilt them meanwhile)
+                for table in _reusing_ids(db):
+                    _rebuild(db, table)
+                for index in _INDEXES:  # (dropped with their tables)
+                    db.execute(index)
+        finally:
+            db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
         """Close this thread's connection (others close when their threads end)."""
@@ -375,8 +444,9 @@ class Store:
         Returns the document at the next version. Raises :class:`Conflict` (the refused body
         kept as a revision) when the document is at another version, and
         :class:`NotFoundError` when there is no such document (:class:`StoreError` for a
-        version below 1). A version above the document's is a conflict too: the tab read a
-        document of this id since deleted."""
+        version below 1). A version above the document's is a conflict too: the tab read the
+        document from a database file since put back from an older copy (or, in a file made
+        before ids were never given twice, another document that had this id)."""
         doc_id = _id(doc_id)
         if version < 1:
             raise StoreError(f"a document's versions count from 1, not {version}")
