@@ -22,6 +22,7 @@ from tests.conftest import reference, slowed_searches
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState
 from tilelay.web import create_app
+from tilelay.web.compute import TIMED_OUT, TimedOutSearches
 from tilelay.web.openapi import description
 
 
@@ -29,6 +30,27 @@ from tilelay.web.openapi import description
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db=tmp_path / "boards.sqlite3")) as c:
         yield c
+
+
+@pytest.fixture(autouse=True)
+def no_timed_out_searches() -> Iterator[None]:
+    """Each test starts with no search remembered as too long (by the tests before it)."""
+    TIMED_OUT.clear()
+    yield
+    TIMED_OUT.clear()
+
+
+def counted_searches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The corporations of the route searches begun (``RoutePlanner.best``) while the test
+    runs, in order (over whatever searches there are: :func:`slowed_searches` first)."""
+    plain, searched = RoutePlanner.best, []
+
+    def best(self: RoutePlanner, trains: Any) -> Any:
+        searched.append(self.corporation)
+        return plain(self, trains)
+
+    monkeypatch.setattr(RoutePlanner, "best", best)
+    return searched
 
 
 def post(client: TestClient, path: str, body: Any, status: int = 200) -> dict[str, Any]:
@@ -119,7 +141,7 @@ def test_refusals_name_the_rule(client: TestClient) -> None:
         client, "/api/boards/lay", {"state": state, "hex": "A10", "tile": "57", "rotation": 0}, 422
     )
     assert "off the map" in err["error"]
-    err = post(client, "/api/boards/token", {"state": state, "hex": "K4", "corporation": "XX"}, 404)
+    err = post(client, "/api/boards/token", {"state": state, "hex": "K4", "corporation": "XX"}, 400)
     assert "no corporation 'XX'" in err["error"]
     full = post(client, "/api/boards/token", {"state": state, "hex": "K4", "corporation": "KO"})
     err = post(
@@ -129,9 +151,9 @@ def test_refusals_name_the_rule(client: TestClient) -> None:
         422,
     )
     assert "is full" in err["error"]
-    err = post(client, "/api/boards/lays", {"state": {"game": "1999"}, "hex": "K4"}, 404)
+    err = post(client, "/api/boards/lays", {"state": {"game": "1999"}, "hex": "K4"}, 400)
     assert "1889" in err["suggestions"]
-    err = post(client, "/api/boards/lays", {"state": state, "hex": "Z99"}, 404)
+    err = post(client, "/api/boards/lays", {"state": state, "hex": "Z99"}, 400)
     post(client, "/api/boards/lay", {"state": state, "hex": "K8", "tile": "57", "rotation": 9}, 400)
     err = post(client, "/api/boards/view", {"state": {"game": "1889", "actions": ["K8=99"]}}, 400)
     assert "action 1" in err["error"]
@@ -141,6 +163,81 @@ def test_refusals_name_the_rule(client: TestClient) -> None:
     assert response.status_code == 400 and "JSON" in response.json()["error"]
     response = client.post("/api/boards/view", content=b"x" * (2 * 1024 * 1024))
     assert response.status_code == 413
+
+
+#: A board state with KO's token on K4 (1889), to edit.
+_KO = {"game": "1889", "actions": ["K4=KO@0"]}
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "said", "suggested"),
+    [
+        # names in the state (top-level fields of the body's state)
+        ("view", {"state": {"game": "1999"}}, "no game named '1999'", "1889"),
+        ("view", {"state": {**_KO, "options": ["nope"]}}, "no option 'nope'", None),
+        ("view", {"state": {**_KO, "phase": "99"}}, "no phase '99'", "2"),
+        ("view", {"state": {**_KO, "corporation": "XX"}}, "no corporation 'XX'", None),
+        ("view", {"state": {**_KO, "corporation": "KO", "trains": ["99"]}}, "'99'", "2"),
+        # names in the state's actions
+        ("view", {"state": {"game": "1889", "actions": ["K8=9999-0"]}}, "no tile '9999'", None),
+        ("view", {"state": {"game": "1889", "actions": ["K4=XX@0"]}}, "'XX'", None),
+        ("view", {"state": {"game": "1889", "actions": ["Z9=57-0"]}}, "no hex 'Z9'", None),
+        # names in the edit
+        ("lay", {"state": _KO, "hex": "K8", "tile": "9999", "rotation": 0}, "'9999'", None),
+        ("lay", {"state": _KO, "hex": "Z9", "tile": "57", "rotation": 0}, "no hex 'Z9'", None),
+        ("token", {"state": _KO, "hex": "K4", "corporation": "XX"}, "'XX'", None),
+        ("token", {"state": _KO, "hex": "Z9", "corporation": "AR"}, "no hex 'Z9'", "J9"),
+        ("phase", {"state": _KO, "phase": "99"}, "no phase '99'", "2"),
+        ("options", {"state": _KO, "options": ["nope"]}, "no option 'nope'", None),
+        ("routes", {"state": _KO, "corporation": "XX", "trains": []}, "'XX'", None),
+        ("routes", {"state": _KO, "corporation": "KO", "trains": ["99"]}, "'99'", "2"),
+        ("lays", {"state": _KO, "hex": "Z9"}, "no hex 'Z9'", "J9"),
+        ("lays", {"state": {"game": "1999"}, "hex": "K4"}, "no game named '1999'", "1889"),
+    ],
+)
+def test_a_name_in_the_body_that_the_server_does_not_know_is_400(
+    client: TestClient, path: str, body: dict[str, Any], said: str, suggested: str | None
+) -> None:
+    """Wherever the body names what the game does not have (the state's fields, its
+    actions, the edit's fields), the answer is the same: 400 saying what, with close names
+    where there are some (404 is for what the URL's path names)."""
+    err = post(client, f"/api/boards/{path}", body, 400)
+    assert said in err["error"]
+    assert suggested is None or suggested in err["suggestions"]
+
+
+def test_404_is_only_for_what_the_path_names(client: TestClient) -> None:
+    """A saved board's save with an unknown game in its state is 400 (the board is there:
+    the page must not take it for deleted); a save, a new board or an import naming an
+    unknown game is 400; a board id or game in the path that does not exist is 404."""
+    state = BoardState("1889").lay("K8", "57", 1).to_json()
+    created = post(client, "/api/boards", {"name": "b", "state": state}, 201)["board"]
+    unknown = {"game": "1999", "actions": ["K8=57-1"]}
+    response = client.put(f"/api/boards/{created['id']}", json={"version": 1, "state": unknown})
+    assert response.status_code == 400 and "1889" in response.json()["suggestions"]
+    assert client.get(f"/api/boards/{created['id']}").json()["board"]["version"] == 1
+    err = post(client, "/api/boards", {"name": "c", "state": unknown}, 400)
+    assert err["suggestions"] == ["1889"]
+    exported = {"format": "tilelay-board", "version": 1, "name": "d", "state": unknown}
+    post(client, "/api/boards/import", exported, 400)
+    # what the path names
+    gone = client.put(f"/api/boards/{created['id'] + 1}", json={"version": 1, "state": state})
+    assert gone.status_code == 404 and gone.json()["status"] == 404
+    assert client.get("/board/1999").status_code == 404
+    assert client.post("/api/routes/1999", content=b"{}").json()["status"] == 404
+
+
+def test_a_deleted_board_s_id_is_not_given_again(client: TestClient) -> None:
+    """An old link to a deleted board (the one with the highest id) finds nothing, not the
+    next board saved."""
+    state = BoardState("1889").to_json()
+    first = post(client, "/api/boards", {"name": "first", "state": state}, 201)["board"]
+    last = post(client, "/api/boards", {"name": "last", "state": state}, 201)["board"]
+    assert client.delete(f"/api/boards/{last['id']}").status_code == 200
+    new = post(client, "/api/boards", {"name": "new", "state": state}, 201)["board"]
+    assert new["id"] not in (first["id"], last["id"])
+    assert client.get(f"/api/boards/{last['id']}").status_code == 404
+    assert client.get(f"/board/1889?board={last['id']}").status_code == 404
 
 
 def test_routes_live_equal_the_optimiser(client: TestClient) -> None:
@@ -170,7 +267,7 @@ def test_options_change_the_lays(client: TestClient) -> None:
     assert view["game"]["options"][0]["chosen"]
     lays = post(client, "/api/boards/lays", {"state": view["state"], "hex": "J3"})
     assert any(c["tile"] == "Beg7" for c in lays["legal"])
-    post(client, "/api/boards/options", {"state": {"game": "1889"}, "options": ["nope"]}, 404)
+    post(client, "/api/boards/options", {"state": {"game": "1889"}, "options": ["nope"]}, 400)
 
 
 def test_saved_boards(client: TestClient) -> None:
@@ -270,6 +367,68 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
     assert [t["revenue"] for t in routes["per_train"]] == [None]
 
 
+def test_a_search_that_took_too_long_is_not_searched_again(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same position (board, phase, corporation, trains) asked for again after its
+    search ran out of time answers at once, with the same answer, however the state came
+    back (another view, the reach shown, the same routes chosen, an undo); a changed
+    position, or a longer time limit, is searched again."""
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")  # a search may take 0.75 s
+    slowed_searches(monkeypatch, 60)
+    searched = counted_searches(monkeypatch)
+    actions = ["J3=8-3", "K6=8-3", "J5=58-2", "K4=KO@0"]
+    state = {"game": "1889", "actions": actions, "corporation": "KO", "trains": ["2", "3"]}
+    t0 = time.perf_counter()
+    first = post(client, "/api/boards/view", {"state": state})
+    assert time.perf_counter() - t0 >= 0.75 and len(searched) == 1
+    assert first["routes"]["revenue"] is None and "longer than 0.75 s" in first["routes"]["note"]
+    t0 = time.perf_counter()
+    again = post(client, "/api/boards/view", {"state": state})
+    assert time.perf_counter() - t0 < 0.75 and len(searched) == 1
+    assert again["routes"] == first["routes"] and again["svg"] == first["svg"]
+    post(client, "/api/boards/view", {"state": state, "reach": True})
+    chosen = post(
+        client, "/api/boards/routes", {"state": state, "corporation": "KO", "trains": ["2", "3"]}
+    )
+    assert chosen["routes"] == first["routes"] and len(searched) == 1
+    # an edit changes the position: searched again; its undo brings the first one back
+    laid = post(
+        client, "/api/boards/lay", {"state": state, "hex": "C8", "tile": "9", "rotation": 0}
+    )
+    assert laid["routes"]["revenue"] is None and len(searched) == 2
+    undone = post(client, "/api/boards/undo", {"state": laid["state"]})
+    assert undone["routes"] == first["routes"] and len(searched) == 2
+    post(client, "/api/boards/undo", {"state": laid["state"], "reach": True})
+    assert len(searched) == 2
+    # other trains, another phase: other positions
+    post(client, "/api/boards/routes", {"state": state, "corporation": "KO", "trains": ["2"]})
+    post(client, "/api/boards/phase", {"state": state, "phase": "3"})
+    assert len(searched) == 4
+    # a longer limit may be enough: the position is searched again (and remembered with it)
+    monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1.2")
+    longer = post(client, "/api/boards/view", {"state": state})
+    assert "longer than 0.9 s" in longer["routes"]["note"] and len(searched) == 5
+    post(client, "/api/boards/view", {"state": state})
+    assert len(searched) == 5
+
+
+def test_searches_that_took_too_long_are_bounded_and_forgotten_in_time() -> None:
+    now = [1000.0]
+    memo = TimedOutSearches(kept=3, seconds=60, clock=lambda: now[0])
+    boards = [["board", "1889", [f"K{n}=57-0"] * 1000] for n in range(5)]
+    for board in boards:
+        memo.remember(board, 0.75)
+    assert len(memo) == 3  # the oldest forgotten first
+    assert not memo.timed_out(boards[0], 0.75) and not memo.timed_out(boards[1], 0.75)
+    assert memo.timed_out(boards[4], 0.75) and memo.timed_out(boards[4], 0.5)
+    assert not memo.timed_out(boards[4], 1.5)  # a longer limit may be enough
+    now[0] += 59
+    assert memo.timed_out(boards[2], 0.75)
+    now[0] += 2  # past a minute: the machine may have been busy then
+    assert not memo.timed_out(boards[2], 0.75) and len(memo) == 2
+
+
 def test_records_step_and_branch(client: TestClient) -> None:
     record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
     response = client.post("/api/records", content=record)
@@ -289,6 +448,10 @@ def test_records_step_and_branch(client: TestClient) -> None:
     last = client.get(f"/api/records/{record_id}/steps/{len(data['steps']) - 1}").json()
     assert 'class="token"' in last["svg"]
     assert client.get(f"/api/records/{record_id}/steps/99999").status_code == 404
+    # a step past the record's, named in the body, is a 400 (the record is there)
+    err = post(client, f"/api/records/{record_id}/branch", {"step": 99999}, 400)
+    assert "no step 99999" in err["error"]
+    post(client, f"/api/records/{record_id + 1}/branch", {"step": 0}, 404)
     branched = post(client, f"/api/records/{record_id}/branch", {"step": first["n"]})
     state = BoardState.from_json(branched["state"])
     assert state.corporation == "KO" and state.trains == ("2", "2")
@@ -316,7 +479,9 @@ def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
     """The import's route searches take half the request's time limit in all: a record
     whose searches take longer is imported with the runs the time left unsearched (best
     None), and stepping to one searches it (for three quarters of the limit); a step whose
-    search takes longer still shows the map and the routes run."""
+    search takes longer still shows the map and the routes run, and is not searched again."""
+    from tilelay.web import records
+
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "2")
     record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
     slow = slowed_searches(monkeypatch, 0.3)
@@ -340,11 +505,18 @@ def test_a_record_of_long_searches_is_imported_with_its_later_runs_unsearched(
     assert again["run"] == step["run"]
     # another run the import left: its search is cut short, and the step still shows
     other = next(r for r in reversed(runs) if r["best"] is None and r["n"] != later["n"])
+    searched = counted_searches(monkeypatch)
     t0 = time.perf_counter()
     step = client.get(f"/api/records/{record_id}/steps/{other['n']}").json()
     assert time.perf_counter() - t0 < 2
     assert step["run"]["best"] is None and step["run"]["best_routes"] == []
     assert step["run"]["run"] == other["run"] and 'class="route"' in step["svg_run"]
+    # shown again (as another process keeping the record would): answered at once, the same
+    assert searched == [other["corporation"]]
+    records._CACHE.clear()
+    t0 = time.perf_counter()
+    again = client.get(f"/api/records/{record_id}/steps/{other['n']}").json()
+    assert time.perf_counter() - t0 < 1.5 and again == step and len(searched) == 1
 
 
 def test_bad_records_say_which_action(client: TestClient) -> None:
@@ -353,7 +525,7 @@ def test_bad_records_say_which_action(client: TestClient) -> None:
         if action.get("id") == 43:
             action["hex"] = "Q99"
     response = client.post("/api/records", content=json.dumps(record))
-    assert response.status_code in (400, 404)
+    assert response.status_code == 400
     assert "action 43" in response.json()["error"]
     record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
     for action in record["actions"]:
@@ -396,7 +568,7 @@ def test_pages_link_to_the_board(client: TestClient) -> None:
     assert "Saved in" in page.text and "boards.sqlite3" in page.text
     assert client.get("/board/1999").status_code == 404
     assert client.get("/board/1889?board=abc").status_code == 400
-    assert client.get("/board/1889?options=nope").status_code == 404
+    assert client.get("/board/1889?options=nope").status_code == 400
 
 
 def test_openapi_describes_every_api_route(client: TestClient) -> None:
@@ -421,6 +593,16 @@ def test_openapi_describes_every_api_route(client: TestClient) -> None:
         "status",
         "suggestions",
     ]
+
+
+def test_openapi_gives_404_only_where_the_path_names_a_resource(client: TestClient) -> None:
+    """An operation may answer 404 when its path has a parameter (the resource it names may
+    not exist), and only then: a name in a body that does not exist is a 400."""
+    doc = client.get("/api/openapi.json").json()
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            if method != "parameters":
+                assert ("404" in operation["responses"]) == ("{" in path), (path, method)
 
 
 def test_a_game_of_a_second_source_keeps_its_name(

@@ -23,11 +23,15 @@ and trains):
 * ``POST /api/boards/undo`` and ``POST /api/boards/redo`` – ``{state}``.
 
 An edit the rules forbid answers 422 naming the rule; a malformed state 400 naming the field
-or action; an unknown game, hex, tile, corporation, phase or option 404 with close names.
+or action, and so does a name in the body that the game does not have (the game, a hex, tile,
+corporation, phase, option or train, in the state, its actions or the edit), with close names
+(:func:`~tilelay.web.errors.named_in_request`: 404 is only for what the URL's path names).
 All the work runs off the event loop (:func:`~tilelay.web.compute.compute`); the best
 routes are searched for as long as a page's search may
 (:func:`~tilelay.web.compute.search_seconds`): a position whose search takes longer shows
-without them, its revenue null and a note saying why.
+without them, its revenue null and a note saying why, and is not searched again while the
+server remembers that (:func:`~tilelay.web.compute.limited_search`: the same position asked
+again answers at once; an edit that changes it searches again).
 """
 
 from __future__ import annotations
@@ -53,8 +57,8 @@ from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
 from tilelay.tile import NodeKind
 from tilelay.upgrades import distinct_rotations
-from tilelay.web.compute import TimeUp, compute, search_seconds, time_limit
-from tilelay.web.errors import WebError
+from tilelay.web.compute import compute, limited_search, search_seconds
+from tilelay.web.errors import WebError, named_in_request
 from tilelay.web.params import flag, json_body, safe_name, split_plus
 from tilelay.web.stores import get_store, store_error, store_path
 from tilelay.web.templating import render
@@ -98,11 +102,13 @@ def _strings(data: Mapping[str, Any], key: str) -> list[str]:
 
 
 def read_state(data: Mapping[str, Any]) -> BoardState:
-    """The ``state`` of a request body (400 naming what is wrong; 404 for an unknown game)."""
+    """The ``state`` of a request body (400 naming what is wrong, with close names where
+    it names a game, option, phase, corporation or train that there is not)."""
     if "state" not in data:
         raise WebError("the body has no 'state' (a board state)")
     try:
-        return BoardState.from_json(data["state"])
+        with named_in_request():
+            return BoardState.from_json(data["state"])
     except IllegalEdit as err:
         raise WebError(str(err)) from None
 
@@ -147,6 +153,21 @@ def _game_info(game: Game) -> dict[str, Any]:
     }
 
 
+def _search_key(state: BoardState, phase: str) -> list[object]:
+    """What a board's best routes depend on: the game and its options, the actions (the
+    board), the phase, the corporation and its trains; not the history, which an undo or a
+    redo changes while the board comes back."""
+    return [
+        "board",
+        state.game,
+        state.options,
+        state.actions,
+        phase,
+        state.corporation,
+        state.trains,
+    ]
+
+
 def _best_routes(state: BoardState) -> dict[str, Any] | None:
     if state.corporation is None or not state.trains:
         return None
@@ -165,10 +186,13 @@ def _best_routes(state: BoardState) -> dict[str, Any] | None:
         out["per_train"] = [{"train": t, "revenue": 0, "color": None} for t in state.trains]
         return out
     seconds = search_seconds()
-    try:
-        with time_limit(seconds):
-            result = RoutePlanner(board, state.corporation, phase).best(state.trains)
-    except TimeUp:
+    corporation, trains = state.corporation, state.trains
+    result = limited_search(
+        _search_key(state, phase.name),
+        seconds,
+        lambda: RoutePlanner(board, corporation, phase).best(trains),
+    )
+    if result is None:
         # the board shows without its best routes rather than not at all
         out["revenue"] = None
         out["note"] = f"the best routes take longer than {seconds:g} s to find: not shown"
@@ -350,7 +374,8 @@ def _edit(
         def work() -> dict[str, Any]:
             state = read_state(data)
             try:
-                new = fn(state, data)
+                with named_in_request():
+                    new = fn(state, data)
             except IllegalEdit as err:
                 raise WebError(str(err), 422) from None
             except StateError as err:
@@ -432,7 +457,8 @@ async def lays_api(request: Request) -> Response:
     def work() -> dict[str, Any]:
         state = read_state(data)
         try:
-            return hex_lays(state, coord, reach=reach)
+            with named_in_request():
+                return hex_lays(state, coord, reach=reach)
         except IllegalEdit as err:
             raise WebError(str(err), 422) from None
 
@@ -462,7 +488,8 @@ async def board_page(request: Request) -> Response:
     def work() -> tuple[dict[str, Any], dict[str, Any] | None]:
         if store is None:
             try:
-                state = BoardState(game_key(game)).with_options(options)
+                with named_in_request():  # (?options= modifies the page, names no resource)
+                    state = BoardState(game_key(game)).with_options(options)
             except IllegalEdit as err:
                 raise WebError(str(err)) from None
             return board_view(state), None

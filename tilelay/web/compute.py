@@ -10,6 +10,11 @@ request that would compute for minutes does not keep a core busy after its answe
 
 The server runs several processes (``tilelay serve --workers N``, one per core by default),
 each with its own event loop and worker threads, so throughput grows with the cores.
+
+A search that may be cut short (:func:`limited_search`) is remembered when it is: the same
+search asked again (the same board, corporation, phase and trains, e.g. after an undo, a
+toggle of the reach or another look at a record's step) answers at once that it takes too
+long, rather than making its client wait out the limit again (:class:`TimedOutSearches`).
 """
 
 from __future__ import annotations
@@ -17,8 +22,12 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import hashlib
+import json
 import os
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from typing import ParamSpec, TypeVar
 
@@ -32,9 +41,12 @@ from tilelay.web.errors import WebError
 __all__ = [
     "REQUEST_SECONDS",
     "SEARCH_SHARE",
+    "TIMED_OUT",
     "Deadline",
     "TimeUp",
+    "TimedOutSearches",
     "compute",
+    "limited_search",
     "offloaded",
     "request_seconds",
     "search_seconds",
@@ -163,6 +175,85 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     finally:
         timer.cancel()
         alarm.finish()
+
+
+class TimedOutSearches:
+    """The searches that took longer than their time limit, remembered by their key (any
+    JSON data saying what was searched: kept as a digest, 32 bytes however long the board),
+    with the limit they ran out of: the most recent ``kept`` for ``seconds`` each (by
+    ``clock``).
+
+    Forgotten after ``seconds`` because a search may have run out of time only because the
+    machine was busy then; the oldest forgotten first past ``kept``, so the memory stays
+    bounded."""
+
+    def __init__(
+        self,
+        kept: int = 4096,
+        seconds: float = 600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.kept = kept
+        self.seconds = seconds
+        self.clock = clock
+        self._lock = threading.Lock()
+        #: digest of the key -> (the limit it ran out of, when by the clock)
+        self._searches: OrderedDict[bytes, tuple[float, float]] = OrderedDict()
+
+    @staticmethod
+    def _digest(key: object) -> bytes:
+        text = json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).digest()
+
+    def __len__(self) -> int:
+        return len(self._searches)
+
+    def remember(self, key: object, limit: float) -> None:
+        """The search of ``key`` took longer than ``limit`` seconds."""
+        digest = self._digest(key)
+        with self._lock:
+            self._searches[digest] = (limit, self.clock())
+            self._searches.move_to_end(digest)
+            while len(self._searches) > self.kept:
+                self._searches.popitem(last=False)
+
+    def timed_out(self, key: object, limit: float) -> bool:
+        """Whether the search of ``key`` took longer than ``limit`` seconds, as far as this
+        process remembers: it ran out of a limit as long or longer (a longer limit now may
+        be enough, so it is searched again)."""
+        digest = self._digest(key)
+        with self._lock:
+            held = self._searches.get(digest)
+            if held is None:
+                return False
+            if self.clock() - held[1] > self.seconds:
+                del self._searches[digest]
+                return False
+            return held[0] >= limit
+
+    def clear(self) -> None:
+        """Forget every search."""
+        with self._lock:
+            self._searches.clear()
+
+
+#: The searches of this process that took longer than their limit (:func:`limited_search`).
+TIMED_OUT = TimedOutSearches()
+
+
+def limited_search(key: object, seconds: float, search: Callable[[], _T]) -> _T | None:
+    """``search()`` for at most ``seconds`` (:func:`time_limit`); None when it takes longer,
+    now or before: a search of ``key`` (JSON data naming everything the search depends on)
+    that ran out of as much time before is not tried again (:data:`TIMED_OUT`), so asking
+    again answers at once. ``search`` returns something other than None."""
+    if TIMED_OUT.timed_out(key, seconds):
+        return None
+    try:
+        with time_limit(seconds):
+            return search()
+    except TimeUp:
+        TIMED_OUT.remember(key, seconds)
+        return None
 
 
 async def compute(fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:

@@ -9,12 +9,21 @@ answers::
 
 and pages answer the error page with the same message and the suggestions as links. Bad
 input is a 4xx; anything unexpected is a plain 500 whose details are logged once, never shown.
+
+Which 4xx: 404 says that what the URL's path names does not exist (a game, a tile, a saved
+board's id; on the board page also the saved board its ``?board=`` opens), so a client may
+forget it. A value in a request's body or query that is not right is 400, and so is a name
+there that the server does not know (a game, hex, tile, corporation, phase, option or train
+in a board state, its actions or an edit), still with close names to suggest
+(:func:`named_in_request`). 422 is an edit the game's rules forbid; 409 a save based on an
+older version; 413 a body too large; 503 a busy server or database.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
 
@@ -26,7 +35,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.web.templating import render
 
-__all__ = ["CatchAll", "WebError", "error_response", "exception_handlers", "web_error"]
+__all__ = [
+    "CatchAll",
+    "WebError",
+    "error_response",
+    "exception_handlers",
+    "named_in_request",
+    "web_error",
+]
 
 log = logging.getLogger("tilelay.web")
 
@@ -54,12 +70,17 @@ class WebError(TilelayError):
         self.suggestions = list(suggestions)
 
 
+def _not_found(exc: NotFoundError, status: int) -> WebError:
+    # (the suggestions go in their own field, not in the message too)
+    return WebError(exc.message.split(" (did you mean")[0], status, suggestions=exc.suggestions)
+
+
 def web_error(exc: Exception) -> WebError:
     """The :class:`WebError` an exception answers with (500 for what is not bad input)."""
     if isinstance(exc, WebError):
         return exc
     if isinstance(exc, NotFoundError):
-        return WebError(exc.message.split(" (did you mean")[0], 404, suggestions=exc.suggestions)
+        return _not_found(exc, 404)
     if isinstance(exc, TilelayError):
         return WebError(str(exc), 400)
     if isinstance(exc, HTTPException):
@@ -67,6 +88,18 @@ def web_error(exc: Exception) -> WebError:
             return WebError("no page here", 404)
         return WebError(str(exc.detail), exc.status_code)
     return WebError("internal error: the server could not answer this request", 500)
+
+
+@contextmanager
+def named_in_request() -> Iterator[None]:
+    """Run a block that looks up names given in a request's body (or query): a name the
+    server does not know (:class:`NotFoundError`) answers 400 with its close names, not 404,
+    which would tell the client that the resource of the URL is gone (the board page, told
+    404 on a save, takes its saved board for deleted)."""
+    try:
+        yield
+    except NotFoundError as err:
+        raise _not_found(err, 400) from None
 
 
 def _wants_json(request: Request) -> bool:

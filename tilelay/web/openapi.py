@@ -54,7 +54,7 @@ def _state_op(summary: str, extra: dict[str, Any] | None = None, *codes: int) ->
                 "200": _ok(
                     "the board's view after the change", {"$ref": "#/components/schemas/View"}
                 ),
-                **_errors(400, 404, 413, *codes, 503),
+                **_errors(400, 413, *codes, 503),
             },
         }
     }
@@ -158,7 +158,7 @@ def description() -> dict[str, Any]:
                         },
                     }
                 ),
-                "responses": {"200": _ok("the lays"), **_errors(400, 404, 413, 422)},
+                "responses": {"200": _ok("the lays"), **_errors(400, 413, 422, 503)},
             }
         },
         "/api/boards/lay": _state_op(
@@ -203,7 +203,7 @@ def description() -> dict[str, Any]:
             "post": {
                 "summary": "save a new board",
                 "requestBody": _body(board_body),
-                "responses": {"201": _ok("the board"), **_errors(400, 404, 413, 503)},
+                "responses": {"201": _ok("the board"), **_errors(400, 413, 503)},
             },
         },
         "/api/boards/import": {
@@ -221,7 +221,7 @@ def description() -> dict[str, Any]:
                         },
                     }
                 ),
-                "responses": {"201": _ok("the board"), **_errors(400, 404, 413, 503)},
+                "responses": {"201": _ok("the board"), **_errors(400, 413, 503)},
             }
         },
         "/api/boards/{id}": {
@@ -279,7 +279,7 @@ def description() -> dict[str, Any]:
                 "revenue chart; a record that cannot be replayed is refused naming the action",
                 "parameters": [{"name": "name", "in": "query", "schema": _STR}],
                 "requestBody": _body({"type": "object", "description": "an 18xx.games record"}),
-                "responses": {"201": _ok("the record"), **_errors(400, 404, 413, 503)},
+                "responses": {"201": _ok("the record"), **_errors(400, 413, 503)},
             },
         },
         "/api/records/{id}": {
@@ -317,7 +317,9 @@ def description() -> dict[str, Any]:
             "version": __version__,
             "description": "Tiles, maps, legal lays, best routes, saved boards and recorded "
             "games of 18xx games; Carcassonne games played in the browser. Every error "
-            "answers {error, status, suggestions}.",
+            "answers {error, status, suggestions}: 404 when what the URL's path names does "
+            "not exist; 400 for a bad value in the body or query, an unknown name there too "
+            "(with close names as suggestions); 422 for an edit the game's rules forbid.",
         },
         "paths": paths,
         "components": {

@@ -22,6 +22,8 @@ kept in the store as a document of kind ``record``, so the page steps through it
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 import time
 from collections import OrderedDict
@@ -51,7 +53,7 @@ from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
 from tilelay.web.board import MAP_SIZE
-from tilelay.web.compute import TimeUp, compute, search_seconds, time_limit
+from tilelay.web.compute import TimeUp, compute, limited_search, search_seconds, time_limit
 from tilelay.web.errors import WebError
 from tilelay.web.params import json_body, read_body
 from tilelay.web.stores import get_store, store_error
@@ -70,6 +72,9 @@ class Analysis:
     game: Game
     steps: tuple[ReplayStep, ...]
     summary: dict[str, Any]
+    #: a digest of the record, which names its steps' searches however the record is kept
+    #: (a run whose search took too long is not searched again: :func:`_step_drawn`)
+    digest: str
     #: the record's players' names by their ids
     players: Mapping[object, str] = field(default_factory=dict)
     #: the views of the steps shown so far, a run's once its search went to the end (a run
@@ -117,15 +122,22 @@ def _corp_of(game: Game, step: ReplayStep) -> str | None:
 
 
 def _runs(
-    step: ReplayStep, planner: RoutePlanner, corp: str, seconds: float | None
+    step: ReplayStep,
+    planner: RoutePlanner,
+    corp: str,
+    seconds: float | None,
+    key: object = None,
 ) -> dict[str, Any]:
     """The routes run at a ``run_routes`` step (found on the board where the record gives
     no revenue) and the best ones, searched for at most ``seconds`` (None: for as long as
     the search takes); where the search takes longer, ``best`` and ``missed`` are None and
-    ``best_routes`` empty."""
+    ``best_routes`` empty. With ``key`` (what names the search), a search that took longer
+    before is not tried again (:func:`~tilelay.web.compute.limited_search`)."""
     held = step.trains.get(corp, {})
     best: RunResult | None = None
-    if seconds is None or seconds > 0:
+    if key is not None and seconds is not None:
+        best = limited_search(key, seconds, lambda: planner.best(step.runnable_names(corp)))
+    elif seconds is None or seconds > 0:
         try:
             with time_limit(seconds):
                 best = planner.best(step.runnable_names(corp))
@@ -228,7 +240,13 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
             for corp, pts in series.items()
         },
     }
-    return Analysis(game, steps, summary, players)
+    return Analysis(game, steps, summary, _digest(record), players)
+
+
+def _digest(record: Mapping[str, Any]) -> str:
+    """A digest of ``record`` (JSON data)."""
+    text = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 # ------------------------------------------------------------------------------ cache
@@ -355,7 +373,7 @@ def _step_view(analysis: Analysis, n: int) -> dict[str, Any]:
     out = _step_drawn(analysis, n)
     run = out["run"]
     if run is None or run["best"] is None:
-        return out  # (a search cut short is tried again)
+        return out  # (not kept: a longer time limit may find it; _runs remembers it)
     with _LOCK:
         analysis.shown[n] = out
         while len(analysis.shown) > _SHOWN:
@@ -389,7 +407,10 @@ def _step_drawn(analysis: Analysis, n: int) -> dict[str, Any]:
     }
     if step.action.get("type") == "run_routes" and corp is not None:
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        run = _runs(step, planner, corp, search_seconds())
+        # (the record and the step name the search: a search that took too long is not
+        # tried again each time the step is shown, however the record is kept)
+        key = ["record step", analysis.digest, n]
+        run = _runs(step, planner, corp, search_seconds(), key)
         drawn, best = run.pop("_drawn"), run.pop("_best")
         out["run"] = run
         # (no routes drawn where the search took too long: not "no route")
@@ -447,7 +468,8 @@ async def branch(request: Request) -> Response:
     def work(store: Store) -> dict[str, Any]:
         _, analysis = _analysis(store, record_id, bests=False)
         if n >= len(analysis.steps):
-            raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}", 404)
+            # (400, not 404: the step is named in the body; the record of the URL is there)
+            raise WebError(f"no step {n}: the record has steps 0-{len(analysis.steps) - 1}")
         return {"state": branch_state(analysis, n).to_json()}
 
     return JSONResponse(await _work(request, work))
