@@ -900,3 +900,18 @@ def test_a_two_slot_city_by_a_corner_stays_inside_the_hex(name: str, layout: Lay
             for e in range(6):
                 a = math.radians(edge_angle(e, layout))
                 assert qx * math.cos(a) + qy * math.sin(a) + r + 1 <= APOTHEM * UNIT, (e, qx, qy)
+
+
+@pytest.mark.parametrize("layout", [Layout.FLAT, Layout.POINTY])
+@pytest.mark.parametrize("name", ["48", "104", "110", "514", "515", "516"])
+def test_many_cities_without_track_go_round_the_centre_apart(name: str, layout: Layout) -> None:
+    """GE18XX's six cities with no track of their own (48, 104, 110, 514-516) were drawn in
+    a row across the middle, on top of each other: more than three go round the centre."""
+    root = parse(tile_svg(get_tile(name), layout=layout))
+    centres = [translate(c) for c in find(root, "g", "city")]
+    assert len(centres) == 6
+    for k, p in enumerate(centres):
+        assert all(math.dist(p, q) >= 2 * SLOT_R for q in centres[k + 1 :]), (k, centres)
+        for e in range(6):
+            a = math.radians(edge_angle(e, layout))
+            assert p[0] * math.cos(a) + p[1] * math.sin(a) + SLOT_R <= APOTHEM * UNIT

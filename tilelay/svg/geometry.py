@@ -370,6 +370,11 @@ def _shape_scale(tile: Tile, i: int, g: NodeGeo, layout: Layout) -> float:
     return scale
 
 
+#: The most cities and towns without track drawn in a row across the middle; more go round
+#: the centre.
+_ROW_MOST = 3
+
+
 def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
     n = len(tile.nodes)
     out: list[NodeGeo | None] = [None] * n
@@ -396,8 +401,15 @@ def layout_nodes(tile: Tile, layout: Layout) -> list[NodeGeo]:
         cands: list[NodeGeo] = []
         if i in unconnected:
             k, m = unconnected.index(i), len(unconnected)
-            x = (k - (m - 1) / 2.0) * min(70.0, 120.0 / max(m - 1, 1))
-            cands.append(NodeGeo((x, 0.0), ext))
+            if m <= _ROW_MOST:  # in a row across the middle
+                x = (k - (m - 1) / 2.0) * min(70.0, 120.0 / max(m - 1, 1))
+                cands.append(NodeGeo((x, 0.0), ext))
+            else:
+                # round the centre as far out as they stay inside (apart, and clear of a
+                # city at the centre: GE18XX's 48, 104), towards the corners first
+                ring = APOTHEM * UNIT - 2.0 - ext
+                angle = edge_angle(0.5, layout) + 360.0 * k / m
+                cands.append(NodeGeo(polar(angle, ring), ext))
         elif (
             len(exits) == 2
             and (exits[0] - exits[1]) % 3 != 0
