@@ -915,3 +915,23 @@ def test_many_cities_without_track_go_round_the_centre_apart(name: str, layout: 
         for e in range(6):
             a = math.radians(edge_angle(e, layout))
             assert p[0] * math.cos(a) + p[1] * math.sin(a) + SLOT_R <= APOTHEM * UNIT
+
+
+@pytest.mark.usefixtures("engine_games")
+@pytest.mark.parametrize(("game", "tile"), [("18USA", "X10"), ("1846", "298")])
+def test_a_label_with_no_room_at_its_size_is_set_smaller_off_the_cities(
+    game: str, tile: str
+) -> None:
+    """18USA's DFW (X10) lay on its city, 1846's Chi (298) on one of its four: a label
+    that fits nowhere at its size is tried smaller, and drawn where it overlaps nothing."""
+    from tilelay.games import load_game
+    from tilelay.svg.text import text_width
+
+    g = load_game(game)
+    root = parse(tile_svg(g.tile(tile), layout=Layout(g.layout)))
+    (label,) = find(root, "text", "label")
+    size = float(label.get("font-size", "0"))
+    assert size < 24
+    x, y = float(label.get("x", "0")), float(label.get("y", "0")) - size * 0.35
+    hw, hh = text_width(label.text or "", size, True) / 2, size * 0.42
+    assert not _box_hits_city((x - hw, y - hh, x + hw, y + hh), root)

@@ -112,25 +112,27 @@ class Placer:
         return self._cost_rest(c, hw, hh, limit, bad)
 
     def clash(self, c: Point, hw: float, hh: float) -> float:
-        """How badly a box at ``c`` overlaps what it must not: the hex's edge, the nodes and
-        the boxes placed (:meth:`cost` without the track, which a name's pale box may
-        cross)."""
-        return self.cost(c, hw, hh) - self._track_cost(c, hw, hh)
-
-    def _track_cost(self, c: Point, hw: float, hh: float) -> float:
-        """The track part of :meth:`cost`."""
+        """How far a box at ``c`` reaches into what it must not cover: past the hex's edge,
+        into the nodes, into the boxes placed (the sum of how deep; 0: it covers none of
+        them). Unlike :meth:`cost` no margin counts, nor track (which a name's pale box
+        may lie over)."""
         x0, y0, x1, y1 = c[0] - hw, c[1] - hh, c[0] + hw, c[1] + hh
-        m = TRACK_W / 2 + 3.0
-        track = self.track
-        xs = track.sorted_xs
-        i, j = bisect_left(xs, x0 - m), bisect_right(xs, x1 + m)
-        terms: list[tuple[int, float]] = []
-        for px, py, k in track.sorted_samples[i:j]:
-            dist = _point_box(px, py, x0, y0, x1, y1)
-            if dist < m:
-                terms.append((k, m - dist + 4.0))
-        terms.sort()
-        return sum(t for _, t in terms)
+        deep = 0.0
+        lim = APOTHEM * UNIT
+        for nx, ny in _normals(self.layout):
+            deep += max(0.0, max(qx * nx + qy * ny for qx in (x0, x1) for qy in (y0, y1)) - lim)
+        for core, r in self.nodes:
+            if len(core) == 1:
+                dist = _point_box(core[0][0], core[0][1], x0, y0, x1, y1)
+            else:
+                dist = _core_distance(core, x0, y0, x1, y1)
+            deep += max(0.0, r - dist)
+        for bx0, by0, bx1, by1 in self.boxes:
+            ox = min(x1, bx1) - max(x0, bx0)
+            oy = min(y1, by1) - max(y0, by0)
+            if ox > 0 and oy > 0:
+                deep += min(ox, oy)
+        return deep
 
     def _cost_rest(self, c: Point, hw: float, hh: float, limit: float, bad: float) -> float:
         """:meth:`cost` given its hex part ``bad`` (not above ``limit``)."""
@@ -214,6 +216,31 @@ class Placer:
         best = self.spot(anchor, hw, hh, extra, weight)[0]
         self.take(best[0], best[1], hw, hh)
         return best
+
+    def place_first(
+        self,
+        forms: Sequence[tuple[float, float]],
+        anchor: Point,
+        extra: Sequence[Point] = (),
+        weight: float = 0.05,
+    ) -> tuple[int, Point]:
+        """Where the first of ``forms`` (half-sizes of one mark's boxes, in the order they
+        are preferred: its larger sizes first) goes whose best spot (:meth:`spot`) overlaps
+        no node, mark or the hex's edge (:meth:`clash`), else the form whose best spot costs
+        least: its index and centre; marks it used."""
+        best: tuple[float, int, Point] | None = None
+        for k, (hw, hh) in enumerate(forms):
+            c, cost = self.spot(anchor, hw, hh, extra, weight)
+            if self.clash(c, hw, hh) <= 0.0:
+                best = (cost, k, c)
+                break
+            if best is None or cost < best[0]:
+                best = (cost, k, c)
+        if best is None:
+            raise ValueError("place_first needs a form")
+        _, k, c = best
+        self.take(c[0], c[1], *forms[k])
+        return k, c
 
     def spot(
         self,

@@ -618,13 +618,15 @@ def _draw_marks(
         width = text_width(lab.text, fs, True)
         if width > LABEL_WIDTH:  # a long label made smaller to stay inside the hex
             fs *= LABEL_WIDTH / width
-            width = LABEL_WIDTH
-        hw, hh = width / 2 + 3.0, fs * 0.42 + 1.0
+        # smaller where it fits nowhere at its size (18USA's DFW lay on its city)
+        sizes = [fs, *(f for f in _LABEL_SMALLER if f < fs)]
+        forms = [(text_width(lab.text, f, True) / 2 + 3.0, f * 0.42 + 1.0) for f in sizes]
         if lab.loc is not None:
             c = scaled(loc_point(lab.loc, layout))
-            placer.take(c[0], c[1], hw, hh)
+            placer.take(c[0], c[1], *forms[0])
         else:
-            c = placer.place((-55.0, -10.0), hw, hh, weight=0.2)
+            chosen, c = placer.place_first(forms, (-55.0, -10.0), weight=0.2)
+            fs = sizes[chosen]
         out.append(text_element(c[0], c[1], lab.text, fs, cls="label", bold=True))
     # terrain upgrades
     for up in tile.upgrades:
@@ -740,6 +742,9 @@ def _draw_marks(
         out.append(_name_text(c, lines, fs, "location-name"))
 
 
+#: The smaller sizes a label is tried at, where it fits nowhere at its own.
+_LABEL_SMALLER = (20.0, 16.0)
+
 #: The sizes a location name is tried at, largest first (a name of more than 14 letters
 #: starts at the second), and the least: a name set smaller, or on two lines, only where
 #: it then overlaps less.
@@ -749,25 +754,22 @@ _NAME_SIZES = (13.0, 11.0, 9.0)
 def _place_name(
     placer: Placer, name: str, anchor: Point, extra: Sequence[Point]
 ) -> tuple[Point, tuple[str, ...], float]:
-    """Where a location name goes, on which lines and at what size: the first of its forms
-    (one line, then two, at each size in turn: :data:`_NAME_SIZES`) whose best spot
-    overlaps no node, mark or the hex's edge (:meth:`Placer.clash`: its pale box may lie
-    over track), else the form whose best spot costs least (:meth:`Placer.spot`). The spot
-    is marked used."""
+    """Where a location name goes, on which lines and at what size: its forms are one
+    line, then two, at each size in turn (:data:`_NAME_SIZES`), placed by
+    :meth:`Placer.place_first` (its pale box may lie over track). The spot is marked
+    used."""
     sizes = _NAME_SIZES if len(name) <= 14 else _NAME_SIZES[1:]
-    best: tuple[float, Point, tuple[str, ...], float, float, float] | None = None
-    for fs, lines in ((fs, lines) for fs in sizes for lines in _name_lines(name)):
-        hw = max(text_width(line, fs) for line in lines) / 2 + 3.0
-        hh = fs * 0.6 * len(lines)
-        c, cost = placer.spot(anchor, hw, hh, extra, weight=0.15)
-        if placer.clash(c, hw, hh) <= 0.0:
-            best = (cost, c, lines, fs, hw, hh)
-            break
-        if best is None or cost < best[0]:
-            best = (cost, c, lines, fs, hw, hh)
-    assert best is not None
-    _, c, lines, fs, hw, hh = best
-    placer.take(c[0], c[1], hw, hh)
+    forms = [(fs, lines) for fs in sizes for lines in _name_lines(name)]
+    k, c = placer.place_first(
+        [
+            (max(text_width(line, fs) for line in lines) / 2 + 3.0, fs * 0.6 * len(lines))
+            for fs, lines in forms
+        ],
+        anchor,
+        extra,
+        weight=0.15,
+    )
+    fs, lines = forms[k]
     return c, lines, fs
 
 
