@@ -90,9 +90,10 @@ ENGINE_MISSES: dict[tuple[str, int], str] = {
     # (its 18NewEngland special case), so it never combines them; its route check gives 70
     ("1860__19354", 69): "the auto-router's conflict bits of one-path chains",
     # a corporation holding a pullman (P): the auto-router never routes it (a route of one
-    # stop is too short for its walk), so its optimum leaves the pullman out; the route
-    # check rates tilelay's runs, pullman at the best city with the corporation's token
-    # another route visits, exactly as tilelay does (every one checked)
+    # stop is too short for its walk), so its optimum leaves the pullman out; tilelay's runs
+    # add the pullman at the best city or off-board another route visits, as the record's
+    # own runs do (the engine of 2022's; today's engine offers a pullman only the cities
+    # with the corporation's token: see tilelay.rules.g18eu)
     **{
         ("18EU__74045", i): "the auto-router never routes a pullman"
         for i in (467, 478, 569, 725, 731, 742, 752, 760, 779, 784, 789, 795, 805, 821, 828)
@@ -130,13 +131,10 @@ TRACK_POOLS: dict[str, tuple[str, str]] = {
 
 #: Recorded routes that are not legal with the recorded revenue, and why.
 RECORDED: dict[tuple[str, int], str] = {
-    # the recorded pullman (P) routes: one stop, "local"; tilelay rates a pullman as part of
-    # the whole run (the best city with the corporation's token another route visits: see
-    # tilelay.rules.g18eu), not as a route of its own
-    **{
-        ("18EU__74045", i): "a pullman's one-stop route"
-        for i in (467, 478, 569, 725, 731, 742, 752, 760, 779, 784, 789, 795, 805, 821, 828)
-    },
+    # GSR's pullman (P) at a stop worth 60 where another of its 8's stops earns 80: tilelay
+    # rates a run's pullman at the best city or off-board the other routes visit (the
+    # whole-run rule: see tilelay.rules.g18eu), not at the stop the player named
+    **{("18EU__74045", i): "a pullman at a lesser stop than its best" for i in (784, 828)},
     # NYOW's 7 passes E16's junction (tile 546) twice, on different track: the engine's route
     # check lets it by (it rates the route 470 under Ruby), its auto-router's walk never
     # passes a node twice, nor do tilelay's routes

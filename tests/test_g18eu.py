@@ -1,8 +1,8 @@
 """18EU's rules: minors merging into corporations, the final exchange, pullmans.
 
 Replay's part on hand-built records; the pullman's part of a run on positions of the shared
-18EU record, whose optimum the 18xx.games engine's own route check (``Route#revenue`` with the
-whole run, under Ruby) rates the same: its auto-router never routes a pullman."""
+18EU record, whose recorded runs (the engine of 2022's) it rates as recorded: the pullman
+earns a city or off-board another route visits (see :mod:`tilelay.rules.g18eu`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import REFERENCE
 from tilelay.audit import RecordAudit, audit_record
-from tilelay.replay import ReplayStep, replay_steps
+from tilelay.replay import ReplayStep, load_record, replay_steps
 
 RECORD = REFERENCE / "18xxgames" / "fixtures" / "18EU__74045.json"
 
@@ -122,10 +122,35 @@ def audit(engine_games: None) -> RecordAudit:
     return audit_record(RECORD)
 
 
-@pytest.mark.parametrize(("action", "optimum"), [(467, 180), (478, 200), (795, 480)])
-def test_the_pullman_adds_a_city_with_a_token_another_route_visits(
+@pytest.mark.parametrize(("action", "optimum"), [(467, 210), (478, 200), (795, 500)])
+def test_the_pullman_adds_a_city_or_off_board_another_route_visits(
     audit: RecordAudit, action: int, optimum: int
 ) -> None:
+    """At 467 BNR's pullman earns London (A10, an off-board) on its 3's route: the record's
+    210, which the engine of 2022 took and tilelay once refused (it allowed only cities with
+    the corporation's token, as the engine of today offers, for an optimum of 180)."""
     (ran,) = [r for r in audit.runs if r.id == action]
     assert "P" in ran.trains
     assert ran.optimal_revenue == optimum
+    # the recorded run is legal, its pullman earning its recorded stop
+    assert not ran.problems
+    assert ran.computed_revenue == ran.recorded_revenue == optimum
+    (pullman,) = [r for r in ran.recorded if r.train_type == "P"]
+    assert pullman.computed_revenue == pullman.recorded_revenue
+
+
+def test_a_pullman_stopping_where_no_other_route_does_is_named(audit: RecordAudit) -> None:
+    from dataclasses import replace
+
+    from tilelay.audit import rate_recorded
+    from tilelay.replay import recorded_routes
+    from tilelay.routes import RoutePlanner
+
+    (step,) = [s for s in replay_steps(load_record(RECORD)) if s.action_id == 467]
+    corp = str(step.action["entity"])
+    planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
+    routes = list(recorded_routes(step.action))
+    routes = [replace(r, hexes=("K14",)) if r.train.startswith("P") else r for r in routes]
+    rated, total = rate_recorded(planner, routes, step.trains[corp])
+    assert total is None
+    assert any(r.problem and "stops at K14, where no other route does" in r.problem for r in rated)

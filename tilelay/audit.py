@@ -43,7 +43,9 @@ __all__ = [
     "Summary",
     "audit_record",
     "audit_records",
+    "ran_revenue",
     "rate_recorded",
+    "recorded_total",
     "summarise",
 ]
 
@@ -82,10 +84,15 @@ class AuditedRun:
     error: str | None = None
 
     @property
+    def ran(self) -> int | None:
+        """What the run earned (:func:`ran_revenue`)."""
+        return ran_revenue(self.recorded_revenue, self.computed_revenue)
+
+    @property
     def missed(self) -> int:
-        """The revenue the run left on the table: the optimum less what was run (the record's
-        revenue, else tilelay's for the recorded routes); 0 when either is unknown."""
-        ran = self.recorded_revenue if self.recorded_revenue is not None else self.computed_revenue
+        """The revenue the run left on the table: the optimum less what was run
+        (:attr:`ran`); 0 when either is unknown."""
+        ran = self.ran
         if ran is None or self.optimal_revenue is None:
             return 0
         return max(self.optimal_revenue - ran, 0)
@@ -167,6 +174,9 @@ def rate_recorded(
     """
     out: list[RecordedRun] = []
     options: list[list[Route]] = []
+    #: the recorded "routes" of trains that run none of their own (18EU's pullman: the
+    #: game's whole-run rule rates it), by their place in ``out``
+    riders: list[int] = []
     ok = True
     for r in routes:
         train = held.get(r.train)
@@ -179,6 +189,10 @@ def rate_recorded(
             ok = False
             continue
         try:
+            if not planner.spec(train).runs:
+                riders.append(len(out))
+                out.append(RecordedRun(r.train, train, r.hexes, r.revenue, None))
+                continue
             found = planner.find(train, r.hexes)
             # the routes matching stay in the recorded hexes: only those are walked
             if not found and r.chains:
@@ -222,15 +236,63 @@ def rate_recorded(
         if best is None:
             out.append(RecordedRun("", None, (), None, None, "the recorded routes share track"))
         else:
-            total = best[0] if ok else None
             picked = iter(best[1])
             out = [
                 replace(r, computed_revenue=(route := next(picked)).revenue, route=route)
-                if r.problem is None
+                if r.problem is None and k not in riders
                 else r
-                for r in out
+                for k, r in enumerate(out)
             ]
+            out, riders_ok = _rated_riders(out, riders, best)
+            total = best[0] if ok and riders_ok else None
+    elif riders:
+        out = [
+            replace(r, problem=f"train {r.train_type} runs only with another route")
+            if k in riders
+            else r
+            for k, r in enumerate(out)
+        ]
     return tuple(out), total
+
+
+def _rated_riders(
+    out: list[RecordedRun], riders: Sequence[int], best: tuple[int, tuple[Route, ...]]
+) -> tuple[list[RecordedRun], bool]:
+    """The recorded trains that run no route of their own (18EU's pullman) rated, and
+    whether they are legal: each must name a hex another route of the run stops at; where
+    there is one, it earns what the whole-run rule adds to the routes."""
+    total, picked = best
+    stops = {coord for route in picked for coord, _ in route.stops}
+    added = total - sum(route.revenue for route in picked)
+    legal = True
+    for k in riders:
+        r = out[k]
+        away = [h for h in r.hexes if h not in stops]
+        if away or not r.hexes:
+            where = "-".join(away) or "nothing"
+            problem = f"train {r.train_type} stops at {where}, where no other route does"
+            out[k] = replace(r, problem=problem)
+            legal = False
+        elif len(riders) == 1:
+            out[k] = replace(r, computed_revenue=added)
+    return out, legal
+
+
+def recorded_total(routes: Sequence[RecordedRoute]) -> int | None:
+    """The revenue a record gives a run: the sum of its routes' (None where a route, or the
+    run, has none: older records give none)."""
+    revenues = [r.revenue for r in routes]
+    if not revenues or any(r is None for r in revenues):
+        return None
+    return sum(r for r in revenues if r is not None)
+
+
+def ran_revenue(recorded: int | None, computed: int | None) -> int | None:
+    """What a run earned: the record's revenue (:func:`recorded_total`), else tilelay's for
+    the recorded routes with the game's whole-run rule (:func:`rate_recorded`'s total; a
+    route's own revenue is not the run's where the rule takes some away: 18TN's Civil War);
+    None when neither is known."""
+    return recorded if recorded is not None else computed
 
 
 def _chain_key(chains: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
@@ -291,12 +353,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
     held = step.trains.get(corp, {})
     names = tuple(step.runnable_names(corp))
     recorded = recorded_routes(action)
-    revenues = [r.revenue for r in recorded]
-    recorded_total = (
-        sum(r for r in revenues if r is not None)
-        if revenues and all(r is not None for r in revenues)
-        else None
-    )
+    given = recorded_total(recorded)
     action_id = step.action_id
     try:
         seconds = 0.0
@@ -319,7 +376,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
             corp,
             step.phase.name,
             names,
-            recorded_total,
+            given,
             None,
             None,
             0.0,
@@ -335,7 +392,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
         corp,
         step.phase.name,
         names,
-        recorded_total,
+        given,
         computed,
         best,
         seconds,

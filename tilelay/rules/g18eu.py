@@ -6,11 +6,14 @@
   the corporation's token it scores (per phase: 10 in phases 3 and 4, 20 in 5 and 6, 30 in
   8), at most the phase's cap (10, 10, 80, 80, 150).
 * A route may not stop at two cities of one hex (Paris, Vienna, Berlin).
-* A pullman (the P train) runs no route of its own: it earns the revenue of one stop another
-  route of the run visits (not alone, needing no track of its own), so the run earns the best
-  such stop besides its routes. The stop is a city with the corporation's token: 18xx.games
-  finds a pullman's one stop only among those (its ``Route#connection_data`` for a one-stop
-  route), though the train's row names offboards too. A holder left with no other train, or with
+* A pullman (the P train) runs no route of its own: it earns the revenue of one city or
+  off-board another route of the run visits (not alone, needing no track of its own), so the
+  run earns the best such stop besides its routes: as 18xx.games' ``check_overlap`` says
+  ("Pullman must reuse another route's city or off-board"), as Rails' ``PullmanRevenueModifier``
+  rates it (the best major stop of the run) and as the engine of 2022 took the shared 18EU
+  record's pullmans at London (A10, an off-board). The engine of today offers a pullman's one
+  stop only among the cities with the corporation's token (its ``Route#connection_data`` for a
+  one-stop route): its limit, not the game's rule. A holder left with no other train, or with
   more trains than its limit (a minor's: 2 to phase 3, then 1), must discard it, whenever
   trains are bought or change hands.
 
@@ -33,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from tilelay.route_rules import CITY, TrainSpec
+from tilelay.route_rules import CITY, OFFBOARD, TrainSpec
 from tilelay.rules import (
     GameRules,
     GameState,
@@ -46,6 +49,9 @@ from tilelay.tile import Color
 from tilelay.trains import TrainType
 
 __all__ = ["G18EU"]
+
+#: The stops a pullman may earn: a city or an off-board another route visits.
+_PULLMAN_STOPS = frozenset((CITY, OFFBOARD))
 
 
 @register
@@ -107,9 +113,14 @@ class G18EU(GameRules):
         if not self._pullmans(ctx):
             return total
         spec = views[0].spec
-        tokened = ctx.tokened
+        classes = ctx.classes
         best = max(
-            (ctx.base_value(n, spec) for v in views for n in v.stops if tokened[n]),
+            (
+                ctx.base_value(n, spec)
+                for v in views
+                for n in v.stops
+                if classes[n] in _PULLMAN_STOPS
+            ),
             default=0,
         )
         return total + best
@@ -119,7 +130,8 @@ class G18EU(GameRules):
             return 0
         spec = TrainSpec(self.pullman, (), (1, 1, 1))
         return max(
-            (ctx.base_value(n, spec) for n, mine in enumerate(ctx.tokened) if mine), default=0
+            (ctx.base_value(n, spec) for n, k in enumerate(ctx.classes) if k in _PULLMAN_STOPS),
+            default=0,
         )
 
     # ------------------------------------------------------------------ replay

@@ -27,7 +27,7 @@ import json
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tilelay.audit import rate_recorded
+from tilelay.audit import ran_revenue, rate_recorded, recorded_total
 from tilelay.games import Game
 from tilelay.lays import record_game
 from tilelay.replay import (
@@ -143,7 +143,8 @@ def _runs(
                 best = planner.best(step.runnable_names(corp))
         except TimeUp:
             best = None
-    rated, _ = rate_recorded(planner, recorded_routes(step.action), held)
+    recorded = recorded_routes(step.action)
+    rated, computed = rate_recorded(planner, recorded, held)
     drawn: list[TrainRoute] = [run.route for run in rated if run.route is not None]
     ran: list[dict[str, Any]] = [
         {
@@ -158,7 +159,10 @@ def _runs(
         }
         for run in rated
     ]
-    run_total = sum(r["revenue"] or 0 for r in ran)
+    # what the run earned, as the audit says (the game's whole-run rule applied: not the
+    # sum of its routes' own revenues; None where a recorded route is not legal and the
+    # record gives no revenue)
+    run_total = ran_revenue(recorded_total(recorded), computed)
     routes = best.routes if best is not None else ()
     return {
         "corporation": corp,
@@ -167,7 +171,12 @@ def _runs(
         "ran": ran,
         "run": run_total,
         "best": best.revenue if best is not None else None,
-        "missed": max(best.revenue - run_total, 0) if best is not None else None,
+        "missed": (
+            max(best.revenue - run_total, 0) if best is not None and run_total is not None else None
+        ),
+        # what the game's whole-run rule adds to the best routes' own revenues (18TN's
+        # Civil War takes the lowest away)
+        "best_run_bonus": best.run_bonus if best is not None else None,
         "best_routes": [
             {
                 "train": r.train,
@@ -223,7 +232,9 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
                     "missed": run["missed"],
                 }
             )
-            series.setdefault(corp, []).append((n, run["run"], run["best"]))
+            points = series.setdefault(corp, [])
+            if run["run"] is not None:  # (else not drawn: a recorded route is not legal)
+                points.append((n, run["run"], run["best"]))
     colors = {c.sym: css_color(c.color) for c in game.corporations}
     chart = revenue_chart(series, colors, last_step=max(len(steps) - 1, 1))
     summary = {
@@ -231,16 +242,21 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
         "steps": rows,
         "runs": runs,
         "chart": chart,
-        "totals": {
-            corp: {
-                "run": sum(p[1] for p in pts),
-                "best": sum(b for _, _, b in pts if b is not None),
-                "unsearched": sum(1 for _, _, b in pts if b is None),
-            }
-            for corp, pts in series.items()
-        },
+        "totals": {corp: _totals([r for r in runs if r["corporation"] == corp]) for corp in series},
     }
     return Analysis(game, steps, summary, _digest(record), players)
+
+
+def _totals(runs: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """A corporation's runs summed: what they earned and their best (where known), how many
+    runs were not searched and how many earned what is not known (a recorded route not
+    legal, in a record that gives no revenue)."""
+    return {
+        "run": sum(r["run"] for r in runs if r["run"] is not None),
+        "best": sum(r["best"] for r in runs if r["best"] is not None),
+        "unsearched": sum(1 for r in runs if r["best"] is None),
+        "unknown": sum(1 for r in runs if r["run"] is None),
+    }
 
 
 def _digest(record: Mapping[str, Any]) -> str:

@@ -1,0 +1,34 @@
+"""Records on the web (tilelay.web.records): a record's runs say what the audit says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import reference
+from tilelay.audit import audit_record
+from tilelay.web.records import analyse_record
+
+
+@pytest.mark.usefixtures("engine_games")
+@pytest.mark.parametrize("stem", ["18TN__7818", "1889_314"])
+def test_a_record_s_runs_earn_what_the_audit_says(stem: str) -> None:
+    """18TN's Civil War takes the lowest route of a run away: the web summed the routes'
+    own revenues (L&N at action 294 "ran 250, the best 190: nothing missed") where the audit
+    rates the run whole (170, missed 20). Both now come from one rule
+    (:func:`tilelay.audit.ran_revenue`)."""
+    path = reference("18xxgames", "fixtures", f"{stem}.json")
+    audited = {r.id: r for r in audit_record(path).runs}
+    analysis = analyse_record(json.loads(path.read_text(encoding="utf-8")))
+    runs = analysis.summary["runs"]
+    assert runs and len(runs) == len(audited)
+    for run in runs:
+        want = audited[run["id"]]
+        assert (run["run"], run["best"]) == (want.ran, want.optimal_revenue), run
+        if run["run"] is not None:
+            assert run["missed"] == want.missed, run
+    by_corp: dict[str, int] = {}
+    for run in runs:
+        by_corp[run["corporation"]] = by_corp.get(run["corporation"], 0) + (run["run"] or 0)
+    assert {c: t["run"] for c, t in analysis.summary["totals"].items()} == by_corp
