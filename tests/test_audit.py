@@ -129,15 +129,21 @@ def test_replay_command_counts_failures(tmp_path: Path, capsys: pytest.CaptureFi
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     good = fixture("1889_314.json")
-    assert main(["replay", str(bad), str(broken), str(good), "--processes", "2"]) == 1
-    out = capsys.readouterr().out
+    # the others go on; the failures counted, and named on standard error, one line each,
+    # and the exit status is bad input's (2)
+    assert main(["replay", str(bad), str(broken), str(good), "--processes", "2"]) == 2
+    out, err = capsys.readouterr()
     assert "3 records, 32 runs, 2 records failed" in out
-    assert "failed: " + str(bad) in out and "Nonesuch" in out
+    errors = err.splitlines()
+    assert len(errors) == 2 and all(e.startswith("tilelay: error: ") for e in errors)
+    assert any(str(bad) in e and "Nonesuch" in e for e in errors)
     # each failure names its record once (a record that does not read names itself)
-    assert f"failed: {broken}:" in out and f"{broken}: {broken}" not in out
-    assert main(["replay", str(bad), "--json", "--processes", "1"]) == 1
-    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert any(f"error: {broken}:" in e for e in errors) and f"{broken}: {broken}" not in err
+    assert main(["replay", str(bad), "--json", "--processes", "1"]) == 2
+    out, err = capsys.readouterr()
+    (line,) = [json.loads(x) for x in out.splitlines()]
     assert line["record"] == str(bad) and "Nonesuch" in line["error"]
+    assert len(err.splitlines()) == 1
 
 
 def test_records_of_any_game_with_games(capsys: pytest.CaptureFixture[str]) -> None:
@@ -209,9 +215,10 @@ def test_a_record_on_standard_input_is_audited_in_its_place(
     assert records.count("standard input") == 32 and records.count(str(first)) == 43
     # a record on standard input that does not read fails as a file does
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{")))
-    assert main(["replay", "-", "--quiet"]) == 1
-    out = capsys.readouterr().out
-    assert "failed: standard input:1:2: malformed JSON" in out
+    assert main(["replay", "-", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == "tilelay: error: standard input:1:2: malformed JSON" + err.split("JSON", 1)[1]
+    assert len(err.splitlines()) == 1
     # read once only
     assert main(["replay", "-", "-"]) == 2
     assert "standard input (-) is read once" in capsys.readouterr().err

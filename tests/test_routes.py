@@ -520,3 +520,26 @@ def test_cli_record(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "(dividend): NYNH (its trains 2, 2, 2 have run this round)" in out
     assert "total 0" in out
+
+
+def test_cli_lists_what_the_whole_run_rule_adds(capsys: pytest.CaptureFixture[str]) -> None:
+    """1846's IC at action 104: one route of 80 and a total of 110 (its mail contract): the
+    lines now add up, the rule's part on a line of its own; and the audit's JSON says it."""
+    from tests.conftest import engine_games_known
+    from tilelay.audit import audit_record
+
+    path = FIXTURES / "1846__10264.json"
+    if not path.exists():
+        pytest.skip(f"reference record absent: {path}")
+    with engine_games_known():
+        assert main(["routes", str(path), "--action", "104"]) == 0
+        out = capsys.readouterr().out
+        assert "   run    +30  the game's rule for the whole run" in out and "total 110" in out
+        (run,) = [r for r in audit_record(path).runs if r.id == 104]
+    obj = run.as_json()
+    assert sum(r["revenue"] for r in obj["routes"]) + obj["run_bonus"] == obj["optimal_revenue"]
+
+
+def test_cli_refuses_an_empty_train_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["routes", "1889", "--corporation", "KO", "--trains", "2,,3"]) == 2
+    assert "an empty train name" in capsys.readouterr().err

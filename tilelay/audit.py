@@ -82,6 +82,8 @@ class AuditedRun:
     recorded: tuple[RecordedRun, ...] = ()
     problems: tuple[str, ...] = ()
     error: str | None = None
+    #: what the game's whole-run rule adds to the best routes' sum (negative: takes away)
+    run_bonus: int = 0
 
     @property
     def ran(self) -> int | None:
@@ -110,6 +112,7 @@ class AuditedRun:
             "optimal_revenue": self.optimal_revenue,
             "seconds": round(self.seconds, 6),
             "routes": [_route_json(r) for r in self.routes],
+            "run_bonus": self.run_bonus,
             "recorded_routes": [
                 {
                     "train": r.train,
@@ -359,6 +362,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
         seconds = 0.0
         best_routes: tuple[Route, ...] = ()
         best: int | None = None
+        bonus = 0
         if optimum:
             # the search timed whole: the board's track graph, the corporation's network,
             # every route and the best combination
@@ -366,7 +370,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
             searcher = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
             result = searcher.best(names)
             seconds = time.perf_counter() - t0
-            best, best_routes = result.revenue, result.routes
+            best, best_routes, bonus = result.revenue, result.routes, result.run_bonus
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
         rated, computed = rate_recorded(planner, recorded, held)
     except TilelayError as err:
@@ -399,6 +403,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
         best_routes,
         rated,
         problems,
+        run_bonus=bonus,
     )
 
 

@@ -4,11 +4,22 @@ For every ``run_routes`` of each record: the action, the corporation, its trains
 the record gives, the revenue tilelay computes for the recorded routes, the optimum and the
 time the search took; then the revenue missed per corporation and the records that could not
 be replayed (each naming the action and why). ``--json`` prints one JSON object per line
-instead: one per ``run_routes``, one ``{record, error}`` per record that failed.
+instead: one per ``run_routes``, one ``{record, error}`` per record that failed. A run's
+object has ``record``, ``id`` (the action), ``corporation``, ``phase``, ``trains``,
+``recorded_revenue`` (null where the record gives none), ``computed_revenue`` (the recorded
+routes as tilelay rates them, with the game's whole-run rule; null where one is not legal),
+``optimal_revenue``, ``seconds`` (the search), ``routes`` (the best: ``train``, ``revenue``,
+``hexes``, ``stops``), ``run_bonus`` (what the game's whole-run rule adds to those routes'
+sum), ``recorded_routes`` (``train``, ``hexes``, ``recorded_revenue``,
+``computed_revenue``, ``problem``) and ``problems``.
 
 Many records run on local processes (``--processes``), or on a Dask cluster
 (``--scheduler tcp://HOST:8786``); a progress bar shows on a terminal. Records of any game
 tilelay knows: ``tilelay --games PATH replay RECORD…`` for the games of other engines.
+
+A record that cannot be read or replayed does not stop the others: the summary counts it,
+and standard error names it, one line each. The exit status is 0 when every record was
+replayed, 2 when one could not be (or the command itself was wrong).
 """
 
 from __future__ import annotations
@@ -23,6 +34,9 @@ from typing import Any
 from tilelay.audit import AuditedRun, RecordAudit, audit_record, audit_records, summarise
 from tilelay.cli import about, integer, record_argument
 from tilelay.errors import TilelayError
+
+#: The exit status when a record could not be read or replayed (bad input, as elsewhere).
+FAILED = 2
 
 
 def register(sub: Any) -> None:
@@ -104,7 +118,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         audits.insert(at, piped)
     if not args.json:
         _print_summary(audits, searched=not args.no_optimum)
-    return 1 if any(a.error for a in audits) else 0
+    failed = [audit for audit in audits if audit.error]
+    for audit in failed:
+        print(f"tilelay: error: {_failure(audit)}", file=sys.stderr)
+    return FAILED if failed else 0
 
 
 def _piped(optimum: bool, progress: Callable[[RecordAudit], None]) -> RecordAudit:
@@ -183,9 +200,7 @@ def _failure(audit: RecordAudit) -> str:
 def _text_lines(quiet: bool) -> Callable[[RecordAudit], None]:
     def emit(audit: RecordAudit) -> None:
         if quiet:
-            if audit.error:
-                print(f"error: {_failure(audit)}")
-            return
+            return  # (a failure is named on standard error)
         game = f" ({audit.game})" if audit.game else ""
         print(f"{audit.record}{game}: {len(audit.runs)} runs")
         if audit.runs:
@@ -216,6 +231,3 @@ def _print_summary(audits: list[RecordAudit], searched: bool = True) -> None:
         print("revenue missed per corporation:")
         for (game, corp), (runs, total) in sorted(missed, key=lambda kv: -kv[1][1]):
             print(f"  {game:<16} {corp:<8} {total:>7} over {runs} runs")
-    for audit in audits:
-        if audit.error:
-            print(f"failed: {_failure(audit)}")

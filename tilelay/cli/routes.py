@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
-from tilelay.audit import rate_recorded
+from tilelay.audit import ran_revenue, rate_recorded, recorded_total
 from tilelay.board import Board
 from tilelay.cli import about, integer, record_argument
 from tilelay.errors import TilelayError
@@ -123,16 +123,14 @@ def _from_record(args: argparse.Namespace, path: Path) -> int:
 
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
-) -> tuple[int, bool]:
-    """The recorded total (the record's revenues where it gives them, else ours for its
-    routes, rated as :func:`tilelay.audit.rate_recorded` rates them), and whether every
-    route's revenue was in the record."""
-    rated, computed = rate_recorded(planner, recorded_routes(action), held)
-    if all(r.recorded_revenue is not None for r in rated) and rated:
-        return sum(r.recorded_revenue or 0 for r in rated), True
-    if computed is not None:
-        return computed, False
-    return sum(r.recorded_revenue or r.computed_revenue or 0 for r in rated), False
+) -> tuple[int | None, bool]:
+    """What the recorded run earned, as the audit says (:func:`tilelay.audit.ran_revenue`:
+    the record's revenue, else ours for its routes with the game's whole-run rule; None
+    where a recorded route is not legal), and whether it is the record's."""
+    routes = recorded_routes(action)
+    given = recorded_total(routes)
+    _, computed = rate_recorded(planner, routes, held)
+    return ran_revenue(given, computed), given is not None
 
 
 # ------------------------------------------------------------------------------ games
@@ -147,9 +145,10 @@ def _from_game(args: argparse.Namespace) -> int:
     game.corporation(args.corporation)
     if not args.trains:
         raise TilelayError("--trains is required, e.g. --trains 2,3")
-    trains = check_trains(
-        args.corporation, [t.strip() for t in str(args.trains).split(",") if t.strip()]
-    )
+    names = [t.strip() for t in str(args.trains).split(",")]
+    if not all(names):
+        raise TilelayError(f"--trains {args.trains}: an empty train name (give e.g. 2,3)")
+    trains = check_trains(args.corporation, names)
     for t in trains:
         game.trains.train_type(t)
     board = Board(game)
@@ -201,14 +200,21 @@ def _print(
     result: RunResult,
     trains: list[str],
     seconds: float,
-    recorded: tuple[int, bool] | None,
+    recorded: tuple[int | None, bool] | None,
 ) -> None:
     print(f"{head} in phase {result.phase}, trains {', '.join(trains) or 'none'}")
     for route in result.routes:
         print(_route_line(route))
+    if result.run_bonus:
+        # what the game's whole-run rule adds to the routes (18EU's pullman, 1846's mail
+        # contract) or takes away (18TN's Civil War), so that the lines add up to the total
+        print(f"  {'run':>4}  {result.run_bonus:>+5}  the game's rule for the whole run")
     line = f"total {result.revenue}"
     if recorded is not None:
-        total, complete = recorded
-        line += f" (recorded {total}{'' if complete else ', revenues evaluated here'})"
+        total, given = recorded
+        if total is None:
+            line += " (the recorded routes are not all legal: see tilelay replay)"
+        else:
+            line += f" (recorded {total}{'' if given else ', as tilelay rates its routes'})"
     line += f"; {result.candidates} routes enumerated, {seconds * 1000:.1f} ms"
     print(line)
