@@ -106,6 +106,9 @@ def test_json_round_trip_and_bad_states() -> None:
         ({"game": "1889", "actions": ["K8"]}, "action 1"),
         ({"game": "1889", "actions": ["K8=57-1", "K8=KO@3"]}, "action 2"),
         ({"game": "1889", "done": ["bogus"]}, "bad edit"),
+        # a history that does not fit the actions: its undo (or redo) could never work
+        ({"game": "1889", "actions": ["K4=KO@0"], "done": ["+5 J3=8-0"]}, "'done': edit"),
+        ({"game": "1889", "actions": ["K4=KO@0"], "undone": ["-3 J3=8-0"]}, "'undone': edit"),
     ]:
         with pytest.raises(StateError, match=message):
             BoardState.from_json(bad)

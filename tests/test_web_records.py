@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import warnings
+from pathlib import Path
 
 import pytest
 
+with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
 from tests.conftest import reference
 from tilelay.audit import audit_record
+from tilelay.web import create_app
 from tilelay.web.records import analyse_record
 
 
@@ -32,3 +39,19 @@ def test_a_record_s_runs_earn_what_the_audit_says(stem: str) -> None:
     for run in runs:
         by_corp[run["corporation"]] = by_corp.get(run["corporation"], 0) + (run["run"] or 0)
     assert {c: t["run"] for c, t in analysis.summary["totals"].items()} == by_corp
+
+
+def test_a_record_with_a_long_id_is_kept_under_a_short_name(tmp_path: Path) -> None:
+    """A record whose id ran to 5,000 characters was refused: "a name has at most 200
+    characters", though no name was given. Its name now shows the id cut short."""
+    record = json.loads(reference("18xxgames", "fixtures", "1889_314.json").read_text())
+    record["id"] = "x" * 5000
+    with TestClient(create_app(db=tmp_path / "boards.sqlite3")) as client:
+        response = client.post("/api/records", content=json.dumps(record))
+        assert response.status_code == 201, response.text
+        name = response.json()["record"]["name"]
+        assert name.startswith("Shikoku 1889 · record xxx") and name.endswith("…")
+        assert len(name) < 80
+        record["id"] = [1, 2]  # not a number nor text: left out
+        response = client.post("/api/records", content=json.dumps(record))
+        assert response.json()["record"]["name"].endswith("· record")

@@ -462,6 +462,7 @@ class BoardState:
             _phase(resolved, state.phase)
         state = state.with_routes(state.corporation, state.trains)
         state.board()
+        _check_history(state)
         return state
 
     @classmethod
@@ -493,6 +494,24 @@ def _apply(state: BoardState, edit: Edit) -> BoardState:
         else:
             actions[edit.index] = edit.new
     return replace(state, actions=tuple(actions))
+
+
+def _check_history(state: BoardState) -> None:
+    """Refuse (:class:`StateError`) a history that does not fit the actions: every edit
+    done must undo, the last first, and every edit undone redo, so that the undo and redo
+    buttons of a state read back work."""
+    back = state
+    for edit in reversed(state.done):
+        try:
+            back = _apply(back, edit.inverse())
+        except StateError:
+            raise StateError(f"'done': edit {edit} does not undo on the actions") from None
+    ahead = state
+    for edit in reversed(state.undone):
+        try:
+            ahead = _apply(ahead, edit)
+        except StateError:
+            raise StateError(f"'undone': edit {edit} does not redo on the actions") from None
 
 
 def _turns(rotation: int, step: int) -> list[int]:

@@ -48,7 +48,7 @@ from tilelay.replay import (
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner, RunResult
 from tilelay.sandbox import BoardState, board_actions, game_key
-from tilelay.store import Store, StoreError
+from tilelay.store import MAX_NAME, Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
@@ -343,12 +343,27 @@ async def import_record(request: Request) -> Response:
     def work(store: Store) -> dict[str, Any]:
         record = read_record(body, source="the record")
         analysis = analyse_record(record, seconds=search_seconds(_IMPORT_SHARE))
-        title = f"{analysis.game.title} · record {record.get('id', '?')}"
-        doc = store.create("record", name or title, record)
+        doc = store.create("record", name or _record_name(analysis.game.title, record), record)
         _keep((str(store.path), doc.id, doc.version, True), analysis)
         return _answer(doc.summary(), analysis)
 
     return JSONResponse(await _work(request, work), status_code=201)
+
+
+#: The most of a record's id its name shows.
+_ID_SHOWN = 40
+
+
+def _record_name(title: str, record: Mapping[str, Any]) -> str:
+    """The name a record is kept under when none is given: the game and the record's id
+    (a number or text; a long one cut, another kind left out), within a name's limit."""
+    rid = record.get("id")
+    if isinstance(rid, bool) or not isinstance(rid, int | str) or not str(rid).strip():
+        return f"{title} · record"[:MAX_NAME]
+    text = str(rid).strip()
+    if len(text) > _ID_SHOWN:
+        text = text[: _ID_SHOWN - 1] + "…"
+    return f"{title} · record {text}"[:MAX_NAME]
 
 
 async def list_records(request: Request) -> Response:
