@@ -438,6 +438,10 @@ def test_serve_with_a_database_it_cannot_use_says_so_before_anything(
     for db, words in ((tmp_path, "cannot open the database"), (not_a_db, "not a database")):
         err = _one_line_exit_2(["serve", "--db", str(db), "--workers", "1"], capsys, words)
         assert str(db) in err
+    # a folder that is not there is said, not made (a typo would hide the boards in it)
+    missing = tmp_path / "nowhere" / "boards.sqlite3"
+    _one_line_exit_2(["serve", "--db", str(missing)], capsys, "does not exist", "nowhere")
+    assert not missing.parent.exists()
     assert "serving on" not in capsys.readouterr().out
     assert not_a_db.read_text() == "not a database"
 

@@ -176,6 +176,10 @@ def _serve(args: argparse.Namespace) -> int:
     from tilelay.store import ENVIRONMENT_VARIABLE, Store, default_path
 
     db = Path(args.db) if args.db else default_path()
+    if args.db and not db.parent.is_dir():
+        # (the default's folder is made; a folder named here is not: a typo would hide the
+        # boards in a new one, as every other output path refuses it)
+        raise TilelayError(f"--db: the folder '{db.parent}' does not exist")
     Store(db).close()  # a database that cannot be used is said now, not at every request
     os.environ[ENVIRONMENT_VARIABLE] = str(db)  # every worker's create_app() opens this one
     sockets = listen(args.host, args.port, workers)
