@@ -58,6 +58,7 @@ __all__ = [
     "slot_points",
     "sub",
     "swapped",
+    "terminal_line",
     "terminal_polygon",
     "turn",
     "unit",
@@ -590,7 +591,11 @@ def interleaved(p: tuple[int, int], q: tuple[int, int]) -> bool:
     return (a < c < b) != (a < d < b)
 
 
-def terminal_polygon(path: Path, layout: Layout, nodes: list[NodeGeo]) -> str | None:
+def _terminal_frame(
+    path: Path, layout: Layout, nodes: list[NodeGeo]
+) -> tuple[Path, Point, Point] | None:
+    """A terminal path's edge end first, the point it leaves its edge at and the way it
+    points (None: the path has no edge)."""
     p = path if isinstance(path.a, Edge) else swapped(path)
     if not isinstance(p.a, Edge):
         return None
@@ -599,9 +604,22 @@ def terminal_polygon(path: Path, layout: Layout, nodes: list[NodeGeo]) -> str | 
     d = unit(sub(target, pa))
     if d == (0.0, 0.0):
         d = inward(p.a.num, layout)
+    return p, pa, d
+
+
+def _terminal_lengths(path: Path) -> tuple[float, float]:
+    """How far a terminal path's arrow runs straight, and to its tip."""
+    return (16.0, 50.0) if path.terminal != 2 else (10.0, 30.0)
+
+
+def terminal_polygon(path: Path, layout: Layout, nodes: list[NodeGeo]) -> str | None:
+    frame = _terminal_frame(path, layout, nodes)
+    if frame is None:
+        return None
+    p, pa, d = frame
     t = (-d[1], d[0])
     hw = 13.0 if p.a_lane[0] <= 1 else 6.0
-    straight, tip = (16.0, 50.0) if path.terminal != 2 else (10.0, 30.0)
+    straight, tip = _terminal_lengths(path)
     pts = [
         add(pa, mul(t, hw)),
         add(add(pa, mul(t, hw)), mul(d, straight)),
@@ -610,6 +628,17 @@ def terminal_polygon(path: Path, layout: Layout, nodes: list[NodeGeo]) -> str | 
         add(pa, mul(t, -hw)),
     ]
     return " ".join(fmt_point(q) for q in pts)
+
+
+def terminal_line(path: Path, layout: Layout, nodes: list[NodeGeo]) -> tuple[Point, Point] | None:
+    """Where a terminal path is drawn (:func:`terminal_polygon`): from its edge to its
+    arrow's tip (None: the path has no edge). A route ends there, off the revenue the
+    off-board shows at its centre."""
+    frame = _terminal_frame(path, layout, nodes)
+    if frame is None:
+        return None
+    _, pa, d = frame
+    return pa, add(pa, mul(d, _terminal_lengths(path)[1]))
 
 
 def is_terminal(tile: Tile, path: Path) -> bool:

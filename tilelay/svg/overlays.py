@@ -35,12 +35,14 @@ from tilelay.svg.geometry import (
     NodeGeo,
     Point,
     hex_points,
+    is_terminal,
     layout_nodes,
     path_geometry,
     slot_points,
+    terminal_line,
 )
 from tilelay.svg.text import css_color, esc, fmt, fmt4, text_element
-from tilelay.tile import NodeKind, Tile
+from tilelay.tile import NodeKind, NodeRef, Tile
 
 __all__ = [
     "ROUTE_COLORS",
@@ -147,15 +149,41 @@ def _dist(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
-def _polyline(nodes: _Nodes, route: RouteLike) -> list[Point]:
+def _piece(nodes: _Nodes, coord: str, index: int) -> list[Point]:
+    """The points (map px) of path ``index`` of ``coord``'s tile as a route runs it: a
+    terminal path (into an off-board) as far as its arrow's tip, where it is drawn."""
     k = nodes.size / UNIT
-    pieces: list[list[Point]] = []
-    for coord, index in route.paths:
+    tile = nodes.board.tile_at(coord)
+    path = tile.paths[index]
+    geo = nodes.of(tile)
+    line = terminal_line(path, nodes.layout, geo) if is_terminal(tile, path) else None
+    if line is not None:
+        points: list[Point] = list(line)
+        if isinstance(path.a, NodeRef):  # (the path runs from the node: so does the line)
+            points.reverse()
+    else:
+        geom = path_geometry(path, nodes.layout, geo)
+        points = list(geom.samples(1 if geom.kind == "line" else _SAMPLES))
+    cx, cy = nodes.centre(coord)
+    return [(cx + x * k, cy + y * k) for x, y in points]
+
+
+def _stop_points(nodes: _Nodes, route: RouteLike, line: list[Point]) -> list[Point]:
+    """Where a route's stops are marked: at each node, but an off-board's (not drawn, its
+    revenue at the hex's centre) at the end of the route's line in its hex."""
+    out: list[Point] = []
+    for stop in route.stops:
+        coord, index = stop
         tile = nodes.board.tile_at(coord)
-        geom = path_geometry(tile.paths[index], nodes.layout, nodes.of(tile))
-        n = 1 if geom.kind == "line" else _SAMPLES
-        cx, cy = nodes.centre(coord)
-        pieces.append([(cx + x * k, cy + y * k) for x, y in geom.samples(n)])
+        at = nodes.stop_point(stop)
+        if tile.nodes[index].kind is NodeKind.OFFBOARD and line:
+            at = min((line[0], line[-1]), key=lambda p: _dist(p, at))
+        out.append(at)
+    return out
+
+
+def _polyline(nodes: _Nodes, route: RouteLike) -> list[Point]:
+    pieces: list[list[Point]] = [_piece(nodes, coord, index) for coord, index in route.paths]
     if not pieces:
         return []
     start = nodes.stop_point(route.stops[0]) if route.stops else None
@@ -195,7 +223,8 @@ def routes_group(game: GameLike, board: BoardLike, routes: Sequence[RouteLike], 
     out = [f'<g class="routes" data-total="{total}" fill="none">']
     for i, route in enumerate(routes):
         color = ROUTE_COLORS[i % len(ROUTE_COLORS)]
-        points = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in _polyline(nodes, route))
+        line = _polyline(nodes, route)
+        points = " ".join(f"{fmt(x)},{fmt(y)}" for x, y in line)
         stops = " ".join(f"{c}.{n}" for c, n in route.stops)
         out.append(
             f'<g class="route" data-train="{esc(route.train)}" data-revenue="{route.revenue}"'
@@ -207,8 +236,7 @@ def routes_group(game: GameLike, board: BoardLike, routes: Sequence[RouteLike], 
             f' stroke-width="{fmt(stroke)}" stroke-opacity="0.62" stroke-linecap="round"'
             ' stroke-linejoin="round"/>'
         )
-        for stop in route.stops:
-            sx, sy = nodes.stop_point(stop)
+        for sx, sy in _stop_points(nodes, route, line):
             out.append(
                 f'<circle class="route-stop" cx="{fmt(sx)}" cy="{fmt(sy)}" r="{fmt(size * 0.14)}"'
                 f' fill="{color}" fill-opacity="0.85" stroke="#fff"'
