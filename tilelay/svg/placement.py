@@ -213,7 +213,7 @@ class Placer:
     ) -> Point:
         """The best centre for a box of half-size (hw, hh) near ``anchor`` (:meth:`spot`);
         marks it used."""
-        best = self.spot(anchor, hw, hh, extra, weight)[0]
+        best = self.spot(anchor, (hw, hh), extra, weight)[0]
         self.take(best[0], best[1], hw, hh)
         return best
 
@@ -230,7 +230,7 @@ class Placer:
         least: its index and centre; marks it used."""
         best: tuple[float, int, Point] | None = None
         for k, (hw, hh) in enumerate(forms):
-            c, cost = self.spot(anchor, hw, hh, extra, weight)
+            c, cost = self.spot(anchor, (hw, hh), extra, weight)
             if self.clash(c, hw, hh) <= 0.0:
                 best = (cost, k, c)
                 break
@@ -245,18 +245,19 @@ class Placer:
     def spot(
         self,
         anchor: Point,
-        hw: float,
-        hh: float,
+        size: tuple[float, float],
         extra: Sequence[Point] = (),
         weight: float = 0.05,
     ) -> tuple[Point, float]:
-        """The best centre for a box of half-size (hw, hh) near ``anchor``, and how badly a box
-        there overlaps things (:meth:`cost`; 0: not at all). Nothing is marked used.
+        """The best centre for a box of half-size ``size`` (hw, hh) near ``anchor``, and how
+        badly a box there overlaps things (:meth:`cost`; 0: not at all). Nothing is marked
+        used.
 
         Candidates are the given ``extra`` spots, the centres of the regions no track passes
         through, then a coarse grid; the cost is overlap first, then distance to ``anchor``.
         The first candidate with the lowest score wins.
         """
+        hw, hh = size
         memo = self.track.places
         key = (tuple(self.nodes), tuple(self.boxes), anchor, hw, hh, tuple(extra), weight)
         found = memo.get(key)
