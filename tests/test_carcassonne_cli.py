@@ -48,7 +48,7 @@ def test_play_greedy_with_svg(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--players", "0"], "--players 0: expected a number from 1 to 6"),
+        (["--players", "0"], "--players 0: expected a number from 2 to 5"),
         (
             ["--player", "smart"],
             "--player smart: expected one of random, greedy, mcts:easy, mcts:medium, mcts:hard",
@@ -120,11 +120,11 @@ def test_play_river_abbot_mcts_save_and_load(
 
 
 def test_player_kinds_are_named_as_they_play() -> None:
-    """``mcts`` and ``mcts:`` play at the medium level, and say so."""
+    """``mcts`` plays at the medium level, and says so (``mcts:`` names no level: refused)."""
     import argparse
 
     from tilelay.cli.carcassonne import _player_kinds
 
-    args = argparse.Namespace(players=3, player=["mcts:", "mcts", "greedy"])
-    assert _player_kinds(args) == ["mcts:medium", "mcts:medium", "greedy"]
+    args = argparse.Namespace(players=3, player=["mcts:hard", "mcts", "greedy"])
+    assert _player_kinds(args) == ["mcts:hard", "mcts:medium", "greedy"]
     assert _player_kinds(argparse.Namespace(players=2, player=["mcts"])) == ["mcts:medium"] * 2

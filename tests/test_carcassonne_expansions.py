@@ -91,14 +91,17 @@ def test_no_u_turn() -> None:
     board = Board(rules=RIVER)
     board.place_at("river-curve", 1, 0, 0)  # river W -> S: heading east, turns right
     board.score_turn()
+    # a curve at (1, 1) straight after it: from the north it may turn left (east, rotation 2)
+    # but not right (west, rotation 1), which would be two right turns in a row: a U-turn
+    got = {(p.x, p.y, p.rotation) for p in board.legal_placements("river-curve")}
+    assert got == {(1, 1, 2)}
+    with pytest.raises(IllegalMoveError, match="cannot go"):
+        board.place_at("river-curve", 1, 1, 1)
     board.place_at("river-straight", 1, 1, 1)  # N -> S
     board.score_turn()
-    # a curve at (1, 2): from the north it may turn left (east, rotation 2) but not right
-    # (west, rotation 1), which would be the river's second right turn: a U-turn
+    # after a straight tile the next curve may turn either way (the official rule)
     got = {(p.x, p.y, p.rotation) for p in board.legal_placements("river-curve")}
-    assert got == {(1, 2, 2)}
-    with pytest.raises(IllegalMoveError, match="cannot go"):
-        board.place_at("river-curve", 1, 2, 1)
+    assert got == {(1, 2, 1), (1, 2, 2)}
     board.place_at("lake", 1, 2, 1)  # the lake's river (W) turned to face north
     board.score_turn()
     assert board.river_end == -1

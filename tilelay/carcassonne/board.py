@@ -14,11 +14,13 @@ Everything is kept incrementally, so that a turn costs the same early and late i
   nodes they touch (resolved to the cities' current roots only when scoring). A city or road is
   complete when its open side count reaches 0, which also closes road loops.
 
-The River: a river tile may only go at the river's open end (:attr:`Board.river_end`), and a
-curve may not turn the same way as the river's previous curve, however many straight tiles lie
-between (no U-turn: the river never turns back onto itself). The publisher's ruling forbids only
-two such curves in a row; this stricter reading keeps the river a staircase whose open end
-touches no other tile, so every river tile always fits and the lake always ends it.
+The River (the official rule): a river tile may only go at the river's open end
+(:attr:`Board.river_end`), and a curve may not turn the same way as the river tile just before
+it, if that was a curve too (no U-turn: two curves in a row never turn the same way); a straight
+river tile between two curves lets the second turn either way. Placement legality still applies
+to river tiles: every side must match what it touches, so the river can never run into a placed
+tile or join itself (every river side but the open end's is matched already). A river tile that
+fits nowhere (the open end hemmed in) is put aside like any other tile, the lake too.
 
 The Abbot (``Rules(abbot=True)``): each player also has an abbot, who may go
 on the monastery or garden of the tile just placed (gardens take nobody else), and instead of
@@ -339,8 +341,8 @@ class Board:
         self.abbots = [1 if self.rules.abbot else 0] * players
         self.abbot_at = [-1] * players
         #: The empty square where the river goes on (-1: no open river), the side of that
-        #: square that faces the river, and how the river's last curve turned (-1 left, 1 right,
-        #: 0 none yet).
+        #: square that faces the river, and how the last river tile turned it (-1 left, 1 right,
+        #: 0 straight on, or none yet).
         self.river_end = -1
         self._river_in = -1
         self._river_turn = 0
@@ -542,7 +544,7 @@ class Board:
 
     def _extend_river(self, key: int, river: int) -> None:
         if key == self.river_end:
-            turn = self._river_turn_of(river) or self._river_turn
+            turn = self._river_turn_of(river)  # a straight tile resets it (the official rule)
             out = river & ~(1 << self._river_in)
         else:  # the spring
             turn = 0

@@ -30,9 +30,25 @@ from tilelay.carcassonne.board import (
 from tilelay.carcassonne.errors import CarcassonneError, IllegalMoveError, TurnOrderError
 from tilelay.carcassonne.tile import SIDE_NAMES, Feature, Kind
 from tilelay.carcassonne.tileset import TileSet, game_tileset
+from tilelay.limits import shown
 
-#: The number of players the engine accepts.
-MIN_PLAYERS, MAX_PLAYERS = 1, 6
+#: The number of players a game seats: the base game's 2 to 5 (the command line, the engine,
+#: saved games and the web app all use this range).
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: The largest seed of a game: seeds are 0 to ``MAX_SEED`` (2**63 - 1) for the command line's
+#: ``--seed``, the engine, saved games (:mod:`.record` reads a seed past the JSON reader's limit
+#: on other numbers) and the web app.
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` when it is a whole number from 0 to :data:`MAX_SEED`; else a
+    :class:`CarcassonneError` naming ``what`` and the range."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise CarcassonneError(
+            f"{what} {shown(seed)}: expected a whole number from 0 to {MAX_SEED} (2**63 - 1)"
+        )
+    return seed
 
 
 class Player(ABC):
@@ -181,6 +197,11 @@ class Move:
     return_abbot: bool = False
 
     def __post_init__(self) -> None:
+        if self.follower is not None and not 0 <= self.follower < ABBOT:
+            raise CarcassonneError(
+                f"move: follower {shown(self.follower)}: expected a feature index of the tile "
+                f"(0 to {ABBOT - 1}), or none"
+            )
         if self.abbot and self.follower is None:
             raise CarcassonneError("move: the abbot needs a feature (follower=...)")
         if self.return_abbot and (self.follower is not None or self.abbot):
@@ -298,6 +319,7 @@ class Game:
             raise CarcassonneError(
                 f"{len(players)} players: expected {MIN_PLAYERS} to {MAX_PLAYERS}"
             )
+        check_seed(seed)
         rules = rules or Rules()
         if river is not None:
             rules = replace(rules, river=river)
@@ -505,7 +527,8 @@ def describe_event(event: ScoreEvent, names: list[str]) -> str:
     if event.kind is not Kind.FARM:
         what = ("completed " if event.complete else "unfinished ") + what
     who = ", ".join(names[p] for p in event.players) if event.players else "nobody"
-    return f"{what} ({event.tiles} tiles): {event.points} to {who}"
+    tiles = f"{event.tiles} tile" + ("" if event.tiles == 1 else "s")
+    return f"{what} ({tiles}): {event.points} to {who}"
 
 
 def transcript(game: Game, names: list[str] | None = None) -> list[str]:
@@ -544,6 +567,9 @@ def transcript(game: Game, names: list[str] | None = None) -> list[str]:
 
 
 __all__ = [
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "MIN_PLAYERS",
     "Game",
     "GreedyPlayer",
     "HumanPlayer",
@@ -551,6 +577,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "Turn",
+    "check_seed",
     "deal_pile",
     "describe_event",
     "describe_feature",

@@ -343,8 +343,9 @@ def _margin(board: Board, player: int, supply: float) -> float:
 
 def parse_level(kind: str) -> str:
     """The level of a player kind ``mcts`` or ``mcts:LEVEL``."""
-    _, _, level = kind.partition(":")
-    level = level or "medium"
+    _, colon, level = kind.partition(":")
+    if not colon:
+        level = "medium"  # plain ``mcts``; ``mcts:`` names no level and is refused
     if level not in LEVELS:
         raise CarcassonneError(
             f"player {kind!r}: unknown level {level!r} (expected {', '.join(LEVELS)})"

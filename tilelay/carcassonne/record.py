@@ -21,13 +21,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tilelay.carcassonne.board import Rules
+from tilelay.carcassonne.board import ABBOT, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import Game, Move
-from tilelay.carcassonne.players import new_game
+from tilelay.carcassonne.game import MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Game, Move, check_seed
+from tilelay.carcassonne.players import make_player, new_game
 from tilelay.carcassonne.tileset import game_tileset
 from tilelay.errors import TilelayError
-from tilelay.limits import read_json
+from tilelay.limits import read_json, shown, tree_problem
 
 FORMAT = "tilelay-carcassonne-game"
 VERSION = 1
@@ -74,17 +74,28 @@ class GameRecord:
         is wrong."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise CarcassonneError(f"not a saved game (expected format {FORMAT!r})")
-        if data.get("version") != VERSION:
-            raise CarcassonneError(f"saved game version {data.get('version')!r}: expected 1")
-        seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise CarcassonneError("saved game: 'seed' must be a whole number")
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version != VERSION:
+            raise CarcassonneError(
+                f"saved game: 'version' {shown(version)}: expected {VERSION} (a whole number)"
+            )
+        seed = check_seed(data.get("seed"), "saved game: 'seed'")
         rules = data.get("rules", {})
         if not isinstance(rules, dict):
             raise CarcassonneError("saved game: 'rules' must be an object")
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise CarcassonneError("saved game: 'players' must be a list of player kinds")
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise CarcassonneError(
+                f"saved game: 'players' lists {len(players)} players: a game has {MIN_PLAYERS} "
+                f"to {MAX_PLAYERS}"
+            )
+        for kind in players:
+            try:
+                make_player(kind)
+            except CarcassonneError as err:
+                raise CarcassonneError(f"saved game: 'players': {err.message}") from None
         raw = data.get("moves", [])
         if not isinstance(raw, list):
             raise CarcassonneError("saved game: 'moves' must be a list")
@@ -94,13 +105,47 @@ class GameRecord:
         return cls(seed, Rules.from_dict(rules), tuple(players), tuple(moves))
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
-        """A record from JSON text."""
-        try:
-            data = read_json(text)
-        except TilelayError as err:  # not JSON, or numbers or nesting past the limits
-            raise CarcassonneError(f"saved game: not JSON: {err.message}") from None
-        return cls.from_dict(data)
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """A record from JSON text (see :func:`read_saved_json`)."""
+        return cls.from_dict(read_saved_json(text))
+
+
+def read_saved_json(data: str | bytes) -> Any:
+    """The JSON value of a saved game's text (or UTF-8 bytes), read as
+    :func:`~tilelay.limits.read_json` reads (numbers, nesting, constants checked) but for the
+    top-level ``seed``, which may be up to :data:`~tilelay.carcassonne.game.MAX_SEED`
+    (2**63 - 1), past the reader's limit on other numbers (10**15): every seed a game may have
+    is read back. Raises :class:`CarcassonneError` saying why the text is not a saved game's
+    JSON."""
+    try:
+        return read_json(data)
+    except TilelayError as err:  # not JSON, or numbers or nesting past the limits
+        refused = CarcassonneError(f"saved game: not JSON: {err.message}")
+    # read again, the seed alone allowed past the limit (a whole number of at most MAX_SEED's
+    # digits; its range is checked with the record, and other numbers are held to the reader's
+    # limits below)
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_int=_seed_sized_int)
+    except json.JSONDecodeError as err:  # (not the number: the text is not JSON)
+        said = err.msg[: -len(" at")] + " here" if err.msg.endswith(" at") else err.msg
+        raise CarcassonneError(
+            f"saved game: not JSON: malformed JSON: {said} (line {err.lineno}, column {err.colno})"
+        ) from None
+    except (ValueError, RecursionError):  # (not UTF-8, a number too long: read_json said why)
+        raise refused from None
+    if not isinstance(value, dict) or not isinstance(value.get("seed"), int):
+        raise refused
+    problem = tree_problem({k: v for k, v in value.items() if k != "seed"})
+    if problem is not None:
+        raise CarcassonneError(f"saved game: not JSON: malformed JSON: {problem}")
+    return value
+
+
+def _seed_sized_int(text: str) -> int:
+    if len(text.lstrip("-")) > len(str(MAX_SEED)):
+        raise ValueError("too many digits")
+    return int(text)
 
 
 def _move(item: Any, n: int) -> tuple[str, Move]:
@@ -125,6 +170,12 @@ def _move(item: Any, n: int) -> tuple[str, Move]:
     back = item.get("return_abbot", False)
     if not isinstance(abbot, bool) or not isinstance(back, bool):
         raise CarcassonneError(f"saved game: move {n}: 'abbot', 'return_abbot' must be true/false")
+    if follower is not None and not 0 <= follower < ABBOT:
+        raise CarcassonneError(
+            f"saved game: move {n}: 'follower' {follower}: expected the number of a feature of "
+            f"the tile, 0 to {ABBOT - 1} (with 'abbot': true for the abbot), or no 'follower' "
+            "for none"
+        )
     x, y, rotation = (int(v) for v in numbers)  # type: ignore[arg-type]
     return tile, Move(x, y, rotation, follower, abbot, back)
 
@@ -172,4 +223,13 @@ def load_game(text: str) -> Game:
     return restore(GameRecord.from_json(text))
 
 
-__all__ = ["FORMAT", "VERSION", "GameRecord", "load_game", "record", "restore", "save_game"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "GameRecord",
+    "load_game",
+    "read_saved_json",
+    "record",
+    "restore",
+    "save_game",
+]

@@ -17,7 +17,9 @@ layout, so a file written by it reads and writes back unchanged.
 
 from __future__ import annotations
 
+import bisect
 import re
+import tomllib
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -26,7 +28,7 @@ from pathlib import Path
 from tilelay.carcassonne.errors import CarcassonneError
 from tilelay.carcassonne.tile import Feature, TileType, parse_feature
 from tilelay.files import read_text
-from tilelay.limits import MAX_COUNT, read_toml
+from tilelay.limits import MAX_COUNT, read_toml, shown, text_problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,23 +76,128 @@ class TileSet:
         return out
 
 
-def _line_of(text: str, pattern: str) -> int | None:
-    match = re.search(pattern, text, re.MULTILINE)
-    return text.count("\n", 0, match.start()) + 1 if match else None
+#: A tile's table header, ``[tiles.NAME]`` (the name bare, quoted or in single quotes).
+_HEADER = (
+    r"^[ \t]*\[[ \t]*tiles[ \t]*\.[ \t]*"
+    r"""("(?:[^"\\\n]|\\.)*"|'[^'\n]*'|[A-Za-z0-9_-]+)"""
+    r"[ \t]*\]"
+)
+#: Any table header (the end of a tile's table).
+_TABLE = r"^[ \t]*\["
+
+
+class _Lines:
+    """Where things are in a tile set's text, for messages: the line of an offset, of a tile's
+    table header and of each feature string in that table.
+
+    The text is scanned three times (line starts, table headers, tile headers); a tile's
+    features are looked for in its own table only, each after the one before, so reading a
+    file is linear in its length (it was quadratic: every tile and feature searched the whole
+    text from its start).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        #: Offsets of every table header, in order.
+        self.tables = [m.start() for m in re.finditer(_TABLE, text, re.MULTILINE)]
+        #: Each tile's name -> where its header starts and ends.
+        self.headers: dict[str, tuple[int, int]] = {}
+        for m in re.finditer(_HEADER, text, re.MULTILINE):
+            name = _key(m.group(1))
+            if name is not None:
+                self.headers.setdefault(name, (m.start(), m.end()))
+
+    def line(self, offset: int) -> int:
+        """The 1-based line of a character offset."""
+        return bisect.bisect_right(self.starts, offset)
+
+    def tile(self, name: str) -> int | None:
+        """The line of tile ``name``'s header, if it has one."""
+        where = self.headers.get(name)
+        return None if where is None else self.line(where[0])
+
+    def features(self, name: str, features: list[str]) -> list[int | None]:
+        """The line of each of tile ``name``'s feature strings (``None`` where not found)."""
+        where = self.headers.get(name)
+        if where is None:
+            return [None] * len(features)
+        start = where[1]
+        after = bisect.bisect_right(self.tables, where[0])
+        end = self.tables[after] if after < len(self.tables) else len(self.text)
+        out: list[int | None] = []
+        for f in features:
+            found = self.text.find(f'"{f}"', start, end)
+            if found < 0:
+                out.append(None)
+                continue
+            out.append(self.line(found))
+            start = found + len(f) + 2
+        return out
+
+    def key(self, key: str) -> int | None:
+        """The line of a top-level ``key = ...`` (for a message only)."""
+        m = re.search(rf"^[ \t]*{re.escape(key)}[ \t]*=", self.text, re.MULTILINE)
+        return self.line(m.start()) if m else None
+
+
+def _key(raw: str) -> str | None:
+    """A TOML key as written (bare, ``"basic"`` or ``'literal'``) as its text."""
+    if raw.startswith("'"):
+        return raw[1:-1]
+    if raw.startswith('"'):
+        try:
+            value = tomllib.loads(f"k = {raw}")["k"]
+        except tomllib.TOMLDecodeError:
+            return None
+        return value if isinstance(value, str) else None
+    return raw
+
+
+def _text(value: object, what: str, *, source: str | None, line: int | None) -> str:
+    """``value`` when it is a string a tile set may hold (see :func:`text_problem`); else a
+    :class:`CarcassonneError` naming ``what``, the file and the line."""
+    if not isinstance(value, str):
+        raise CarcassonneError(
+            f"{what} must be a string, not {shown(value)}", source=source, line=line
+        )
+    problem = text_problem(value)
+    if problem is not None:
+        raise CarcassonneError(f"{what} {shown(value)} {problem}", source=source, line=line)
+    return value
 
 
 def parse_tileset(text: str, *, source: str | None = None) -> TileSet:
-    """Read a tile set from TOML text; errors name the file and line."""
+    """Read a tile set from TOML text; errors name the file and line. Names, the title and the
+    descriptions must be strings without control characters (they are printed)."""
     data = read_toml(text, source=source, error=CarcassonneError)
+    lines = _Lines(text)
     for key in ("name", "start", "tiles"):
         if key not in data:
             raise CarcassonneError(f"missing top-level key {key!r}", source=source)
     tiles = data["tiles"]
     if not isinstance(tiles, dict) or not tiles:
-        raise CarcassonneError("'tiles' must be tables [tiles.NAME]", source=source)
+        raise CarcassonneError(
+            "'tiles' must be tables [tiles.NAME]", source=source, line=lines.key("tiles")
+        )
+    top: dict[str, str] = {}
+    for key in ("name", "title", "start"):
+        if key in data:
+            top[key] = _text(data[key], f"{key!r}", source=source, line=lines.key(key))
+    about = data.get("about", [])
+    if isinstance(about, str):
+        about = [about]
+    if not isinstance(about, list):
+        raise CarcassonneError(
+            f"'about' must be a string or a list of strings, not {shown(about)}",
+            source=source,
+            line=lines.key("about"),
+        )
+    notes = [_text(a, "'about'", source=source, line=lines.key("about")) for a in about]
     types: list[TileType] = []
     for name, body in tiles.items():
-        line = _line_of(text, rf"^\[tiles\.{re.escape(name)}\]")
+        line = lines.tile(name)
+        _text(name, "tile name", source=source, line=line)
         if not isinstance(body, dict):
             raise CarcassonneError(f"tile {name}: expected a table", source=source, line=line)
         count = body.get("count", 1)
@@ -113,24 +220,21 @@ def parse_tileset(text: str, *, source: str | None = None) -> TileSet:
                 source=source,
                 line=line,
             )
+        tile_about = _text(body.get("about", ""), f"tile {name}: 'about'", source=source, line=line)
         parsed: list[Feature] = []
-        for f in feats:
-            fline = _line_of(text, re.escape(f'"{f}"')) or line
-            parsed.append(parse_feature(f, source=source, line=fline))
+        for f, fline in zip(feats, lines.features(name, feats), strict=True):
+            parsed.append(parse_feature(f, source=source, line=fline or line))
         try:
-            types.append(TileType(name, tuple(parsed), count, str(body.get("about", ""))))
+            types.append(TileType(name, tuple(parsed), count, tile_about))
         except CarcassonneError as err:
             raise err.located(source=source, line=line) from None
-    about = data.get("about", [])
-    if isinstance(about, str):
-        about = [about]
     try:
         return TileSet(
-            str(data["name"]),
-            str(data.get("title", data["name"])),
+            top["name"],
+            top.get("title", top["name"]),
             tuple(types),
-            str(data["start"]),
-            tuple(str(a) for a in about),
+            top["start"],
+            tuple(notes),
         )
     except CarcassonneError as err:
         raise err.located(source=source) from None

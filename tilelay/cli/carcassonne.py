@@ -3,7 +3,9 @@
 Sub-commands:
 
 - ``play --players N --seed S [--player random|greedy|mcts[:easy|medium|hard] ...] [--river]
-  [--abbot] [--svg FILE] [--save FILE] [--load FILE] [--quiet]``
+  [--abbot] [--svg FILE] [--save FILE] [--quiet]``, or ``play --load FILE [--svg FILE]
+  [--save FILE] [--quiet]``: a saved game played on by its own players with its own seed and
+  rules (a game with a person's seat to play is refused: people play in the web app)
 - ``tiles [--seed-form] [--file TILESET.toml]``: the tile set with counts and features
 - ``tile NAME [--rotation R] [--svg FILE]``: one tile's features, seed form and drawing
 """
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from tilelay.carcassonne.board import FarmScoring, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, Game, transcript
+from tilelay.carcassonne.game import MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Game, transcript
 from tilelay.carcassonne.players import ALL_KINDS, make_player, new_game
 from tilelay.carcassonne.record import load_game, save_game
 from tilelay.carcassonne.svg import board_svg, tile_svg
@@ -25,6 +27,28 @@ from tilelay.carcassonne.tile import TileType, to_seed
 from tilelay.carcassonne.tileset import TileSet, base_tileset, load_tileset
 from tilelay.cli import integer
 from tilelay.files import check_suffix, read_text, write_text
+from tilelay.limits import shown, whole
+
+#: The options of a new game, which a loaded game has of its own.
+NEW_GAME_OPTIONS = (
+    ("players", "--players"),
+    ("seed", "--seed"),
+    ("player", "--player"),
+    ("river", "--river"),
+    ("abbot", "--abbot"),
+    ("small_city_first_edition", "--small-city-first-edition"),
+    ("farms", "--farms"),
+)
+
+
+def seed_argument(text: str) -> int:
+    """An argparse ``type``: a game's seed, a whole number from 0 to ``MAX_SEED``."""
+    value = whole(text, 0, MAX_SEED)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 0 to {MAX_SEED} (2**63 - 1), not {shown(text)}"
+        )
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,8 +61,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     sub = parser.add_subparsers(dest="carcassonne_command", metavar="SUBCOMMAND", required=True)
 
     play = sub.add_parser("play", help="play a game and print it with the final score")
-    play.add_argument("--players", type=integer, default=2, help="number of players (default 2)")
-    play.add_argument("--seed", type=integer, default=0, help="seed of the draw pile and players")
+    play.add_argument(
+        "--players",
+        type=integer,
+        help=f"number of players, {MIN_PLAYERS} to {MAX_PLAYERS} (default 2)",
+    )
+    play.add_argument(
+        "--seed",
+        type=seed_argument,
+        help=f"seed of the draw pile and players, 0 to {MAX_SEED} (default 0)",
+    )
     play.add_argument(
         "--player",
         action="append",
@@ -52,7 +84,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--save", metavar="FILE", help="also write the game as JSON (to resume)")
     play.add_argument(
-        "--load", metavar="FILE", help="resume a saved game (its seed, options and players)"
+        "--load",
+        metavar="FILE",
+        help="resume a saved game with its own seed, options and players (computer players "
+        "only, or a game that has ended: people play in the web app)",
     )
     play.add_argument("--svg", metavar="FILE", help="also write the final board as SVG")
     play.add_argument("--quiet", action="store_true", help="print only the final score")
@@ -64,7 +99,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument(
         "--farms",
         choices=[f.value for f in FarmScoring],
-        default=FarmScoring.THIRD_EDITION.value,
         help="farm scoring: third (3 per completed city, default) or first (1st edition)",
     )
     play.set_defaults(func=run_play)
@@ -83,7 +117,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _player_kinds(args: argparse.Namespace) -> list[str]:
-    count: int = args.players
+    count: int = 2 if args.players is None else args.players
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise CarcassonneError(
             f"--players {count}: expected a number from {MIN_PLAYERS} to {MAX_PLAYERS}"
@@ -117,6 +151,36 @@ def _writable(path: str) -> None:
         raise CarcassonneError(f"{path}: the folder {folder} cannot be written to")
 
 
+def _load(args: argparse.Namespace) -> Game:
+    """The saved game of ``--load``, refused when options of a new game are given too or when a
+    person is to play in it."""
+    given = [
+        flag
+        for name, flag in NEW_GAME_OPTIONS
+        if getattr(args, name) is not None and getattr(args, name) is not False  # (0 is given)
+    ]
+    if given:
+        raise CarcassonneError(
+            f"--load {args.load}: {', '.join(given)} cannot be given with --load (a saved game "
+            "is played on with its own players, seed and rules)"
+        )
+    text = read_text(args.load, limit=16 * 1024 * 1024, what="saved game", error=CarcassonneError)
+    try:
+        game = load_game(text)
+    except CarcassonneError as err:
+        raise CarcassonneError(f"{args.load}: {err}") from None
+    game.draw()  # (an ended game's end is scored: nobody is to play)
+    people = [i + 1 for i, p in enumerate(game.players) if p.name == "human"]
+    if people and not game.finished:
+        seats = " and ".join(str(n) for n in people)
+        who = f"player {seats} is a person" if len(people) == 1 else f"players {seats} are people"
+        raise CarcassonneError(
+            f"{args.load}: {who}, and this command plays only computer players: import the "
+            "file in the web app (/carcassonne/play) to play the game on"
+        )
+    return game
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Play one game and print it."""
     game: Game
@@ -128,25 +192,17 @@ def run_play(args: argparse.Namespace) -> int:
         check_suffix(args.save, (".json",), "the saved game")
         _writable(args.save)
     if args.load:
-        text = read_text(
-            args.load, limit=16 * 1024 * 1024, what="saved game", error=CarcassonneError
-        )
-        try:
-            game = load_game(text)
-        except CarcassonneError as err:
-            raise CarcassonneError(f"{args.load}: {err}") from None
+        game = _load(args)
         kinds = [p.name for p in game.players]
     else:
         kinds = _player_kinds(args)
-        if not 0 <= args.seed <= 2**63 - 1:
-            raise CarcassonneError(f"--seed {args.seed}: expected a number from 0 to {2**63 - 1}")
         rules = Rules(
             first_edition_small_city=args.small_city_first_edition,
-            farm_scoring=FarmScoring(args.farms),
+            farm_scoring=FarmScoring(args.farms or FarmScoring.THIRD_EDITION.value),
             river=args.river,
             abbot=args.abbot,
         )
-        game = new_game(kinds, seed=args.seed, rules=rules)
+        game = new_game(kinds, seed=args.seed or 0, rules=rules)
     game.play()
     if args.save:
         write_text(args.save, save_game(game))
