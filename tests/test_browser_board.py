@@ -72,7 +72,7 @@ def shots(tmp_path: Path) -> Path:
 def _shot(pg: Any, folder: Path, name: str) -> None:
     path = folder / f"{name}.png"
     pg.screenshot(path=str(path))
-    _check_png(path, 600, 500)
+    _check_png(path, min(600, pg.viewport_size["width"]), 500)
 
 
 def _open(pg: Any, url: str) -> None:
@@ -510,3 +510,136 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
     row.wait_for(state="detached")
     assert asked == ["Delete it? This cannot be undone."]
     assert httpx.get(f"{server}/api/boards/{board_id}").status_code == 404
+
+
+def _lay_57_at_k8(pg: Any, actions: int) -> None:
+    pg.click('#map g.hex[data-coord="K8"]')
+    pg.wait_for_selector('.choice[data-tile="57"]')
+    pg.click('.choice[data-tile="57"] button.rotation[data-rotation="1"]')
+    _actions(pg, actions)
+
+
+def test_a_new_board_or_a_branch_asks_before_dropping_unsaved_changes(
+    server: str, browser: Any, shots: Path
+) -> None:
+    """ "New empty board" and "Branch a board from this step" threw unsaved edits away
+    without a word, while leaving the page warned: both ask when there are unsaved changes
+    (the status says so); cancelling keeps everything, and with nothing unsaved they ask
+    nothing."""
+    pg = _page(browser)
+    asked: list[str] = []
+    answer = {"accept": False}
+
+    def dialog(d: Any) -> None:
+        asked.append(d.message)
+        if answer["accept"]:
+            d.accept()
+        else:
+            d.dismiss()
+
+    pg.on("dialog", dialog)
+    _open(pg, server + "/board/1889")
+    # nothing unsaved: a new board asks nothing
+    pg.click('.tabs [data-tab="board"]')
+    pg.click("#new-board")
+    _actions(pg, 0)
+    assert asked == []
+    # an edit, unsaved: cancelling keeps the board, the name and the status
+    _lay_57_at_k8(pg, 1)
+    pg.fill("#board-name", "kept")
+    assert pg.inner_text("#save-status") == "unsaved changes"
+    pg.click('.tabs [data-tab="board"]')
+    pg.click("#new-board")
+    pg.wait_for_timeout(300)
+    assert len(asked) == 1 and "unsaved changes" in asked[0] and "new empty board" in asked[0]
+    assert pg.get_attribute("#board-app", "data-actions") == "1"
+    assert _tile_at(pg, "K8") == ("57", "1")
+    assert pg.input_value("#board-name") == "kept"
+    assert pg.inner_text("#save-status") == "unsaved changes"
+    assert pg.get_attribute("#board-app", "data-dirty") == "1"
+    # a branch from a record asks too, and cancelling stays on the record
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(FIXTURE))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.click("#step-last")
+    pg.wait_for_function("() => Number(document.getElementById('board-app').dataset.step) > 0")
+    pg.click("#branch")
+    pg.wait_for_timeout(300)
+    assert len(asked) == 2 and "unsaved changes" in asked[1] and "Branch" in asked[1]
+    assert pg.locator("#record-banner").is_visible()
+    _shot(pg, shots, "1889_17_branch_asked")
+    pg.click("#leave-record")  # the board behind the record is as it was
+    _actions(pg, 1)
+    assert _tile_at(pg, "K8") == ("57", "1")
+    assert pg.input_value("#board-name") == "kept"
+    # saying yes: the new board
+    answer["accept"] = True
+    pg.click('.tabs [data-tab="board"]')
+    pg.click("#new-board")
+    _actions(pg, 0)
+    assert len(asked) == 3
+    assert (
+        pg.input_value("#board-name") == "" and pg.get_attribute("#board-app", "data-dirty") == ""
+    )
+    # saved with autosave, nothing unsaved: a branch asks nothing
+    _lay_57_at_k8(pg, 1)
+    pg.fill("#board-name", "saved first")
+    pg.click("#save")
+    pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(FIXTURE))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.click("#step-last")
+    pg.wait_for_function("() => Number(document.getElementById('board-app').dataset.step) > 0")
+    pg.click("#branch")
+    pg.wait_for_selector("#record-banner", state="hidden")
+    pg.wait_for_function("() => Number(document.querySelector('#board-app').dataset.actions) > 5")
+    assert len(asked) == 3
+    assert pg.console_errors == []
+
+
+#: Board names of the most characters the page allows (200): words, and one long word.
+_LONG_NAMES = [("A very long board name that goes on " * 8)[:200], "W" * 200]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_long_names_wrap_or_are_cut_short(
+    server: str, browser: Any, shots: Path, width: int, height: int
+) -> None:
+    """A 200-character board name made the saved boards' table 3,200 px wide and ran the
+    board page's heading past the window: in the table a name wraps (three lines at most,
+    the whole name in its title), in the heading it is cut short with an ellipsis (the
+    whole name in its title); nothing is off the side of the screen, on a laptop or a
+    phone."""
+    state = BoardState("1889").to_json()
+    ids = []
+    for name in _LONG_NAMES:
+        made = httpx.post(f"{server}/api/boards", json={"name": name, "state": state})
+        assert made.status_code == 201, made.text
+        ids.append(made.json()["board"]["id"])
+    pg = _page(browser, width, height)
+    pg.goto(server + "/boards", wait_until="load")
+    _no_overflow(pg)
+    for board_id, name in zip(ids, _LONG_NAMES, strict=True):
+        link = pg.locator(f'#boards tr[data-id="{board_id}"] a.open')
+        assert link.get_attribute("title") == name and link.inner_text().startswith(name[:10])
+        box = link.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width
+        # three lines at most
+        line = float(link.evaluate("a => parseFloat(getComputedStyle(a).lineHeight)"))
+        assert box["height"] <= 3 * line + 2, (box, line)
+    _shot(pg, shots, f"boards_long_names_{width}")
+    for board_id, name in zip(ids, _LONG_NAMES, strict=True):
+        _open(pg, f"{server}/board/1889?board={board_id}")
+        _no_overflow(pg)
+        label = pg.locator("#board-name-label")
+        assert label.inner_text() == name and label.get_attribute("title") == name
+        for part in ("#board-name-label", ".board-bar h1", "#save", ".saved-link"):
+            box = pg.locator(part).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, part
+        # cut short: the label shows less than it holds
+        assert label.evaluate("e => e.scrollWidth > e.clientWidth")
+        _shot(pg, shots, f"board_long_name_{width}_{len(name.split())}")
+    assert pg.console_errors == []

@@ -406,3 +406,102 @@ def test_saved_games_refuse_a_bad_import_and_delete(
     with pytest.raises(urllib.error.HTTPError) as gone:
         urllib.request.urlopen(f"{server}/api/carcassonne/games/{game_id}", timeout=30)
     assert gone.value.code == 404
+
+
+def _one_spot_game() -> tuple[dict[str, Any], tuple[int, int, int]]:
+    """A saved two-person game whose tile in hand (the base game's C, a whole city) has a
+    square and rotation with exactly one follower spot: the file, and that placement."""
+    from tilelay.carcassonne.board import Rules
+    from tilelay.carcassonne.record import record
+
+    game = restore(GameRecord(16, Rules(), ("human", "human")))
+    for _ in range(40):
+        game.draw()
+        legal = game.legal_moves()
+        spots: dict[tuple[int, int, int], int] = {}
+        for m in legal:
+            if m.follower is not None:
+                key = (m.x, m.y, m.rotation)
+                spots[key] = spots.get(key, 0) + 1
+        ones = sorted(k for k, n in spots.items() if n == 1)
+        if ones:
+            return record(game).to_dict(), ones[0]
+        game.make_move(next(m for m in legal if m.follower is None))
+    raise AssertionError("no position with one follower spot")
+
+
+def test_one_follower_spot_is_said_as_one(server: str, browser: Any, shots: Path) -> None:
+    """The prompt said "keys 1–1" where a tile has a single follower spot: it says the only
+    spot and its key; two spots or more are still "keys 1–n"."""
+    saved, (x, y, rotation) = _one_spot_game()
+    request = urllib.request.Request(
+        f"{server}/api/carcassonne/games/import",
+        data=json.dumps(saved).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        game_id = json.load(response)["game"]["id"]
+    pg = _page(browser)
+    pg.goto(f"{server}/carcassonne/play/{game_id}?delay=0", wait_until="load")
+    assert _state(pg) == "place"
+    pg.click(f"#board rect.spot[data-x='{x}'][data-y='{y}']")
+    pg.wait_for_selector("#carc-app[data-state='follower']")
+    while _tentative(pg)[2] != rotation:
+        pg.click("#rot-right")
+    assert pg.locator("#board g.follower-spot").count() == 1
+    prompt = pg.inner_text("#prompt")
+    assert "1–1" not in prompt and "keys" not in prompt, prompt
+    assert "click the only spot for a follower (key 1) or choose no follower (N)." in prompt
+    _shot(pg, shots, "one_follower_spot")
+    # the next player's tile: a square with more spots says their keys
+    before = _moves(pg)
+    pg.keyboard.press("n")
+    pg.wait_for_function(
+        "n => Number(document.getElementById('carc-app').dataset.moves) > n", arg=before
+    )
+    assert _state(pg) == "place"
+    game = _library_game(server, game_id)
+    counts: dict[tuple[int, int, int], int] = {}
+    for m in game.legal_moves():
+        if m.follower is not None:
+            key = (m.x, m.y, m.rotation)
+            counts[key] = counts.get(key, 0) + 1
+    (mx, my, mr), n = max(counts.items(), key=lambda kv: kv[1])
+    assert n > 1
+    pg.click(f"#board rect.spot[data-x='{mx}'][data-y='{my}']")
+    pg.wait_for_selector("#carc-app[data-state='follower']")
+    while _tentative(pg)[2] != mr:
+        pg.click("#rot-right")
+    assert f"click a spot for a follower (keys 1–{min(n, 9)})" in pg.inner_text("#prompt")
+    assert pg.console_errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_a_long_game_name_keeps_the_pages_in_the_window(
+    server: str, browser: Any, width: int, height: int
+) -> None:
+    """A game named with 200 characters (one long word) widened the saved games' table and
+    the table page's heading past the window: the name wraps in the table and is cut short
+    in the heading, its whole in a title."""
+    name = "W" * 200
+    request = urllib.request.Request(
+        f"{server}/api/carcassonne/games",
+        data=json.dumps({"players": ["human", "greedy"], "seed": 3, "name": name}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        game_id = json.load(response)["game"]["id"]
+    pg = _page(browser, width, height)
+    for path in ("/carcassonne/play", f"/carcassonne/play/{game_id}?delay=0"):
+        pg.goto(server + path, wait_until="load")
+        assert pg.evaluate("() => document.documentElement.scrollWidth") <= width + 1, path
+    heading = pg.locator("#game-name")
+    assert heading.get_attribute("title") == name
+    box = heading.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    pg.goto(server + "/carcassonne/play", wait_until="load")
+    link = pg.locator(f"#games tr[data-id='{game_id}'] a.open")
+    assert link.get_attribute("title") == name
+    assert pg.console_errors == []

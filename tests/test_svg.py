@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -935,3 +936,167 @@ def test_a_label_with_no_room_at_its_size_is_set_smaller_off_the_cities(
     x, y = float(label.get("x", "0")), float(label.get("y", "0")) - size * 0.35
     hw, hh = text_width(label.text or "", size, True) / 2, size * 0.42
     assert not _box_hits_city((x - hw, y - hh, x + hw, y + hh), root)
+
+
+# ------------------------------------------------------------------ the revenue chart
+
+
+def _chart(names: list[str], colors: dict[str, str], width: float = 640) -> ET.Element:
+    from tilelay.svg.charts import revenue_chart
+
+    series = {
+        n: [(10 + i, 100 + 10 * i, 120 + 10 * i), (40 + i, 150, 160)] for i, n in enumerate(names)
+    }
+    return parse(revenue_chart(series, colors, width=width, last_step=321))
+
+
+def _dark(color: str) -> bool:
+    """Whether ``#rrggbb`` is dark (a casing, an outline): each channel under 0x80."""
+    return bool(re.fullmatch(r"#[0-7][0-9a-f][0-7][0-9a-f][0-7][0-9a-f]", color.lower()))
+
+
+def _series(root: ET.Element, name: str) -> ET.Element:
+    (g,) = [g for g in find(root, "g", "series") if g.get("data-corporation") == name]
+    return g
+
+
+@pytest.mark.parametrize("light", ["#ffffff", "#fff", "#FFFFFF", "antiqueWhite", "#fde900", "gold"])
+def test_a_light_corporation_is_drawn_over_a_dark_casing_with_an_outlined_swatch(
+    light: str,
+) -> None:
+    """1822's minors are white: their lines and legend swatches were white on white. A light
+    colour (by its luminance, whatever its name) has a dark casing under each line, and its
+    points and swatch are outlined; a dark or middling colour is drawn as it is."""
+    root = _chart(["12", "LNWR", "LBSCR"], {"12": light, "LNWR": "#000", "LBSCR": "#cccc00"})
+    g = _series(root, "12")
+    assert g.get("data-light") == "1"
+    kinds = [e.get("class") for e in g.iter(NS + "polyline")]
+    # each line over its casing: the casing first, wider, in a dark colour
+    assert kinds == ["casing", "best", "casing", "run"], kinds
+    casings = find(g, "polyline", "casing")
+    (run,) = find(g, "polyline", "run")
+    (best,) = find(g, "polyline", "best")
+    assert casings[1].get("points") == run.get("points")
+    assert casings[0].get("points") == best.get("points")
+    for casing, line in zip(casings, (best, run), strict=True):
+        assert float(casing.get("stroke-width", "0")) > float(line.get("stroke-width", "0"))
+        assert _dark(casing.get("stroke", ""))
+    for point in find(g, "circle", "point"):
+        assert _dark(point.get("stroke", ""))
+    (entry,) = [e for e in find(root, "g", "legend-entry") if e.get("data-corporation") == "12"]
+    (swatch,) = entry.iter(NS + "rect")
+    assert swatch.get("fill") == light and _dark(swatch.get("stroke", ""))
+    for dark in ("LNWR", "LBSCR"):
+        g = _series(root, dark)
+        assert g.get("data-light") is None and not find(g, "polyline", "casing")
+        assert all(p.get("stroke") is None for p in find(g, "circle", "point"))
+
+
+def test_a_colour_no_browser_draws_is_drawn_grey() -> None:
+    """A corporation's colour that is not a CSS colour (the engine has ``sand`` and
+    ``#FFFFFFF``) would be drawn as nothing: it is drawn a dark grey."""
+    root = _chart(["A", "B"], {"A": "sand", "B": "#FFFFFFF"})
+    for name in ("A", "B"):
+        (run,) = find(_series(root, name), "polyline", "run")
+        assert run.get("stroke") == "#444444"
+
+
+#: The names of 18USA's and 1822's corporations and minors, as the chart's legend lists them
+_MANY = [
+    *["SP", "PRR", "SR", "NYC", "MKT", "UP", "MILW", "MP", "B&O", "C&O", "TP", "N&W"],
+    *["KCS", "ATSF", "IC", "GN", "15", "24", "12", "6", "21", "23", "7", "19", "LNWR"],
+    *["LBSCR", "CR", "MR", "NBR", "GWR", "LYR", "NER", "28"],
+]
+
+
+def _box(text: ET.Element) -> tuple[float, float]:
+    """The left and right of a legend text: at least 0.68 em a character (capitals in Arial
+    and DejaVu Sans are 0.56–0.78 em, most about 0.68)."""
+    x = float(text.get("x", "0"))
+    return x, x + 0.68 * float(text.get("font-size", "0")) * len(text.text or "")
+
+
+@pytest.mark.parametrize(("count", "width"), [(3, 640), (16, 640), (33, 640), (33, 400)])
+def test_the_legend_wraps_onto_rows_the_chart_growing_and_the_key_after_it(
+    count: int, width: float
+) -> None:
+    """18USA's and 1822's legends ran off the chart in one row, the key to the line styles
+    printed over their last entries: the legend wraps onto as many rows as it needs, each
+    adding to the chart's height, and the key comes after the last entry, overlapping none."""
+    root = _chart(_MANY[:count], {}, width)
+    # every text of the legend and the key inside the chart, none over another
+    texts: dict[float, list[tuple[float, float]]] = {}
+    for t in find(root, "text", "legend"):
+        left, right = _box(t)
+        if t.get("text-anchor") == "end":
+            left, right = 2 * left - right, left
+        texts.setdefault(float(t.get("y", "0")), []).append((left, right))
+    for y, boxes in texts.items():
+        boxes.sort()
+        assert boxes[0][0] >= 0 and boxes[-1][1] <= width, (y, boxes)
+        assert all(a[1] < b[0] for a, b in itertools.pairwise(boxes)), (y, boxes)
+        assert y <= float(root.get("height", "0"))
+    entries = find(root, "g", "legend-entry")
+    assert [e.get("data-corporation") for e in entries] == _MANY[:count]
+    rows: dict[int, list[tuple[float, float]]] = {}
+    for e in entries:
+        (swatch,) = e.iter(NS + "rect")
+        (text,) = e.iter(NS + "text")
+        left, right = _box(text)
+        rows.setdefault(int(e.get("data-row", "-1")), []).append(
+            (float(swatch.get("x", "0")), right)
+        )
+    assert sorted(rows) == list(range(len(rows)))
+    if count > 10:
+        assert len(rows) > 1
+    (key,) = find(root, "g", "key")
+    key_texts = list(key.iter(NS + "text"))
+    assert [t.text for t in key_texts] == ["run", "best"]
+    key_left = min(float(x.get("x1", "0")) for x in key.iter(NS + "line"))
+    key_right = _box(key_texts[-1])[1]
+    key_y = float(key_texts[0].get("y", "0"))
+    last_y = float(next(entries[-1].iter(NS + "text")).get("y", "0"))
+    assert key_y >= last_y
+    if key_y == last_y:  # on the last row: after its last entry
+        rows[len(rows) - 1].append((key_left, key_right))
+    for boxes in rows.values():
+        for (_, right), (left, _) in itertools.pairwise(boxes):
+            assert right < left  # entries (and the key) one after the other, apart
+        assert boxes[0][0] >= 0 and boxes[-1][1] <= width
+    assert key_right <= width
+    # the chart grows a row a further legend row, and everything is inside it
+    height = float(root.get("height", "0"))
+    assert height == 260 + 16 * (len(rows) - 1 + (key_y > last_y))
+    assert root.get("viewBox") == f"0 0 {width:g} {height:g}"
+    assert key_y + 5 <= height
+    bottom = max(float(t.get("y", "0")) for t in root.iter(NS + "text"))
+    assert bottom <= height
+    # the plot itself keeps its size
+    axis = find(root, "text", "axis-label")[0]
+    assert float(axis.get("y", "0")) < float(next(entries[0].iter(NS + "text")).get("y", "0"))
+
+
+def test_both_axes_have_tick_values() -> None:
+    """The x axis ("action") had no values: a few ticks on both, in the plot's range."""
+    from tilelay.svg.charts import revenue_chart
+
+    root = parse(revenue_chart({"KO": [(48, 100, 100), (200, 250, 270)]}, {}, last_step=443))
+    xs = [int(t.text or "") for t in find(root, "text", "x")]
+    ys = [int(t.text or "") for t in find(root, "text", "y")]
+    assert xs == [0, 100, 200, 300, 400]
+    assert ys[0] == 0 and ys[-1] >= 270 and 3 <= len(ys) <= 7
+    # the x values under the plot, in order, under the marks they name
+    positions = [float(t.get("x", "0")) for t in find(root, "text", "x")]
+    assert positions == sorted(positions) and positions[0] == 44
+    axis_y = float(find(root, "text", "axis-label")[0].get("y", "0"))
+    assert all(float(t.get("y", "0")) < axis_y for t in find(root, "text", "x"))
+
+
+def test_light_is_decided_by_luminance() -> None:
+    from tilelay.svg.charts import is_light, luminance, rgb
+
+    assert rgb("#abc") == (0xAA, 0xBB, 0xCC) and rgb("#11223380") == (0x11, 0x22, 0x33)
+    assert rgb("AntiqueWhite") == (250, 235, 215) and rgb("sand") is None
+    assert luminance("white") == 1 and luminance("#000000") == 0
+    assert [is_light(c) for c in ("#ffffff", "#f5f5f5", "cyan", "lime", "#fde900")] == [True] * 5
+    assert [is_light(c) for c in ("#000", "#cccc00", "#35a7ff", "red", "sand")] == [False] * 5

@@ -267,3 +267,30 @@ def test_a_minor_s_run_is_shown_like_a_corporation_s(client: TestClient) -> None
     assert response.status_code == 200, response.text
     data = response.json()
     assert data["corporation"] == "MS" and data["revenue"] == 60
+
+
+def test_an_action_that_is_not_a_run_routes_is_refused_by_its_type(client: TestClient) -> None:
+    """Action 50 of the shared 1889 record is KO's dividend: its best routes were answered
+    (trains none, revenue 0), which read as a run earning 0. It is refused with the action's
+    type, in the app's one error shape, by the API and by the posted form."""
+    body = _fixture("1889")
+    record = json.loads(body)
+    kinds = {a["id"]: a["type"] for a in record["actions"]}
+    assert kinds[50] == "dividend" and kinds[1] == "bid"
+    r = client.post("/api/routes/1889?action=50", content=body)
+    assert r.status_code == 400, r.text[:300]
+    data = r.json()
+    assert set(data) == {"error", "status", "suggestions"} and data["status"] == 400
+    assert data["error"].startswith("action 50 is a dividend, not a run_routes"), data
+    # the run_routes on either side are named
+    ids = [s.action["id"] for s in _runs(record)]
+    before, after = max(i for i in ids if i < 50), min(i for i in ids if i > 50)
+    assert f"{before} and {after}" in data["error"]
+    r = client.post("/api/routes/1889?action=1", content=body)
+    assert r.status_code == 400 and "action 1 is a bid, not a run_routes" in r.json()["error"]
+    # a run_routes still answers
+    assert client.post(f"/api/routes/1889?action={before}", content=body).status_code == 200
+    form = urlencode({"record": body.decode(), "action": "50"})
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    r = client.post("/routes/1889", content=form, headers=headers)
+    assert r.status_code == 400 and "action 50 is a dividend, not a run_routes" in r.text

@@ -7,6 +7,7 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
+from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS
 from tilelay.carcassonne.players import new_game
 from tilelay.web import create_app
 
@@ -67,7 +68,11 @@ def test_greedy_players(client: TestClient) -> None:
     ("query", "message"),
     [
         ("seed=x", "query parameter &#39;seed&#39; must be a whole number from 0 to"),
-        ("players=9", "query parameter &#39;players&#39; must be a whole number from 1 to 6"),
+        (
+            "players=9",
+            "query parameter &#39;players&#39; must be a whole number from "
+            f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+        ),
         ("move=-1", "query parameter &#39;move&#39; must be a whole number from 0 to 72"),
         ("kinds=smart", "query parameter &#39;kinds&#39;: unknown player &#39;smart&#39;"),
         ("players=3&kinds=random,greedy", "2 kinds given for 3 players"),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tilelay.carcassonne.game import Game, Move
+from tilelay.carcassonne.game import MAX_SEED, Game, Move
 from tilelay.carcassonne.record import GameRecord, load_game, restore
 from tilelay.store import Store
 from tilelay.web import create_app
@@ -250,3 +250,62 @@ def test_the_pages(client: TestClient) -> None:
     bad = client.post("/carcassonne/play", data={"seat0": "human"}, follow_redirects=False)
     assert bad.status_code == 400 and "2 to 5 seats" in bad.text
     assert 'href="/carcassonne/play"' in client.get("/carcassonne").text
+
+
+@pytest.mark.parametrize("seed", ["7", "", " 7", 7.0, 7.5, True, [7], {"n": 7}])
+def test_a_seed_that_is_not_a_json_whole_number_is_refused(client: TestClient, seed: Any) -> None:
+    """``{"players": ["human", "greedy"], "seed": "7"}`` made a game of seed 7, where every
+    other number of the API (a board's, a move's) must be a JSON number: a seed of another
+    type is refused (400, naming the field), in the app's one error shape."""
+    r = client.post(API, json={"players": ["human", "greedy"], "seed": seed})
+    assert r.status_code == 400, r.text
+    data = r.json()
+    assert set(data) == {"error", "status", "suggestions"} and data["status"] == 400
+    assert data["error"].startswith(f"'seed' must be a whole number from 0 to {MAX_SEED}")
+    assert client.get(API).json()["games"] == []  # no game was made
+    # a number, or none (a random seed), makes a game
+    assert _create(client, ["human", "greedy"], seed=7)["game"]["seed"] == 7
+    r = client.post(API, json={"players": ["human", "greedy"], "seed": None})
+    assert r.status_code == 201 and 0 <= r.json()["game"]["seed"] <= MAX_SEED
+
+
+def test_one_seed_range_on_every_page_and_the_api(client: TestClient) -> None:
+    """The seed was 0 to 2**31 - 1 in the API and the setup form, but 0 to 2**63 - 1 on the
+    page that watches computer players: one range everywhere (the library's, as on the
+    command line), said in the forms too."""
+    top = MAX_SEED
+    assert _create(client, ["human", "greedy"], seed=top)["game"]["seed"] == top
+    assert _create(client, ["human", "greedy"], seed=2**31)["game"]["seed"] == 2**31
+    r = client.post(API, json={"players": ["human", "greedy"], "seed": -1})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"].startswith(f"'seed' must be a whole number from 0 to {top}")
+    for seed in (top + 1, 10**30):
+        r = client.post(API, json={"players": ["human", "greedy"], "seed": seed})
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith(f"'seed' must be a whole number from 0 to {top}")
+    # (a seed may be past the JSON reader's limit on numbers, no other number may)
+    r = client.post(API, json={"players": ["human", "greedy"], "seed": 1, "name": 10**16})
+    assert r.status_code == 400 and "too large" in r.json()["error"]
+    r = client.post(API, json={"players": ["human", "greedy"], "seed": [10**16]})
+    assert r.status_code == 400 and "too large" in r.json()["error"]
+    # the page watching computer players
+    assert client.get(f"/carcassonne/game?seed={top}&players=2&move=1").status_code == 200
+    r = client.get(f"/carcassonne/game?seed={top + 1}&players=2&move=1")
+    assert r.status_code == 400 and f"from 0 to {top}" in r.text
+    # the setup form (its fields are text: the form's handler reads the digits)
+    form = {"seat0": "human", "seat1": "greedy"}
+    r = client.post("/carcassonne/play", data={**form, "seed": str(top)}, follow_redirects=False)
+    assert r.status_code == 303
+    assert f"(seed {top})" in client.get(r.headers["location"]).text
+    r = client.post(
+        "/carcassonne/play", data={**form, "seed": str(top + 1)}, follow_redirects=False
+    )
+    assert r.status_code == 400 and f"from 0 to {top}" in r.text
+    r = client.post("/carcassonne/play", data={**form, "seed": "x7"}, follow_redirects=False)
+    assert r.status_code == 400 and "&#39;seed&#39; must be a whole number" in r.text
+    r = client.post("/carcassonne/play", data={**form, "seed": ""}, follow_redirects=False)
+    assert r.status_code == 303  # empty: a random seed
+    # and the forms say the range
+    assert f'max="{top}"' in client.get("/carcassonne").text
+    setup = client.get("/carcassonne/play").text
+    assert f'maxlength="{len(str(top))}"' in setup and f"from 0 to {top}" in setup

@@ -11,7 +11,8 @@ it with each request.
   ``{svg, routes, recorded, actions, …, panel}`` (``panel`` is the result as HTML, which the
   page's script swaps in).
 
-Without ``action`` the last ``run_routes`` action is shown. Bodies above :data:`MAX_BODY`
+Without ``action`` the last ``run_routes`` action is shown; an ``action`` of another type
+answers 400 naming it ("action 50 is a dividend, not a run_routes"). Bodies above :data:`MAX_BODY`
 answer 413, malformed JSON or a record of another game 400 saying why, an unknown game 404.
 """
 
@@ -176,9 +177,28 @@ def _with_train_ids(
     return sorted(out, key=lambda r: r.train)
 
 
+def _a(kind: object) -> str:
+    """An action's type with its article: "a dividend", "an assign"."""
+    if not isinstance(kind, str) or not kind:
+        return "an action without a type"
+    name = kind[:60]
+    return ("an " if name[0].lower() in "aeio" or name.lower().startswith("un") else "a ") + name
+
+
+def _nearest(runs: Sequence[tuple[int, str]], action: int) -> str:
+    """The ``run_routes`` actions on either side of ``action``, said after a refusal."""
+    before = [a for a, _ in runs if a < action]
+    after = [a for a, _ in runs if a > action]
+    near = [str(a) for a in (before[-1:] + after[:1])]
+    if not near:
+        return " (the record has none)"
+    return f" (the run_routes nearest it: {' and '.join(near)})"
+
+
 def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> RoutesView:
     """Replay ``record`` to ``action`` (default: its last ``run_routes``) and find the best
-    routes of the corporation that acted there."""
+    routes of the corporation that ran there; an action that is not a ``run_routes`` is
+    refused (400) by its type, with the ``run_routes`` on either side."""
     in_force = actions_in_force(record.get("actions", []))
     runs = tuple(
         (int(a["id"]), str(a.get("entity", "")))
@@ -196,6 +216,10 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
             break
     if chosen is None:
         raise WebError(f"no action {action} in force in the record")
+    kind = chosen.action.get("type")
+    if kind != "run_routes":
+        # (its best routes would read as a run earning them: a dividend's trains have run)
+        raise WebError(f"action {action} is {_a(kind)}, not a run_routes{_nearest(runs, action)}")
     corp = str(chosen.action.get("entity", ""))
     if chosen.action.get("entity_type") not in (None, "corporation", "minor") or corp not in {
         c.sym for c in game.corporations
@@ -208,9 +232,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
     trains = check_trains(corp, chosen.runnable_names(corp))
     planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     result = planner.best(trains)
-    recorded = (
-        _recorded(planner, chosen.action, held) if chosen.action.get("type") == "run_routes" else []
-    )
+    recorded = _recorded(planner, chosen.action, held)
     recorded.sort(key=lambda r: str(r["train"]))
     ours = _with_train_ids(result.routes, held, recorded)
     drawing = map_svg(game, board=chosen.board, routes=ours, size=MAP_SIZE)

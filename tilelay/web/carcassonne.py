@@ -14,7 +14,9 @@ Games with people, the River and the Abbot are played in :mod:`tilelay.web.carca
 
 Games are replayed from their seed for each request (a random game takes milliseconds), off
 the event loop under the request time limit (:func:`~tilelay.web.compute.offloaded`). Bad
-query parameters answer 400 with a one-line message (:mod:`tilelay.web.errors`).
+query parameters answer 400 with a one-line message (:mod:`tilelay.web.errors`). Seeds are 0
+to :data:`tilelay.carcassonne.game.MAX_SEED`, as in the games played in the browser and on the
+command line.
 """
 
 from __future__ import annotations
@@ -29,7 +31,14 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, PLAYER_KINDS, Game, transcript
+from tilelay.carcassonne.game import (
+    MAX_PLAYERS,
+    MAX_SEED,
+    MIN_PLAYERS,
+    PLAYER_KINDS,
+    Game,
+    transcript,
+)
 from tilelay.carcassonne.players import new_game
 from tilelay.carcassonne.svg import PLAYER_COLOURS, board_svg, tile_svg
 from tilelay.carcassonne.tileset import base_tileset, game_tileset
@@ -40,7 +49,6 @@ from tilelay.web.templating import render
 
 __all__ = ["GameQuery", "parse_query", "routes"]
 
-MAX_SEED = 2**63 - 1
 MAX_MOVES = 72
 
 
@@ -118,6 +126,7 @@ def index(request: Request) -> Response:
             "kinds": sorted(PLAYER_KINDS),
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
+            "max_seed": MAX_SEED,
             "tiles": tiles,
             "total": ts.total,
         },

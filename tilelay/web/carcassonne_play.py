@@ -23,7 +23,9 @@ The JSON API (errors ``{error, status, suggestions}``; a change names the ``vers
 based on and answers 409 when the game moved on elsewhere):
 
 - ``GET /api/carcassonne/games``: the saved games; ``POST`` ``{players, seed?, river?,
-  abbot?, name?}``: a new game (201, its view);
+  abbot?, name?}``: a new game (201, its view); ``seed`` a JSON whole number from 0 to
+  :data:`tilelay.carcassonne.game.MAX_SEED` (the setup form's, text, is read as digits), or
+  left out for a random one;
 - ``POST /api/carcassonne/games/import``: a saved game file (``tilelay carcassonne play
   --save``) becomes a game (201);
 - ``GET /api/carcassonne/games/<id>``: the view (see :func:`game_view`); ``DELETE``;
@@ -52,6 +54,7 @@ from starlette.routing import BaseRoute, Route
 from tilelay.carcassonne.board import ABBOT, RETURN_ABBOT, Rules
 from tilelay.carcassonne.errors import CarcassonneError
 from tilelay.carcassonne.game import (
+    MAX_SEED,
     Game,
     Move,
     describe_event,
@@ -70,10 +73,11 @@ from tilelay.carcassonne.svg import (
 )
 from tilelay.carcassonne.tile import Kind, TileType
 from tilelay.errors import NotFoundError
+from tilelay.limits import shown
 from tilelay.store import Document, Store, StoreError, id_text
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError
-from tilelay.web.params import flag, json_body, read_body
+from tilelay.web.params import flag, json_body, parse_int, read_body
 from tilelay.web.stores import get_store, store_error
 from tilelay.web.templating import render
 
@@ -94,7 +98,9 @@ SEAT_KINDS: dict[str, str] = {
 }
 #: The board's square size in pixels (the page zooms).
 SQUARE = 64
-MAX_SEED = 2**31 - 1
+#: A seed left out is drawn below this: short to read (any seed up to
+#: :data:`~tilelay.carcassonne.game.MAX_SEED` may be chosen).
+RANDOM_SEEDS = 2**31
 MAX_BODY = 256 * 1024
 
 
@@ -118,7 +124,7 @@ def new_record(
                 suggestions=list(SEAT_KINDS),
             )
     if seed is None:
-        seed = secrets.randbelow(MAX_SEED)
+        seed = secrets.randbelow(RANDOM_SEEDS)
     return GameRecord(seed, Rules(river=river, abbot=abbot), tuple(players))
 
 
@@ -465,13 +471,25 @@ def _players(data: dict[str, Any]) -> list[str]:
 
 
 def _seed(value: Any) -> int | None:
-    if value is None or value == "":
+    """The ``seed`` of a JSON body: a whole number (a JSON number, not a string, as every
+    number of the API) in range, or absent or null for a random one."""
+    if value is None:
         return None
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 10:
-        value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-        raise WebError(f"'seed' must be a whole number from 0 to {MAX_SEED}")
+        said = f"the text {shown(value)}" if isinstance(value, str) else shown(value)
+        raise WebError(
+            f"'seed' must be a whole number from 0 to {MAX_SEED} (a JSON number), or null for"
+            f" a random one, not {said}"
+        )
     return value
+
+
+def _form_seed(text: str | None) -> int | None:
+    """The ``seed`` of the setup form (a form's fields are text): digits in range, or empty
+    for a random one."""
+    if text is None or not text.strip():
+        return None
+    return parse_int(text, "'seed'", 0, MAX_SEED)
 
 
 def _game_name(value: Any) -> str | None:
@@ -484,7 +502,10 @@ def _game_name(value: Any) -> str | None:
 
 async def create_game(request: Request) -> Response:
     """``POST /api/carcassonne/games``: a new game."""
-    data = await json_body(request, MAX_BODY, fields=("players", "seed", "river", "abbot", "name"))
+    # (a seed may be past the JSON reader's limit on other numbers: up to MAX_SEED)
+    data = await json_body(
+        request, MAX_BODY, fields=("players", "seed", "river", "abbot", "name"), wide=("seed",)
+    )
     saved = new_record(
         _players(data),
         _seed(data.get("seed")),
@@ -642,6 +663,7 @@ async def play_page(request: Request) -> Response:
             "seats": range(MAX_SEATS),
             "defaults": ["human", "mcts:medium", "", "", ""],
             "colours": PLAYER_COLOURS,
+            "max_seed": MAX_SEED,
             "games": games,
         },
     )
@@ -657,7 +679,7 @@ async def start_game(request: Request) -> Response:
     players = [form[f"seat{i}"] for i in range(MAX_SEATS) if form.get(f"seat{i}")]
     saved = new_record(
         players,
-        _seed(form.get("seed")),
+        _form_seed(form.get("seed")),
         river=form.get("river") == "on",
         abbot=form.get("abbot") == "on",
     )

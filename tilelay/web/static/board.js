@@ -446,6 +446,25 @@
   // ------------------------------------------------------------------ saving
 
   let saveFailed = false; // whether the last save failed (then leaving the page warns)
+  let boardEra = 0; // counts the boards this page has shown: a save answered late is of an older one
+
+  // A new board or a branch drops this board's unsaved changes (the status says "unsaved
+  // changes"): they go ahead only when the person says so; cancelling keeps everything.
+  function mayDrop(doing) {
+    if (!dirty) return true;
+    return window.confirm(
+      "Your board has unsaved changes" + (saved ? " (since version " + saved.version + ")" : "") +
+        ". " + doing + " and lose them?"
+    );
+  }
+
+  // another board takes this one's place: its pending autosave is not made (it would save
+  // the new board over this one), and a save under way is forgotten when it answers
+  function anotherBoard() {
+    clearTimeout(saveTimer);
+    boardEra++;
+    saveFailed = false;
+  }
 
   function scheduleSave() {
     updateSaveStatus();
@@ -458,7 +477,9 @@
     $("save-status").textContent =
       text || (dirty ? "unsaved changes" : saved ? "saved · version " + saved.version : "");
     // the heading names the board once it has a name
-    $("board-name-label").textContent = $("board-name").value.trim() || "board";
+    const label = $("board-name-label");
+    label.textContent = $("board-name").value.trim() || "board";
+    label.title = label.textContent; // (a long name is cut short with an ellipsis)
     app.dataset.saved = saved ? String(saved.version) : "";
     app.dataset.dirty = dirty ? "1" : "";
   }
@@ -468,6 +489,7 @@
     if (record) return;
     const name = $("board-name").value.trim() || view.game.title + " board";
     const sending = state;
+    const era = boardEra;
     try {
       let answer;
       if (!saved) {
@@ -479,6 +501,7 @@
           state: sending,
         });
       }
+      if (era !== boardEra) return; // saved; the page has gone on to another board since
       saved = { id: answer.board.id, name: answer.board.name, version: answer.board.version };
       $("board-name").value = saved.name;
       if (sending === state) dirty = false;
@@ -491,6 +514,7 @@
       if (dirty) scheduleSave();
       saveFailed = false;
     } catch (e) {
+      if (era !== boardEra) return;
       if (e.status === 409) return conflict(e.message);
       saveFailed = true;
       if (e.status === 404 && saved) {
@@ -577,10 +601,12 @@
     $("record-import").hidden = true;
     $("record-view").hidden = false;
     $("record-title").textContent = record.record.name;
+    $("record-title").title = record.record.name;
     // the heading names the record's game while it is shown (it may be another game's)
     $("game-title").textContent = record.game.title;
     $("game-title").href = "/map/" + encodeURIComponent(record.game.name);
     $("board-name-label").textContent = "record";
+    $("board-name-label").title = record.record.name;
     const slider = $("step");
     slider.max = String(record.steps.length - 1);
     $("chart").innerHTML = record.chart;
@@ -724,6 +750,7 @@
 
   async function branch() {
     if (!record) return;
+    if (!mayDrop("Branch a board from this step")) return;
     let answer;
     try {
       answer = await call("POST", "/api/records/" + record.record.id + "/branch", { step: recordStep });
@@ -733,6 +760,7 @@
     }
     const name = record.record.name + " · step " + recordStep;
     leaveRecord();
+    anotherBoard();
     saved = null;
     dirty = true;
     $("board-name").value = name;
@@ -915,6 +943,8 @@
   $("step-next").addEventListener("click", () => goStep(recordStep + 1));
   $("step-last").addEventListener("click", () => goStep(record ? record.steps.length - 1 : 0));
   $("new-board").addEventListener("click", async () => {
+    if (!mayDrop("Start a new empty board")) return;
+    anotherBoard();
     saved = null;
     dirty = false;
     $("board-name").value = "";

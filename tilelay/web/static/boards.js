@@ -19,7 +19,8 @@
         const name = prompt("New name", row.querySelector("a.open").textContent);
         if (!name) return;
         const answer = await call("PATCH", base + id, { name });
-        row.querySelector("a.open").textContent = answer.board.name;
+        const link = row.querySelector("a.open");
+        link.textContent = link.title = answer.board.name;
       } else if (ev.target.classList.contains("delete")) {
         if (!confirm("Delete it? This cannot be undone.")) return;
         await call("DELETE", base + id);

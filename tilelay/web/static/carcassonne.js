@@ -327,9 +327,13 @@
       prompt.textContent = `${who}: click a highlighted square for tile ${view.hand.name} (R turns it; arrow keys and Enter work too).`;
     else if (person) {
       const n = figureActions(actionsAt(spotAt(placed.x, placed.y), placed.rotation)).length;
+      // (the number keys go up to 9)
+      const spots = n === 1
+        ? "click the only spot for a follower (key 1)"
+        : `click a spot for a follower (keys 1–${Math.min(n, 9)})`;
       prompt.textContent =
         `Turn the tile with R or by clicking it; then ` +
-        (n ? `click a spot for a follower (keys 1–${n}) or choose no follower (N).` : "confirm with No follower (N).");
+        (n ? `${spots} or choose no follower (N).` : "confirm with No follower (N).");
     } else if (stopped) prompt.textContent = `${who} could not move. Reload the page to try again.`;
     else prompt.textContent = `${who} is thinking…`;
     $("legend").hidden = !(person && !placed);
