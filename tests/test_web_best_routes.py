@@ -75,7 +75,7 @@ def test_api_revenues_equal_best_routes(client: TestClient, game: str) -> None:
         assert sorted(x["revenue"] for x in data["routes"]) == sorted(
             x.revenue for x in expected.routes
         )
-        assert sum(x["revenue"] for x in data["routes"]) == data["revenue"]
+        assert sum(x["revenue"] for x in data["routes"]) + data["run_bonus"] == data["revenue"]
         # train ids of the corporation's trains, each used once
         held = step.trains[corp]
         assert len({x["train"] for x in data["routes"]}) == len(data["routes"])
@@ -294,3 +294,23 @@ def test_an_action_that_is_not_a_run_routes_is_refused_by_its_type(client: TestC
     headers = {"content-type": "application/x-www-form-urlencoded"}
     r = client.post("/routes/1889", content=form, headers=headers)
     assert r.status_code == 400 and "action 50 is a dividend, not a run_routes" in r.text
+
+
+@pytest.mark.usefixtures("engine_games")
+def test_a_run_under_a_whole_run_rule_earns_what_the_audit_says(client: TestClient) -> None:
+    """18TN's Civil War: L&N's three routes at action 294 earn 250 apiece summed, the run
+    170 (the lowest taken away), as the audit says; the best's routes and the rule's part
+    add up to its revenue."""
+    from tests.conftest import reference
+    from tilelay.audit import audit_record
+
+    path = reference("18xxgames", "fixtures", "18TN__7818.json")
+    (want,) = [r for r in audit_record(path).runs if r.id == 294]
+    r = client.post("/api/routes/18TN?action=294", content=path.read_bytes())
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["recorded_total"] == want.ran == 170
+    assert data["revenue"] == want.optimal_revenue == 190
+    assert data["run_bonus"] < 0
+    assert sum(x["revenue"] for x in data["routes"]) + data["run_bonus"] == data["revenue"]
+    assert 'class="run-rule"' in data["panel"]  # the rule's part listed on the page too

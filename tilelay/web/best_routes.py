@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tilelay.audit import rate_recorded
+from tilelay.audit import ran_revenue, rate_recorded, recorded_total
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
 from tilelay.limits import check_trains
@@ -69,8 +69,11 @@ class RoutesView:
     trains: tuple[str, ...]
     routes: tuple[TrainRoute, ...]
     revenue: int
+    #: what the game's whole-run rule adds to the best routes' sum (negative: takes away)
+    run_bonus: int
     recorded: tuple[dict[str, Any], ...]
-    recorded_total: int
+    #: what the recorded run earned (None: not known, a recorded route not being legal)
+    recorded_total: int | None
     svg: str
     actions: tuple[tuple[int, str], ...]
 
@@ -95,6 +98,7 @@ class RoutesView:
             "trains": list(self.trains),
             "routes": [_route_json(r) for r in self.routes],
             "revenue": self.revenue,
+            "run_bonus": self.run_bonus,
             "recorded": list(self.recorded),
             "recorded_total": self.recorded_total,
             "actions": [{"id": a, "corporation": c} for a, c in self.actions],
@@ -134,10 +138,14 @@ def parse_record(body: bytes, game: Game) -> dict[str, Any]:
 
 def _recorded(
     planner: RoutePlanner, action: Mapping[str, Any], held: Mapping[str, str]
-) -> list[dict[str, Any]]:
-    """The routes the record says were run, rated on the position (:func:`rate_recorded`)."""
-    rated, _ = rate_recorded(planner, recorded_routes(action), held)
-    return [
+) -> tuple[list[dict[str, Any]], int | None]:
+    """The routes the record says were run, rated on the position (:func:`rate_recorded`),
+    and what the run earned, as the audit says (:func:`ran_revenue`: with the game's
+    whole-run rule; None where a recorded route is not legal and the record gives no
+    revenue)."""
+    routes = recorded_routes(action)
+    rated, computed = rate_recorded(planner, routes, held)
+    rows = [
         {
             "train": run.train,
             "hexes": list(run.hexes),
@@ -148,6 +156,7 @@ def _recorded(
         }
         for run in rated
     ]
+    return rows, ran_revenue(recorded_total(routes), computed)
 
 
 def _with_train_ids(
@@ -232,7 +241,7 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
     trains = check_trains(corp, chosen.runnable_names(corp))
     planner = RoutePlanner(chosen.board, corp, chosen.phase, facts=chosen.facts)
     result = planner.best(trains)
-    recorded = _recorded(planner, chosen.action, held)
+    recorded, ran = _recorded(planner, chosen.action, held)
     recorded.sort(key=lambda r: str(r["train"]))
     ours = _with_train_ids(result.routes, held, recorded)
     drawing = map_svg(game, board=chosen.board, routes=ours, size=MAP_SIZE)
@@ -244,8 +253,9 @@ def analyse(game: Game, record: Mapping[str, Any], action: int | None) -> Routes
         trains=tuple(f"{t} ({held[t]})" for t in sorted(held)),
         routes=tuple(ours),
         revenue=result.revenue,
+        run_bonus=result.run_bonus,
         recorded=tuple(recorded),
-        recorded_total=sum(r["revenue"] or 0 for r in recorded),
+        recorded_total=ran,
         svg=drawing,
         actions=runs,
     )

@@ -618,9 +618,12 @@
     for (const r of record.runs) {
       const tr = document.createElement("tr");
       tr.dataset.n = String(r.n);
-      tr.append(cell("#" + r.id), cell(r.corporation), cell(String(r.run)),
+      // a run whose revenue is not known (a recorded route not legal, in a record that gives
+      // no revenue) shows "?", and so does what it missed
+      tr.append(cell("#" + r.id), cell(r.corporation), cell(r.run === null ? "?" : String(r.run)),
         cell(r.best === null ? "…" : String(r.best)),
-        cell(r.missed === null ? "…" : String(r.missed)));
+        cell(r.missed === null ? (r.run === null && r.best !== null ? "?" : "…") : String(r.missed)));
+      if (r.run === null) tr.title = "A recorded route is not legal: what the run earned is not known";
       if (r.best === null) {
         tr.classList.add("unsearched");
         tr.title = "Not searched in the import's time: step to this run to search it";
@@ -687,21 +690,24 @@
       if (found && row) {
         // searched now: the list of runs shows it too
         row.cells[3].textContent = String(run.best);
-        row.cells[4].textContent = String(run.missed);
+        row.cells[4].textContent = run.missed === null ? "?" : String(run.missed);
         row.classList.remove("unsearched");
         row.removeAttribute("title");
       }
       $("map-caption").textContent = found ? "Best: " + run.best
         : "Best: not found within the time limit";
-      $("map-run-caption").textContent = "Run by the players: " + run.run;
+      const ran = run.run === null ? "?" : String(run.run);
+      $("map-run-caption").textContent = "Run by the players: " + ran;
       const p = document.createElement("p");
       p.className = "run-summary";
-      p.dataset.run = String(run.run);
+      p.dataset.run = run.run === null ? "" : ran;
       p.dataset.best = found ? String(run.best) : "";
-      p.dataset.missed = found ? String(run.missed) : "";
-      p.textContent = run.corporation + " ran " + run.run + (found
-        ? "; the best was " + run.best +
-          (run.missed ? ": " + run.missed + " missed." : ": nothing missed.")
+      p.dataset.missed = found && run.missed !== null ? String(run.missed) : "";
+      p.textContent = (run.run === null
+        ? run.corporation + " ran routes the rules do not allow (below), so what they earned is not known"
+        : run.corporation + " ran " + ran) + (found
+        ? "; the best was " + run.best + (run.missed === null ? "."
+          : run.missed ? ": " + run.missed + " missed." : ": nothing missed.")
         : "; the search for the best routes took longer than the server's time limit.");
       runBox.appendChild(p);
       const illegal = run.ran.filter((a) => a.problem);
@@ -735,6 +741,15 @@
             (a.problem ? " · not legal" : "") : "—"),
           cell(b ? b.revenue + " · " + b.hexes.join("–") : "—")
         );
+        tb.appendChild(tr);
+      }
+      if (run.best_run_bonus) {
+        // what the game's rule for the whole run adds to the best routes (or takes away:
+        // 18TN's Civil War), so that the best column adds up to the best
+        const tr = document.createElement("tr");
+        tr.className = "run-rule";
+        tr.append(cell("the whole run"), cell("—"),
+          cell((run.best_run_bonus > 0 ? "+" : "") + run.best_run_bonus + " · the game's rule"));
         tb.appendChild(tr);
       }
       table.appendChild(tb);
