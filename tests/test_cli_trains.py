@@ -95,3 +95,29 @@ def test_main_exit_status_on_bad_file(tmp_path: Path, capsys: pytest.CaptureFixt
     assert err.strip().endswith(
         "Game.xml:2: quantity of train type '2' must be more than 0, or -1 for unlimited, not 0"
     )
+
+
+@pytest.mark.parametrize(
+    ("game", "option", "values"),
+    [
+        ("1856", "1856AlternateTrains=maybe", "(no, yes)"),
+        ("1880", "UnlimitedTiles=bogus", "(No, Yellow Plain, Yes)"),
+    ],
+)
+def test_an_option_value_the_file_does_not_use_exits_2(
+    game: str, option: str, values: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not a silently changed game (1856 without its D train): exit 2, one line naming the
+    option and the values the file uses."""
+    from tilelay import cli
+
+    path = game_xml(game)
+    assert cli.main(["trains", path, "--options", option]) == 2
+    captured = capsys.readouterr()
+    name, _, value = option.partition("=")
+    assert captured.out == ""
+    assert captured.err == (
+        f"tilelay: error: {path}: option {name!r}: {value!r} is not one of the values the "
+        f"game uses {values}\n"
+    )
+    assert cli.main(["trains", path, "--options", f"{name}=Yes"]) == 0

@@ -47,19 +47,19 @@ SHARED = {
 }
 
 
+def _paths() -> list[str]:
+    """The reference sources, in the order the comparisons fixture adds them."""
+    return [str(reference(*p)) for p in (("18xxgames", "engine"), ("rails",), ("ge18xx",))]
+
+
 @pytest.fixture(scope="module")
 def comparisons(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Comparison]]:
     """Every shared title compared once (the sources read once, into a fresh cache)."""
-    paths = [
-        reference("18xxgames", "engine"),
-        reference("rails"),
-        reference("ge18xx"),
-    ]
     mp = pytest.MonkeyPatch()
     mp.setenv(sources.ENVIRONMENT_VARIABLE, "")
     registry.reset()
     try:
-        sources.add_paths([str(p) for p in paths])
+        sources.add_paths(_paths())
         yield {title: compare(title) for title in titles_in_several_sources()}
     finally:
         registry.reset()
@@ -204,3 +204,44 @@ def test_command_line_exit_status_when_unexplained(
     monkeypatch.setattr(module, "known_differences", lambda: read_known_differences(""))
     assert main(["games", "compare", "18TN"]) == 1
     assert "      UNEXPLAINED\n" in capsys.readouterr().out
+
+
+def test_the_order_of_the_sources_does_not_matter(
+    comparisons: dict[str, Comparison], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sources given in another order (Rails first, as ``--games R/rails --games
+    R/18xxgames/engine ...``) give the same comparisons: the same reference (the first of
+    FORMAT_ORDER), the same hex names (Rails' 18EU renamed as 18xx.games names it) and the
+    same causes; nothing unexplained."""
+    paths = [reference("rails"), reference("ge18xx"), reference("18xxgames", "engine")]
+    registry.reset()
+    try:
+        sources.add_paths([str(p) for p in paths])
+        assert titles_in_several_sources() == list(comparisons)
+        for title, expected in comparisons.items():
+            assert compare(title).to_json() == expected.to_json(), title
+        for title in ("18EU", "SOH"):
+            assert main(["games", "compare", title]) == 0
+            out = capsys.readouterr().out
+            assert "UNEXPLAINED" not in out
+            assert "(each compared with 18xx.games)" in out
+    finally:  # the sources in the fixture's order again, for the tests after this one
+        registry.reset()
+        sources.add_paths(_paths())
+
+
+def test_compare_games_in_any_order(comparisons: dict[str, Comparison]) -> None:
+    """compare_games puts the games in FORMAT_ORDER; a source whose hexes are named otherwise
+    is renamed as the others name them even when it comes first (the reference)."""
+    rails, engine = load_game("18EU@rails"), load_game("18EU@18xx.games")
+    one = compare_games([engine, rails], "18EU").to_json()
+    assert compare_games([rails, engine], "18EU").to_json() == one == comparisons["18EU"].to_json()
+    # Rails' 18EU as the reference: its hexes renamed as the other source names them
+    other = replace(engine, format="other")
+    result = compare_games([other, rails], "18EU")
+    assert result.sources == ("rails", "other")
+    assert result.notes == (
+        "rails: hexes renamed to other's: " + known_differences().coordinates[("18eu", "rails")][1],
+    )
+    hexes = [f for f in result.findings if f.difference.what == "hex"]
+    assert len(hexes) == sum(f.difference.what == "hex" for f in comparisons["18EU"].findings)

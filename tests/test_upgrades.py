@@ -292,6 +292,43 @@ def test_cli_tileset_needs_inputs(capsys: pytest.CaptureFixture[str]) -> None:
     assert "needs GAME" in capsys.readouterr().err
 
 
+def test_cli_tileset_check_needs_a_hand_written_tile_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game's tile set is computed: --check with GAME has nothing to check (it used to
+    print the computed XML and exit 0); --check does not write or print JSON either."""
+    assert main(["tileset", "1830", "--check"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "tilelay: error: --check needs a hand-written tile set to check: --manifest "
+        "TILESET.xml and --tiles FILE... (a game's tile set is computed; it has no "
+        "hand-written upgrades)\n"
+    )
+    out = tmp_path / "out.xml"
+    for extra in (["-o", str(out)], ["--json"]):
+        args = ["tileset", "--tiles", "t.xml", "--manifest", "m.xml", "--check", *extra]
+        assert main(args) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert "--check prints a report" in captured.err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "command", [["upgrades"], ["tileset"], ["render", "map"], ["render", "sheet"], ["trains"]]
+)
+def test_game_arguments_take_any_game_known(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Any game known works, a built-in one or one of --games: the help says so."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "a built-in game" not in text
+    assert "--games" in text
+
+
 def test_city_map_pins_where_tokens_go() -> None:
     """A required city map (a tile set's <RevenueCenter from to>) leaves out the rotation
     that would send each old city's tokens to the other new city."""

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import REFERENCE, reference
-from tilelay.errors import XMLFormatError
+from tilelay.errors import GameDataError, XMLFormatError
+from tilelay.sources.rails import load_rails_game
 from tilelay.trains import POOL, SCRAPHEAP, CityScore, ReachBase, TownCounting, TrainManager
 from tilelay.xml.rails_game import read_rails_game, write_rails_trains
+from tilelay.xml.rails_options import game_options, option_values
 
 RAILS = REFERENCE / "rails"
 
@@ -253,12 +257,75 @@ def test_declared_options_and_user_options() -> None:
     m = read_rails_game(data, options={"Big": "no", "Size": "l", "Other": "1"})
     assert (m.card_type("2").quantity, m.train_type("2").cost) == (1, 99)
     assert [w.message for w in m.warnings] == ["option 'Other' is not used by this file"]
-    # a value no block tests (a misspelt one) leaves out every block of the option: said
-    m = read_rails_game(data, options={"Size": "XL"})
+    # a value the file does not use (a misspelt one) would leave out every block of the
+    # option, a game quietly changed: refused, naming the option and the values the file uses
+    with pytest.raises(GameDataError) as info:
+        read_rails_game(data, options={"Size": "XL"}, source="g.xml")
+    assert str(info.value) == (
+        "g.xml: option 'Size': 'XL' is not one of the values the game uses (S, M, L)"
+    )
+    with pytest.raises(GameDataError, match=r"option 'Big': 'maybe' .* \(yes, no\)"):
+        read_rails_game(data, options={"Big": "maybe"})
+
+
+def test_option_values_the_file_does_not_use_are_refused() -> None:
+    """A value neither declared nor tested: refused, for an option tested only for yes or
+    no (1856's 1856AlternateTrains) and for one the file declares with a list of values but
+    does not test in its trains (1880's UnlimitedTiles); the values it uses pass, in any
+    case."""
+    with pytest.raises(GameDataError) as info:
+        rails("1856", **{"1856AlternateTrains": "maybe"})
+    assert str(info.value).endswith(
+        "1856/Game.xml: option '1856AlternateTrains': 'maybe' is not one of the values the "
+        "game uses (no, yes)"
+    )
+    alternate = rails("1856", **{"1856AlternateTrains": "YES"})
+    assert alternate.card_types != rails("1856").card_types
+    with pytest.raises(
+        GameDataError, match=r"'UnlimitedTiles': 'bogus' .*\(No, Yellow Plain, Yes\)"
+    ):
+        rails("1880", UnlimitedTiles="bogus")
+    assert rails("1880", UnlimitedTiles="yellow plain").card_types == rails("1880").card_types
+    # values the game's other files test, Rails' known defaults, and a number of players
+    assert rails("1830", Variant="Coalfields&Reading", NumberOfPlayers="5")
+    assert rails("18EU", ExtraMinorFor4p="No") == rails("18EU")
+    with pytest.raises(GameDataError, match=r"'NumberOfPlayers': 'many' .*\(a whole number\)"):
+        rails("1830", NumberOfPlayers="many")
+
+
+def test_option_values_of_the_game_files_next_to_game_xml(tmp_path: Path) -> None:
+    """A value only the game's Map.xml tests (Game.xml names it in a <Component file>) is one
+    the game uses; without the files (the XML as bytes) it is refused."""
+    game = (
+        b'<ComponentManager><Component name="Map" file="Map.xml"/>'
+        b'<Component name="TrainManager"><TrainType name="2" majorStops="2" cost="80" '
+        b'quantity="1"><IfOption name="Variant" value="A"><Attributes cost="90"/></IfOption>'
+        b"</TrainType></Component></ComponentManager>"
+    )
+    (tmp_path / "Game.xml").write_bytes(game)
+    (tmp_path / "Map.xml").write_bytes(b'<Map><IfOption name="Variant" value="B"/></Map>')
+    m = read_rails_game(tmp_path / "Game.xml", options={"Variant": "B"})
     assert m.train_type("2").cost == 80
-    assert [w.message for w in m.warnings] == [
-        "option 'Size': no <IfOption> of this file tests the value 'XL' (it tests l, m)"
-    ]
+    with pytest.raises(GameDataError, match=r"'Variant': 'B' .*\(A, Basegame\)"):
+        read_rails_game(game, options={"Variant": "B"})
+    with pytest.raises(GameDataError, match=r"'Variant': 'C' .*\(A, B, Basegame\)"):
+        read_rails_game(tmp_path / "Game.xml", options={"Variant": "C"})
+
+
+def test_game_options_refuse_values_the_game_does_not_use() -> None:
+    """A whole Rails game loaded with options checks them alike, against every file of the
+    game (game_options, which load_rails_game uses)."""
+    directory = reference("rails", "1830")
+    assert game_options(directory, chosen={"Variant": "wabash"})["Variant"] == "wabash"
+    with pytest.raises(GameDataError, match=r"1830/Game.xml: option 'Variant': 'Wabsh' is not"):
+        game_options(directory, chosen={"Variant": "Wabsh"})
+    with pytest.raises(GameDataError, match=r"option 'Variant': 'Wabsh' is not"):
+        load_rails_game(directory, options={"Variant": "Wabsh"})
+    assert option_values(None, reference("rails", "18EU"))["ExtraMinorFor4p"] == {
+        "0 hamburg": "0 Hamburg",
+        "16 frankfurt": "16 Frankfurt",
+        "no": "No",
+    }
 
 
 def test_write_is_stable_pretty_xml() -> None:

@@ -9,8 +9,10 @@ location name; the manifest (counts, and each shared tile's label, colour, track
 revenues); corporations (homes, token costs), companies (value, revenue, blocked hexes) and
 trains (count, price, distance of each train).
 
-:func:`compare` compares every source of a title against the first one known (the reference)
-and names each difference's cause from the project's data file of known differences
+:func:`compare` compares every source of a title against the reference: the first of them
+in the fixed order of :data:`FORMAT_ORDER` (built-in, 18xx.games, Rails, GE18XX), whatever
+order the sources were given in, so that the same sources always give the same report. It
+names each difference's cause from the project's data file of known differences
 (``tilelay/data/known_differences.toml``, read by :func:`known_differences`): an edition
 difference, a data error in one source, a drawing-only detail, a naming difference, something
 a reader does not model, or something tilelay's tile language lacks. A difference no rule
@@ -44,6 +46,7 @@ from tilelay.trains import UNLIMITED_STOPS, TownCounting, TrainCardType
 
 __all__ = [
     "ASPECTS",
+    "FORMAT_ORDER",
     "Category",
     "Cause",
     "Comparison",
@@ -88,6 +91,19 @@ ASPECTS: tuple[str, ...] = (
     "train distance",
 )
 _ORDER = {what: i for i, what in enumerate(ASPECTS)}
+
+#: The formats in the order they are compared: the first a title has is the reference, the
+#: others are each compared with it (formats not listed come last, by name). A fixed order:
+#: the report must not depend on the order the sources were given in (``--games``).
+FORMAT_ORDER: tuple[str, ...] = ("tilelay", "18xx.games", "rails", "ge18xx")
+
+
+def _format_rank(fmt: str) -> tuple[int, str]:
+    """Where a format comes in :data:`FORMAT_ORDER` (unknown formats last, by name)."""
+    try:
+        return (FORMAT_ORDER.index(fmt), "")
+    except ValueError:
+        return (len(FORMAT_ORDER), fmt)
 
 
 class Category(StrEnum):
@@ -220,8 +236,9 @@ class KnownDifferences:
     per_game: Mapping[str, tuple[Rule, ...]]
     same_game: Mapping[str, str]
     coordinates: Mapping[tuple[str, str], tuple[tuple[int, int], str]] = field(default_factory=dict)
-    """(title key, format) -> the shift of that source's doubled coordinates onto the
-    reference's, and why: a source that names the hexes of a game otherwise."""
+    """(title key, format) -> the shift of that source's doubled coordinates onto the names
+    the title's other sources (those without an entry) use, and why: a source that names the
+    hexes of a game otherwise."""
 
     def cause(self, title: str, diff: Difference) -> Cause | None:
         """The cause of ``diff`` in game ``title``: the first matching rule of the title,
@@ -235,7 +252,7 @@ class KnownDifferences:
 
     def rule(self, title: str, diff: Difference) -> Rule | None:
         """The rule that explains ``diff`` in game ``title`` (see :meth:`cause`)."""
-        for rule in (*self.per_game.get(normalise_name(title), ()), *self.general):
+        for rule in (*self.per_game.get(self.title_key(title), ()), *self.general):
             if rule.matches(diff):
                 return rule
         return None
@@ -720,12 +737,15 @@ def known_differences() -> KnownDifferences:
 
 
 def _groups(known: KnownDifferences) -> dict[str, list[GameEntry]]:
-    """Title key -> the first entry of each format with that title, in registry order."""
+    """Title key -> the first entry of each format with that title, in the order of
+    :data:`FORMAT_ORDER` (the reference first), whatever order the sources were added in."""
     groups: dict[str, list[GameEntry]] = {}
     for entry in entries():
         group = groups.setdefault(known.title_key(entry.name), [])
         if all(e.format != entry.format for e in group):
             group.append(entry)
+    for group in groups.values():
+        group.sort(key=lambda e: _format_rank(e.format))
     return groups
 
 
@@ -740,22 +760,36 @@ def titles_in_several_sources(known: KnownDifferences | None = None) -> list[str
 def compare_games(
     games: Sequence[Game], title: str | None = None, known: KnownDifferences | None = None
 ) -> Comparison:
-    """Compare ``games[1:]`` each against ``games[0]``, naming causes as known for ``title``
-    (default: the first game's name)."""
+    """Compare the games, each against the reference, naming causes as known for ``title``
+    (default: the reference's name).
+
+    The games are put in the order of :data:`FORMAT_ORDER` first (the reference is the first
+    of them), so the order they are given in does not matter. A source that names the hexes
+    otherwise (:attr:`KnownDifferences.coordinates`) has its hexes renamed as the others name
+    them, whichever place it has in the order.
+    """
     known = known or known_differences()
     if not games:
         raise ValueError("compare_games needs at least one game")
+    games = sorted(games, key=lambda g: _format_rank(g.format))
     title = title or games[0].name
-    findings: list[Finding] = []
+    key = known.title_key(title)
+    shifts = [known.coordinates.get((key, g.format)) for g in games]
+    # the hexes are named as the sources without a shift name them
+    like = next((g for g, s in zip(games, shifts, strict=True) if s is None), games[0])
     notes: list[str] = []
-    for other in games[1:]:
-        shift = known.coordinates.get((normalise_name(title), other.format))
+    aligned: list[Game] = []
+    for game, shift in zip(games, shifts, strict=True):
         if shift is not None:
-            other = renamed(other, games[0], shift[0])
-            notes.append(f"{other.format}: hexes renamed to {games[0].format}'s: {shift[1]}")
-        pair = (games[0], other)
+            game = renamed(game, like, shift[0])
+            notes.append(f"{game.format}: hexes renamed to {like.format}'s: {shift[1]}")
+        aligned.append(game)
+    reference, *others = aligned
+    findings: list[Finding] = []
+    for other in others:
+        pair = (reference, other)
         unread = [_unread_hexes(g) for g in pair]
-        for diff in differences(games[0], other):
+        for diff in differences(reference, other):
             reasons = [
                 f"{g.format}: {u[c]}"
                 for g, u in zip(pair, unread, strict=True)
@@ -770,7 +804,8 @@ def compare_games(
 
 def compare(name: str, known: KnownDifferences | None = None) -> Comparison:
     """Compare every source of the game called ``name`` (any of its names, or
-    ``TITLE@FORMAT``) against the first known source of its title.
+    ``TITLE@FORMAT``) against the reference source of its title (the first of
+    :data:`FORMAT_ORDER` that has it).
 
     Raises :class:`~tilelay.errors.NotFoundError` when no game has that name.
     """

@@ -4,9 +4,10 @@
   sources given with ``--games`` or ``TILELAY_GAMES`` (title, source, format, hexes, tiles,
   and how many things could not be read, listed in full with ``--problems``);
 * ``tilelay games compare GAME [--json]`` compares the game as each source that has it reads
-  it (:mod:`tilelay.compare`): every difference from the first source known, with its cause
-  from ``tilelay/data/known_differences.toml``; the exit status is 1 when a difference has
-  no known cause (a new fact to investigate), else 0;
+  it (:mod:`tilelay.compare`): every difference from the reference source (the first of
+  built-in, 18xx.games, Rails, GE18XX that has the game, whatever the order of ``--games``),
+  with its cause from ``tilelay/data/known_differences.toml``; the exit status is 1 when a
+  difference has no known cause (a new fact to investigate), else 0;
 * ``tilelay convert-game GAME --to toml|json`` writes one game in tilelay's format.
 """
 
@@ -40,7 +41,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "compare",
         help="compare a game across the sources that have it, each difference with its cause",
         description="Compare a game as each source that has it reads it (built-in, 18xx.games, "
-        "Rails, GE18XX) against the first known: every difference with its known cause. "
+        "Rails, GE18XX) against the reference, the first of them in that order that has it "
+        "(whatever the order of --games): every difference with its known cause. "
         "Exit status 1 when some difference has no known cause.",
     )
     cmp.add_argument("game", help="a game's title (any of its names, or TITLE@FORMAT)")

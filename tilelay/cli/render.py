@@ -51,14 +51,22 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     tile.set_defaults(func=_tile)
 
     map_ = rsub.add_parser("map", help="draw a game's map")
-    map_.add_argument("game", metavar="GAME", help="a built-in game, e.g. 1889")
+    map_.add_argument(
+        "game",
+        metavar="GAME",
+        help="a game, built-in (e.g. 1889) or from the sources of --games / TILELAY_GAMES",
+    )
     map_.add_argument("--grid", action="store_true", help="draw the triangular region grid")
     map_.add_argument("--size", type=integer, default=40, help="hex radius in pixels (default 40)")
     map_.add_argument("-o", "--output", required=True, metavar="FILE", help=".svg, .png or .pdf")
     map_.set_defaults(func=_map)
 
     sheet = rsub.add_parser("sheet", help="print every tile of a game's manifest for cutting out")
-    sheet.add_argument("game", metavar="GAME", help="a built-in game, e.g. 1889")
+    sheet.add_argument(
+        "game",
+        metavar="GAME",
+        help="a game, built-in (e.g. 1889) or from the sources of --games / TILELAY_GAMES",
+    )
     sheet.add_argument("--paper", choices=list(PAPER_MM), default="A4", help="paper (default A4)")
     sheet.add_argument(
         "--hex-size",

@@ -30,7 +30,8 @@ def parse_options(texts: list[str] | None) -> dict[str, str]:
 
 
 def load(target: str, options: dict[str, str]) -> TrainManager:
-    """The train manager of a Game.xml file, or of a built-in game by name."""
+    """The train manager of a Game.xml file, or of a game known by name (built-in, or from
+    the sources of ``--games``)."""
     path = Path(target)
     if path.is_file():
         return read_rails_game(path, options=options)
@@ -126,14 +127,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "trains",
         help="list a game's train cards and phases",
         description="List the train cards (with their sides and rules) and the phases of a "
-        "Rails Game.xml or a built-in game.",
+        "Rails Game.xml or of a game, built-in or from the sources of --games / TILELAY_GAMES.",
     )
     parser.add_argument("target", metavar="FILE.xml|GAME", help="a Rails Game.xml or a game name")
     parser.add_argument(
         "--options",
         action="append",
         metavar="K=V,...",
-        help="game options for the file's IfOption blocks (default: the file's defaults)",
+        help="game options for the file's IfOption blocks (default: the file's defaults); "
+        "each value must be one the game's files declare or test (yes/no for a toggle)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)

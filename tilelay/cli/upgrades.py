@@ -30,7 +30,8 @@ from tilelay.xml.tileset_check import check_tileset
 
 
 def game_table(name: str) -> tuple[Game, list[Upgrade], dict[str, Tile]]:
-    """A built-in game, its computed upgrade table and its manifest tiles by name."""
+    """A game (built-in, or of a source given with ``--games``), its computed upgrade table
+    and its manifest tiles by name."""
     game = load_game(name)
     tiles = {t.name: t for t, _ in game.manifest_tiles()}
     table = upgrade_table(list(tiles.values()), game.upgrade_rules)
@@ -57,7 +58,7 @@ def _dump(table: Sequence[Upgrade]) -> str:
 
 
 def cmd_upgrades(args: argparse.Namespace) -> int:
-    """Print a built-in game's upgrade table."""
+    """Print a game's upgrade table."""
     game, table, tiles = game_table(args.game)
     if args.tile is not None:
         if args.tile not in tiles:
@@ -105,9 +106,16 @@ def cmd_tileset(args: argparse.Namespace) -> int:
     """Compute a tile set's upgrades; write, print or check them."""
     if args.out is not None and args.out != "-":
         check_suffix(args.out, (".xml",), "a tile set")
+    if args.game is not None and (args.tiles or args.manifest):
+        raise TilelayError("give either GAME or --tiles and --manifest, not both")
+    if args.check and args.game is not None:
+        raise TilelayError(
+            "--check needs a hand-written tile set to check: --manifest TILESET.xml and "
+            "--tiles FILE... (a game's tile set is computed; it has no hand-written upgrades)"
+        )
+    if args.check and (args.out is not None or args.json):
+        raise TilelayError("--check prints a report: give it without -o/--out and --json")
     if args.game is not None:
-        if args.tiles or args.manifest:
-            raise TilelayError("give either GAME or --tiles and --manifest, not both")
         game, table, tiles = game_table(args.game)
         manifest = _game_manifest(game)
         rules = game.upgrade_rules
@@ -146,7 +154,7 @@ def cmd_tileset(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``upgrades`` and ``tileset`` commands."""
     p = sub.add_parser("upgrades", help="a game's upgrade table (which tile becomes which)")
-    p.add_argument("game", help="a built-in game")
+    p.add_argument("game", help="a game, built-in or from the sources of --games / TILELAY_GAMES")
     p.add_argument("--tile", help="only upgrades from or to this tile")
     p.add_argument("--json", action="store_true", help="a JSON list of {from, to, rotations}")
     p.set_defaults(func=cmd_upgrades)
@@ -154,15 +162,25 @@ def register(sub: Any) -> None:
     t = sub.add_parser(
         "tileset",
         help="compute a tile set's upgrades with rotations (seed 000's TileSet XML)",
+        description="Compute the upgrades (with rotations) of a game's tile set, or of a "
+        "tile set file (--manifest, its tiles defined by --tiles), and write the tile set "
+        "with them; or, with --check, check the upgrades a tile set file lists by hand "
+        "against the computed ones.",
     )
-    t.add_argument("game", nargs="?", help="a built-in game (instead of --tiles/--manifest)")
+    t.add_argument(
+        "game",
+        nargs="?",
+        help="a game, built-in or from the sources of --games / TILELAY_GAMES (instead of "
+        "--tiles/--manifest)",
+    )
     t.add_argument("--tiles", nargs="+", metavar="FILE", help="seed-000 tile definition files")
     t.add_argument("--manifest", metavar="TILESET.xml", help="the tile set (numbers, quantities)")
     t.add_argument("-o", "--out", metavar="OUT.xml", help="write the tile set here")
     t.add_argument(
         "--check",
         action="store_true",
-        help="list hand-written upgrades that differ from the computed ones (exit 1 if any)",
+        help="list the upgrades the --manifest file lists by hand that differ from the "
+        "computed ones (exit 1 if any); needs --manifest and --tiles, not GAME, -o or --json",
     )
     t.add_argument("--json", action="store_true", help="print the computed upgrades as JSON")
     t.set_defaults(func=cmd_tileset)

@@ -22,7 +22,7 @@ from pathlib import Path
 from lxml import etree
 
 from tilelay import limits
-from tilelay.errors import ReadWarning, XMLFormatError
+from tilelay.errors import GameDataError, ReadWarning, XMLFormatError
 from tilelay.trains import (
     IPO,
     POOL,
@@ -547,8 +547,12 @@ def read_rails_game(
     """The trains and phases of a Rails Game.xml, with IfOptions resolved.
 
     ``data`` is a path, or the XML as bytes or text. ``options`` override the file's option
-    defaults. The root may be the ``<ComponentManager>`` of a Game.xml or a lone
-    ``<Component name="TrainManager">``; PhaseManager is optional.
+    defaults; a value that is not one the game uses (declared by a ``<GameOption>``, tested by
+    an ``<IfOption>`` of the file or, for a path, of the game's files next to it, or a known
+    default) raises :class:`~tilelay.errors.GameDataError` naming the option and those values
+    (:func:`tilelay.xml.rails_options.check_options`). The root may be the
+    ``<ComponentManager>`` of a Game.xml or a lone ``<Component name="TrainManager">``;
+    PhaseManager is optional.
     """
     if isinstance(data, Path):
         source = source or str(data)
@@ -576,24 +580,21 @@ def read_rails_game(
                 warnings.append(
                     ReadWarning(f"option {name!r} has no known default; treated as unset", source)
                 )
+    if options:
+        # a value the game does not use would leave out every block of its option (a misspelt
+        # variant reads as a game without any): refused, as for a whole game's options
+        from tilelay.xml.rails_options import check_options, option_values
+
+        try:
+            check_options(options, option_values(root), source)
+        except GameDataError:
+            if not isinstance(data, Path):
+                raise
+            # values the game's other files (Map.xml, ...) use count too: read only then
+            check_options(options, option_values(root, data.parent), source)
     for name, value in (options or {}).items():
         if name not in chosen and name not in referenced:
             warnings.append(ReadWarning(f"option {name!r} is not used by this file", source))
-        elif (
-            name in referenced
-            and not referenced[name] <= {"yes", "no"}  # (a toggle's other value is tested by none)
-            and value.strip().lower() not in referenced[name]
-        ):
-            # a value no block tests: every block of the option is left out (a misspelt
-            # variant reads as a game without any)
-            tested = ", ".join(sorted(v for v in referenced[name] if v))
-            warnings.append(
-                ReadWarning(
-                    f"option {name!r}: no <IfOption> of this file tests the value {value!r} "
-                    f"(it tests {tested})",
-                    source,
-                )
-            )
         chosen[name] = value
     reader = _Reader(source, chosen)
     reader.warnings.extend(warnings)

@@ -16,23 +16,32 @@ Where the defaults come from, first to last (later ones win):
 
 An option that no file declares is read as ``no`` when every value tested for it is yes or no
 (Rails' toggles), and is otherwise left unset (none of its blocks applies) with a warning.
+
+A choice must be a value the game uses (:func:`option_values`, checked by
+:func:`check_options`): one its ``<GameOption>`` declares, one an ``<IfOption>`` tests (yes or
+no for a toggle), or its known default. Any other value is refused with
+:class:`~tilelay.errors.GameDataError` naming the option and the values the game uses: a
+misspelt value would otherwise leave out every block of the option, a game quietly changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from lxml import etree
 
-from tilelay.errors import ReadWarning, XMLFormatError
+from tilelay.errors import GameDataError, ReadWarning, XMLFormatError
 from tilelay.xml.rails_game import RAILS_OPTION_DEFAULTS, declared_options
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
     "RAILS_GAME_OPTIONS",
     "OptionResolver",
+    "check_options",
     "game_options",
+    "option_values",
 ]
 
 #: Option defaults of the shared Rails games that their directories do not declare. Source:
@@ -69,6 +78,103 @@ def _values(text: str | None) -> set[str]:
     return {v.strip().lower() for v in (text or "").split(",") if v.strip()}
 
 
+#: Options Rails sets from the game's set-up rather than from a list of values (the number of
+#: players): any whole number is a value of theirs.
+_COUNT_OPTIONS = frozenset({"NumberOfPlayers"})
+
+
+def _add(values: dict[str, dict[str, str]], name: str, texts: Iterable[str]) -> None:
+    out = values.setdefault(name, {})
+    for text in texts:
+        if text.strip():
+            out.setdefault(text.strip().lower(), text.strip())
+
+
+def _file_values(root: etree._Element, values: dict[str, dict[str, str]]) -> None:
+    """Add what one file declares (``<GameOption>``) and tests (``<IfOption>``)."""
+    for option in root.iter("GameOption"):
+        if not option.get("name"):
+            continue
+        key = _key(option)
+        listed = option.get("values")
+        if listed:
+            _add(values, key, listed.split(","))
+        else:  # a toggle (type="toggle", or no values)
+            _add(values, key, ["yes", "no"])
+        _add(values, key, [option.get("default") or ""])
+    for test in root.iter("IfOption"):
+        if not test.get("name"):
+            continue
+        tested = (test.get("value") or "").split(",")
+        _add(values, _key(test), tested)
+        if {t.strip().lower() for t in tested if t.strip()} <= _TOGGLE:
+            _add(values, _key(test), ["yes", "no"])
+
+
+def option_values(
+    game_xml: etree._Element | None,
+    directory: Path | None = None,
+    game: str | None = None,
+) -> dict[str, dict[str, str]]:
+    """Each option a Rails game uses, with the values it may take (lower case -> as written).
+
+    The values are those the game's ``<GameOption>`` elements declare (a value list; yes and no
+    for a toggle; the default), those its ``<IfOption>`` blocks test (yes and no when only yes
+    or no is tested) and the known defaults (:data:`RAILS_OPTION_DEFAULTS`,
+    :data:`RAILS_GAME_OPTIONS` of ``game``: default the name its ``<Game>`` element gives, or
+    the directory's) of the options it uses. ``game_xml`` is the parsed
+    ``Game.xml``; with ``directory``, the files of the game next to it count too: those its
+    ``<Component file>`` attributes name and a ``GameOptions.xml``.
+    """
+    values: dict[str, dict[str, str]] = {}
+    roots: list[etree._Element] = [] if game_xml is None else [game_xml]
+    if game is None and game_xml is not None:
+        game = next((g.get("name", "").strip() for g in game_xml.iter("Game")), None)
+    if not game and directory is not None:
+        game = directory.name
+    if directory is not None:
+        names = ["GameOptions.xml"]
+        for root in list(roots):
+            names += [c.get("file") or "" for c in root.iter("Component")]
+        if game_xml is None:
+            names += ["Map.xml", "TileSet.xml", "CompanyManager.xml"]
+        for name in dict.fromkeys(names):
+            path = directory / name
+            if name and Path(name).name == name and path.is_file():
+                roots.append(parse_xml(path, source=str(path)))
+    for root in roots:
+        _file_values(root, values)
+    defaults = {**RAILS_OPTION_DEFAULTS, **RAILS_GAME_OPTIONS.get(game or "", {})}
+    for name, default in defaults.items():
+        if name in values:
+            _add(values, name, [default])
+    return values
+
+
+def check_options(
+    chosen: Mapping[str, str],
+    values: Mapping[str, Mapping[str, str]],
+    source: str | None = None,
+) -> None:
+    """Raise :class:`~tilelay.errors.GameDataError` for a choice of ``chosen`` that is not one
+    of the values ``values`` (:func:`option_values`) gives its option, naming the option and
+    those values. Options the game does not use are left to the readers (they warn)."""
+    for name, value in chosen.items():
+        allowed = values.get(name)
+        if allowed is None:
+            continue
+        text = value.strip().lower()
+        if text in allowed:
+            continue
+        if name in _COUNT_OPTIONS and re.fullmatch(r"[0-9]{1,3}", text):
+            continue
+        uses = "a whole number" if name in _COUNT_OPTIONS else ", ".join(allowed.values())
+        raise GameDataError(
+            f"option {name!r}: {value!r} is not one of the values the game uses ({uses})",
+            source=source,
+        )
+
+
 def game_options(
     directory: Path,
     game: str | None = None,
@@ -79,8 +185,17 @@ def game_options(
     """The option settings of the Rails game in ``directory`` (see the module docstring).
 
     ``game`` names the game for :data:`RAILS_GAME_OPTIONS` (default: the directory's name);
-    ``game_xml`` is its parsed ``Game.xml`` when already read; ``chosen`` overrides.
+    ``game_xml`` is its parsed ``Game.xml`` when already read; ``chosen`` overrides. Raises
+    :class:`~tilelay.errors.GameDataError` for a choice that is not a value of its option the
+    game uses (:func:`check_options`).
     """
+    if chosen:
+        root = game_xml
+        game_path = directory / "Game.xml"
+        if root is None and game_path.is_file():
+            root = parse_xml(game_path, source=str(game_path))
+        values = option_values(root, directory, game or directory.name)
+        check_options(chosen, values, str(game_path if root is not None else directory))
     options: dict[str, str] = dict(RAILS_OPTION_DEFAULTS)
     options.update(RAILS_GAME_OPTIONS.get(game or directory.name, {}))
     extra = directory / "GameOptions.xml"
