@@ -4,14 +4,15 @@ For every ``run_routes`` of each record: the action, the corporation, its trains
 the record gives, the revenue tilelay computes for the recorded routes, the optimum and the
 time the search took; then the revenue missed per corporation and the records that could not
 be replayed (each naming the action and why). ``--json`` prints one JSON object per line
-instead: one per ``run_routes``, one ``{record, error}`` per record that failed. A run's
+instead: one per ``run_routes``, one ``{record, game, error}`` per record that failed. A run's
 object has ``record``, ``id`` (the action), ``corporation``, ``phase``, ``trains``,
 ``recorded_revenue`` (null where the record gives none), ``computed_revenue`` (the recorded
 routes as tilelay rates them, with the game's whole-run rule; null where one is not legal),
 ``optimal_revenue``, ``seconds`` (the search), ``routes`` (the best: ``train``, ``revenue``,
 ``hexes``, ``stops``), ``run_bonus`` (what the game's whole-run rule adds to those routes'
 sum), ``recorded_routes`` (``train``, ``hexes``, ``recorded_revenue``,
-``computed_revenue``, ``problem``) and ``problems``.
+``computed_revenue``, and ``problem`` where there is one), ``problems`` where there are
+any, and ``error`` where the run could not be rated.
 
 Many records run on local processes (``--processes``), or on a Dask cluster
 (``--scheduler tcp://HOST:8786``); a progress bar shows on a terminal. Records of any game
