@@ -5,8 +5,9 @@ Two ways to say the position:
 * a recorded 18xx.games game: ``tilelay routes RECORD.json --action ID`` (the corporation that
   ran routes in that action, its trains and the phase then) or ``--corporation SYM`` (its
   latest ``run_routes``); the recorded revenue is printed beside ours;
-* a built-in game and a hand-built board: ``tilelay routes GAME --lay COORD=TILE[-ROT] ...
-  --token COORD=SYM[@CITY] ... --corporation SYM --trains 2,3 [--phase 3]``.
+* a game (built-in, or from ``--games``) and a hand-built board: ``tilelay routes GAME
+  --lay COORD=TILE[-ROT] ... --token COORD=SYM[@CITY] ... --corporation SYM --trains 2,3
+  [--phase 3]``.
 """
 
 from __future__ import annotations
