@@ -39,16 +39,13 @@ from tilelay.trains import (
     TrainManager,
     TrainType,
 )
+from tilelay.xml.rails_options import (
+    RAILS_OPTION_DEFAULTS,
+    check_options,
+    declared_options,
+    option_values,
+)
 from tilelay.xml.safe import element_line, parse_xml
-
-#: Defaults of options Rails declares in its games list rather than in Game.xml; an undeclared
-#: option tested only for yes/no defaults to "no".
-RAILS_OPTION_DEFAULTS: Mapping[str, str] = {
-    "Variant": "Basegame",
-    "1856AlternateTrains": "no",
-    "Extra3Trains": "0",
-    "Extra4Trains": "0",
-}
 
 _TRAIN_ATTRS = frozenset({"cost", "exchangeCost", "majorStops", "minorStops"})
 _CARD_ATTRS = frozenset(
@@ -520,24 +517,6 @@ def _component(root: etree._Element, name: str) -> etree._Element | None:
     return None
 
 
-def declared_options(root: etree._Element) -> dict[str, str]:
-    """The ``<GameOption>`` defaults a Game.xml declares (toggles default to "no", value
-    lists to their first value)."""
-    found: dict[str, str] = {}
-    for option in root.iter("GameOption"):
-        name = option.get("name")
-        if not name:
-            continue
-        if option.get("parm"):
-            name = f"{name}_{option.get('parm')}"
-        default = option.get("default")
-        if default is None:
-            values = option.get("values")
-            default = values.split(",")[0] if values else "no"
-        found[name] = default
-    return found
-
-
 def read_rails_game(
     data: bytes | str | Path,
     *,
@@ -583,8 +562,6 @@ def read_rails_game(
     if options:
         # a value the game does not use would leave out every block of its option (a misspelt
         # variant reads as a game without any): refused, as for a whole game's options
-        from tilelay.xml.rails_options import check_options, option_values
-
         try:
             check_options(options, option_values(root), source)
         except GameDataError:

@@ -33,16 +33,45 @@ from pathlib import Path
 from lxml import etree
 
 from tilelay.errors import GameDataError, ReadWarning, XMLFormatError
-from tilelay.xml.rails_game import RAILS_OPTION_DEFAULTS, declared_options
 from tilelay.xml.safe import element_line, parse_xml
 
 __all__ = [
     "RAILS_GAME_OPTIONS",
+    "RAILS_OPTION_DEFAULTS",
     "OptionResolver",
     "check_options",
+    "declared_options",
     "game_options",
     "option_values",
 ]
+
+#: Defaults of options Rails declares in its games list rather than in Game.xml; an undeclared
+#: option tested only for yes/no defaults to "no".
+RAILS_OPTION_DEFAULTS: Mapping[str, str] = {
+    "Variant": "Basegame",
+    "1856AlternateTrains": "no",
+    "Extra3Trains": "0",
+    "Extra4Trains": "0",
+}
+
+
+def declared_options(root: etree._Element) -> dict[str, str]:
+    """The ``<GameOption>`` defaults a Game.xml declares (toggles default to "no", value
+    lists to their first value)."""
+    found: dict[str, str] = {}
+    for option in root.iter("GameOption"):
+        name = option.get("name")
+        if not name:
+            continue
+        if option.get("parm"):
+            name = f"{name}_{option.get('parm')}"
+        default = option.get("default")
+        if default is None:
+            values = option.get("values")
+            default = values.split(",")[0] if values else "no"
+        found[name] = default
+    return found
+
 
 #: Option defaults of the shared Rails games that their directories do not declare. Source:
 #: Rails' ``src/main/resources/data/<game>/GameOptions.xml`` (repository Rails-18xx/Rails):
