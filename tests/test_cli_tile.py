@@ -66,3 +66,13 @@ def test_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and out == "city=revenue:20;path=a:1,b:_0;path=a:_0,b:4\n"
     status, _, err = run(capsys, "tile", "show", "5777")
     assert status == 2 and "did you mean" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("code", ["label=A\nB", "label=A\tB", "label=A\x01B"])
+def test_control_characters_in_a_text_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], code: str
+) -> None:
+    """A label of two lines was printed as two lines, exit 0."""
+    status, out, err = run(capsys, "tile", "parse", code)
+    assert status == 2 and out == ""
+    assert err.startswith("tilelay: error: column 8: ") and err.count("\n") == 1

@@ -10,7 +10,8 @@ import pytest
 
 from tilelay import catalogue, dsl
 from tilelay.cli import main
-from tilelay.convert import connections, read, to_dsl, write
+from tilelay.convert import connections, convert, read, to_dsl, write
+from tilelay.errors import TilelayError
 from tilelay.hexgeo import Layout
 from tilelay.tile import Tile
 
@@ -121,3 +122,77 @@ def _same(a: Tile, b: Tile) -> bool:
         and nodes(a) == nodes(b)
         and replace(a, nodes=(), paths=()) == replace(b, nodes=(), paths=())
     )
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data", "words"),
+    [
+        (
+            "dsl",
+            "x: path=a:0,b:3\nx: path=a:1,b:4\n",
+            "dup.txt: two tiles are named 'x' (line 1 and line 2)",
+        ),
+        (
+            "dsl",
+            "# two of x\n\nx: path=a:0,b:3\ny: path=a:0,b:3\nx: path=a:1,b:4\n",
+            "dup.txt: two tiles are named 'x' (line 3 and line 5)",
+        ),
+        (
+            "json",
+            '[{"paths": [{"a": "0", "b": "3"}]}, {"paths": [{"a": "1", "b": "4"}]}]',
+            "dup.txt: two tiles are named '' (tile 1 and tile 2)",
+        ),
+    ],
+)
+def test_two_tiles_of_one_name_are_not_written_as_one(fmt: str, data: str, words: str) -> None:
+    """The tile language's output is a mapping by name: two tiles of one name were written as
+    the second alone. They are refused, naming the name and both; xml and json keep both."""
+    with pytest.raises(TilelayError) as info:
+        convert(data, fmt, "dsl", source="dup.txt")
+    assert str(info.value).startswith(words)
+    assert "rename one" in str(info.value)
+    count = len(read(data, fmt))
+    assert convert(data, fmt, "xml").text.count("<Tile ") == count
+    assert len(read(convert(data, fmt, "json").text, "json")) == count
+    with pytest.raises(TilelayError, match=r"two tiles are named .* \(tile 1 and tile \d\)"):
+        write(read(data, fmt), "dsl")  # without where they came from: their places
+
+
+def test_cli_refuses_to_drop_a_tile_of_the_same_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "dup.txt"
+    src.write_text("x: path=a:0,b:3\nx: path=a:1,b:4\n")
+    assert main(["convert", str(src), "--to", "dsl"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "two tiles are named 'x' (line 1 and line 2)" in err
+    assert main(["convert", str(src), "--to", "xml"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("fmt", "data"),
+    [
+        ("dsl", '{"x": "path=a:0,b:3", "x": "path=a:1,b:4"}'),
+        ("dsl", '{"x": {"code": "path=a:0,b:3", "code": "path=a:1,b:4"}}'),
+        ("json", '{"nodes": [{"kind": "city", "slots": 2, "slots": 1}]}'),
+    ],
+)
+def test_a_key_given_twice_in_json_is_refused(fmt: str, data: str) -> None:
+    """A JSON reader keeps the last of two equal keys and drops the other silently."""
+    with pytest.raises(TilelayError, match="is given twice in one object"):
+        read(data, fmt)
+
+
+def test_tile_strings_by_name_take_only_color_and_code() -> None:
+    with pytest.raises(TilelayError, match="unknown field 'colour'"):
+        read('{"x": {"colour": "yellow", "code": "path=a:0,b:3"}}', "dsl")
+    with pytest.raises(TilelayError, match="expected a tile string"):
+        read('{"x": {"color": "yellow"}}', "dsl")
+
+
+def test_what_the_tile_language_cannot_hold_fails_the_conversion() -> None:
+    """A label holding a ';' is not left out of the converted tile: the conversion says so."""
+    data = '{"name": "x", "labels": [{"text": "A;B"}]}'
+    with pytest.raises(TilelayError, match="label 'A;B': a ';'"):
+        convert(data, "json", "dsl")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tilelay.errors import TilelayError
 from tilelay.hexgeo import (
     APOTHEM,
     NEIGHBOUR_OFFSETS,
@@ -84,6 +87,35 @@ def test_parse_loc_forms() -> None:
     for bad in ("6", "2.25", "x", "L47", "-1", "L"):
         with pytest.raises(ValueError):
             parse_loc(bad)
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda: parse_loc("9"), "bad loc '9': expected center, an edge 0-5 or a corner"),
+        (lambda: parse_loc("L47"), "location 47 out of range"),
+        (lambda: parse_loc(9), "a loc is read from text, not int"),  # type: ignore[arg-type]
+        (lambda: Layout("hex"), "'hex' is not a hex layout: expected flat or pointy"),
+        (lambda: Loc("foo", 3), "a loc's kind is center, edge, corner or location, not 'foo'"),
+        (lambda: Loc("edge", 9), "loc: edge 9 is out of range: expected 0-5"),
+        (lambda: Loc("edge", 1.5), "loc: edge 1.5 is out of range"),
+        (lambda: Loc("corner", 1.25), "loc: corner 1.25 is not a corner"),
+        (lambda: Loc("location", 47), "loc: location 47 is out of range"),
+        (lambda: Loc("center", 2), "loc: center takes no value"),
+        (lambda: Loc("edge", "3"), "a loc's value is a number, not '3'"),  # type: ignore[arg-type]
+        (lambda: Loc("edge", True), "a loc's value is a number, not True"),
+        (lambda: location_point(47), "location 47 out of range"),
+    ],
+)
+def test_geometry_refuses_bad_values_with_tilelay_errors(
+    call: Callable[[], object], words: str
+) -> None:
+    """A loc no format can mean (Loc('edge', 9) was written loc:9 and read back as 3), a
+    layout that is none: a TilelayError that is a ValueError too (``except ValueError``
+    keeps working), in words."""
+    with pytest.raises(TilelayError, match=re.escape(words)) as info:
+        call()
+    assert isinstance(info.value, ValueError)
 
 
 def test_loc_rotation() -> None:

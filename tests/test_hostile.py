@@ -1044,3 +1044,27 @@ def test_a_field_a_request_does_not_know_is_refused(
     error = _api_error(response)["error"]
     assert error.startswith("unknown field 'nmae' in the request body (expected ")
     assert expected in error
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "extra"),
+    [
+        ("t.txt", b"x: label=A\tB\n", []),
+        ("t.json", b'{"labels": [{"text": "A\\nB"}]}', []),
+        ("t.json", b'{"nodes": [{"kind": "city", "slot": 2}]}', []),
+        ("t.txt", b"x: path=a:0,b:3\nx: path=a:1,b:4\n", []),
+        ("t.dsl", b'{"x": "path=a:0,b:3", "x": "path=a:1,b:4"}', ["--from", "dsl"]),
+    ],
+)
+def test_texts_typos_and_twins_in_converted_tiles_are_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, extra: list[str]
+) -> None:
+    """A text of two lines, a misspelt field, two tiles of one name: each was converted with
+    something silently lost (the line kept, the field ignored, a tile dropped)."""
+    src = tmp_path / name
+    src.write_bytes(data)
+    _one_line_exit_2(["convert", str(src), "--to", "dsl", *extra], capsys, name)
+
+
+def test_a_text_of_two_lines_is_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    _one_line_exit_2(["tile", "parse", "label=A\nB"], capsys, "column 8", "U+000A")

@@ -230,3 +230,116 @@ def test_the_public_api_refuses_arguments_of_the_wrong_type(
 ) -> None:
     with pytest.raises(TilelayError, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("call", "words", "kind"),
+    [
+        (lambda: Edge("a"), "edge 'a', expected 0-5 (a whole number)", TypeError),  # type: ignore[arg-type]
+        (lambda: Edge(True), "edge True, expected 0-5", TypeError),
+        (lambda: Edge(7), "edge 7, expected 0-5", ValueError),
+        (lambda: NodeRef(-1), "node reference _-1", ValueError),
+        (lambda: Revenue("x"), "a revenue must be a whole number, not str 'x'", TypeError),  # type: ignore[arg-type]
+        (
+            lambda: Revenue(10, (("yellow", 20),)),
+            "a revenue by phase has no value of its own",
+            ValueError,
+        ),
+        (
+            lambda: Revenue(0, (("yellow", "20"),)),  # type: ignore[arg-type]
+            "a phase revenue must be a (phase name",
+            TypeError,
+        ),
+        (
+            lambda: Node("city"),  # type: ignore[arg-type]
+            "a node's kind must be a NodeKind (NodeKind.CITY, …), not str 'city'",
+            TypeError,
+        ),
+        (lambda: Node(NodeKind.CITY, 20), "a node's revenue must be a Revenue or None", TypeError),  # type: ignore[arg-type]
+        (
+            lambda: Node(NodeKind.CITY, slots=-1),
+            "a node's slots must be at least 0, not -1",
+            ValueError,
+        ),
+        (
+            lambda: Node(NodeKind.CITY, visit_cost=-3),
+            "a node's visit_cost must be at least 0",
+            ValueError,
+        ),
+        (
+            lambda: Node(NodeKind.CITY, slots="2"),  # type: ignore[arg-type]
+            "a node's slots must be a whole number",
+            TypeError,
+        ),
+        (lambda: Node(NodeKind.CITY, loc="3"), "a node's loc must be a Loc or None", TypeError),  # type: ignore[arg-type]
+        (lambda: Node(NodeKind.CITY, groups=["a"]), "a node's groups must be a tuple", TypeError),  # type: ignore[arg-type]
+        (lambda: Path(Edge(0), 3), "a path's end b must be an Edge or a NodeRef", TypeError),  # type: ignore[arg-type]
+        (
+            lambda: Path(Edge(0), Edge(1), track="narrow"),  # type: ignore[arg-type]
+            "a path's track must be a Track",
+            TypeError,
+        ),
+        (lambda: tilelay.Label(None), "a label's text must be text", TypeError),  # type: ignore[arg-type]
+        (lambda: Stub(6), "stub at 6, expected 0-5", ValueError),
+        (lambda: tilelay.Border(9), "border at 9, expected 0-5", ValueError),
+        (lambda: Tile(color="yellow"), "the colour must be a Color", TypeError),  # type: ignore[arg-type]
+        (lambda: Tile(nodes=[Node(NodeKind.CITY)]), "nodes must be a tuple of Nodes", TypeError),  # type: ignore[arg-type]
+        (lambda: Tile(paths=(Edge(0),)), "paths must be a tuple of Paths", TypeError),  # type: ignore[arg-type]
+    ],
+)
+def test_the_model_refuses_what_no_format_can_hold(
+    call: Callable[[], object], words: str, kind: type[Exception]
+) -> None:
+    """The constructors check types and the values any format can mean: a TilelayError
+    naming the field, a TypeError for a wrong type and a ValueError for a wrong value."""
+    with pytest.raises(TileModelError) as info:
+        call()
+    assert words in str(info.value)
+    assert isinstance(info.value, kind)
+
+
+@pytest.mark.parametrize(
+    ("call", "words", "kind"),
+    [
+        (lambda: Color.parse("nope"), "unknown colour 'nope': expected one of white", ValueError),
+        (
+            lambda: tilelay.Color("nope"),
+            "'nope' is not a colour: expected one of white",
+            ValueError,
+        ),
+        (
+            lambda: tilelay.Layout("hex"),
+            "'hex' is not a hex layout: expected flat or pointy",
+            ValueError,
+        ),
+        (lambda: NodeKind("castle"), "'castle' is not a node kind", ValueError),
+        (lambda: Track("rail"), "'rail' is not a track gauge", ValueError),
+        (lambda: StopRoute("maybe"), "'maybe' is not a route rule", ValueError),
+        (
+            lambda: tilelay.get_tile("57").same_topology_up_to_rotation("59"),  # type: ignore[arg-type]
+            "compares with a Tile, not str '59' (tilelay.get_tile('59') gives the tile",
+            TypeError,
+        ),
+        (
+            lambda: tilelay.get_tile("57").same_topology_up_to_rotation(None),  # type: ignore[arg-type]
+            "compares with a Tile, not NoneType None",
+            TypeError,
+        ),
+        (lambda: tilelay.get_tile("57").same_topology(3), "compares with a Tile", TypeError),  # type: ignore[arg-type]
+        (lambda: tilelay.get_tile("57").rotations_matching(3), "compares with a Tile", TypeError),  # type: ignore[arg-type]
+    ],
+)
+def test_the_public_api_raises_tilelay_errors(
+    call: Callable[[], object], words: str, kind: type[Exception]
+) -> None:
+    """Enums and the README's topology methods raise TilelayError in words (they raised a
+    bare ValueError, or an AttributeError for a tile name); still a ValueError or TypeError,
+    so ``except ValueError`` keeps working."""
+    with pytest.raises(TilelayError) as info:
+        call()
+    assert words in str(info.value)
+    assert isinstance(info.value, kind)
+    assert Color("yellow") is Color.YELLOW and Color.parse("greenbrown") == (
+        Color.GREEN,
+        Color.BROWN,
+    )

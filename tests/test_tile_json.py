@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import pathlib
 
 import pytest
 
 from tilelay import dsl
 from tilelay.catalogue import get_tile, tile_names
+from tilelay.cli import main
 from tilelay.errors import TileModelError
 from tilelay.hexgeo import Loc
 from tilelay.tile import Color, Edge, Node, NodeKind, NodeRef, Path, Revenue, Tile, Track
@@ -71,7 +73,7 @@ def test_json_round_trip_of_the_engine_features(code: str) -> None:
         ({"paths": [{"a": "9", "b": "0"}]}, "tile.paths[0].a: expected an edge"),
         ({"paths": [{"a": "0", "b": "1", "a_lane": [2, 2]}]}, "tile.paths[0].a_lane"),
         ({"colour": "red"}, "tile.colour: unknown field"),
-        ({"stubs": [9]}, "stub at 9, expected 0-5"),
+        ({"stubs": [9]}, "tile.stubs[0]: expected a whole number from 0 to 5, got 9"),
         ({"partitions": [{"a": 0, "b": 3, "a_sign": 2}]}, "tile.partitions[0].a_sign"),
         ({"partitions": [{"a": 0, "b": 3, "length": "half"}]}, "partitions[0].length"),
         ({"nodes": [{"kind": "town", "route": "maybe"}]}, "tile.nodes[0].route"),
@@ -84,3 +86,61 @@ def test_json_errors_name_the_field(data: object, words: str) -> None:
         tile_from_dict(data, source="t.json")
     assert words in str(info.value)
     assert str(info.value).startswith("t.json: ")
+
+
+_CITY = {"name": "x", "color": "yellow", "nodes": [{"kind": "city", "revenue": 20}]}
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (
+            {**_CITY, "nodes": [{"kind": "city", "revenue": 20, "slot": 2}]},
+            "tile.nodes[0].slot: unknown field (did you mean: slots?)",
+        ),
+        (
+            {**_CITY, "nodes": [{"kind": "city", "locc": "1"}]},
+            "tile.nodes[0].locc: unknown field (did you mean: loc?)",
+        ),
+        (
+            {**_CITY, "paths": [{"a": "0", "b": "_0", "trak": "narrow"}]},
+            "tile.paths[0].trak: unknown field (did you mean: track?)",
+        ),
+        ({**_CITY, "labels": [{"text": "OO", "lco": "1"}]}, "tile.labels[0].lco: unknown"),
+        ({**_CITY, "upgrades": [{"cost": 40, "terrain": ["hill"]}]}, "(did you mean: terrains?)"),
+        ({**_CITY, "borders": [{"edge": 1, "typ": "water"}]}, "tile.borders[0].typ: unknown"),
+        ({**_CITY, "partitions": [{"a": 0, "b": 3, "sign": 1}]}, "tile.partitions[0].sign"),
+        ({**_CITY, "future_label": {"label": "P"}}, "tile.future_label.label: unknown field"),
+        ({**_CITY, "icons": [{"image": "port", "larg": True}]}, "(did you mean: large?)"),
+        ({**_CITY, "frame": {"color": "red", "colour2": "blue"}}, "(did you mean: color2, color?)"),
+        ({**_CITY, "nodes": [{"kind": "city", "zzz": 1}]}, "unknown field; expected one of boom"),
+    ],
+)
+def test_unknown_fields_are_refused_everywhere(data: object, words: str) -> None:
+    """A typo in a node, path or any object of the tile (``slot`` for ``slots``) was read as
+    nothing: a city of 0 slots. It is refused as at the top level, naming the JSON path."""
+    with pytest.raises(TileModelError) as info:
+        tile_from_dict(data, source="t.json")
+    assert str(info.value).startswith("t.json: ")
+    assert words in str(info.value)
+
+
+def test_a_typo_in_a_json_tile_fails_the_conversion(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "t.json"
+    src.write_text(
+        '{"name":"x","color":"yellow","nodes":[{"kind":"city","revenue":20,"slot":2}],'
+        '"paths":[{"a":"0","b":"_0"}]}'
+    )
+    assert main(["convert", str(src), "--to", "dsl"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert "tile.nodes[0].slot: unknown field (did you mean: slots?)" in err
+
+
+def test_texts_hold_no_control_characters_in_json_either() -> None:
+    """As in the tile language, a tab or line break in a text is refused (it was kept)."""
+    for text in ("A\nB", "A\tB", "A\x01B"):
+        with pytest.raises(TileModelError, match=r"label .* holds the control character U\+00"):
+            tile_from_dict({"labels": [{"text": text}]})

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tilelay import dsl
+from tilelay import dsl, limits
 from tilelay.errors import TilelayError, TileSyntaxError
 from tilelay.hexgeo import Layout, Loc, xml_side_to_edge
 from tilelay.limits import read_json
-from tilelay.tile import NODE_END, NodeKind, Tile
+from tilelay.tile import NODE_END, Tile
 from tilelay.tile_json import tile_from_dict, tile_to_dict
 from tilelay.xml import rails, tiledefs
 from tilelay.xml.safe import parse_xml
@@ -86,8 +86,6 @@ def _dsl_losses(tile: Tile) -> list[str]:
     out += [f"{k}={v!r} (source attribute)" for k, v in tile.extra]
     for i, n in enumerate(tile.nodes):
         out += [f"node _{i}: {k}={v!r} (source attribute)" for k, v in n.extra]
-        if n.kind is not NodeKind.JUNCTION and n.revenue is None:
-            out.append(f"node _{i}: no revenue (written as revenue 0)")
     return out
 
 
@@ -102,8 +100,16 @@ def read(
 
     ``dsl`` input is a JSON object mapping names to tiles, each ``{"color", "code"}`` (what
     ``convert`` writes, as 18xx.games lists its tiles) or just its tile string (white), or one
-    tile string a line (``name: code`` or just ``code``).
+    tile string a line (``name: code`` or just ``code``). A JSON object that gives a key twice
+    is refused (JSON readers keep the last silently).
     """
+    return [tile for tile, _ in _read(data, fmt, source=source, layout=layout)]
+
+
+def _read(
+    data: str | bytes, fmt: str, *, source: str | None, layout: Layout
+) -> list[tuple[Tile, str]]:
+    """:func:`read`, each tile with where it was read (``line 3``, ``tile 2``)."""
     if not isinstance(data, str | bytes):
         raise TileSyntaxError(
             f"tiles are read from text or bytes, not {type(data).__name__}", source=source
@@ -115,8 +121,8 @@ def read(
             if first is not None and first.get("id") is not None and first.get("number") is None:
                 fmt = "rails"
         if fmt == "rails":
-            return rails.tiles_from_root(root, source=source)
-        return tiledefs.tiles_from_root(root, source=source, layout=layout)
+            return _numbered(rails.tiles_from_root(root, source=source))
+        return _numbered(tiledefs.tiles_from_root(root, source=source, layout=layout))
     if fmt not in FORMATS:
         raise TileSyntaxError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if isinstance(data, bytes):
@@ -131,26 +137,38 @@ def read(
     else:
         text = data
     if fmt == "json":
-        value = read_json(text, source=source, error=TileSyntaxError)
+        value = _read_json(text, source)
         items = value if isinstance(value, list) else [value]
-        return [tile_from_dict(item, source=source) for item in items]
+        return _numbered([tile_from_dict(item, source=source) for item in items])
     if fmt == "dsl":
         stripped = text.lstrip()
         if stripped.startswith("{"):
-            mapping = read_json(text, source=source, error=TileSyntaxError)
+            mapping = _read_json(text, source)
             if not isinstance(mapping, dict):
                 raise TileSyntaxError(
                     "expected a JSON object of name -> tile string", source=source
                 )
             out: list[Tile] = []
             for name, code in mapping.items():
-                color = "white"
+                color: object = "white"
                 if isinstance(code, dict):
-                    color = str(code.get("color", "white"))
-                    code = code.get("code", "")
-                out.append(dsl.parse(str(code), name=str(name), color=color, source=source))
-            return out
-        tiles: list[Tile] = []
+                    unknown = sorted(set(code) - {"color", "code"})
+                    if unknown:
+                        raise TileSyntaxError(
+                            f"tile {name!r}: unknown field {unknown[0]!r}: expected color and code",
+                            source=source,
+                        )
+                    color = code.get("color", "white")
+                    code = code.get("code")
+                if not isinstance(code, str) or not isinstance(color, str):
+                    raise TileSyntaxError(
+                        f"tile {name!r}: expected a tile string, or an object of a colour name "
+                        f"and a tile string, got {limits.shown(code)}",
+                        source=source,
+                    )
+                out.append(dsl.parse(code, name=str(name), color=color, source=source))
+            return _numbered(out)
+        tiles: list[tuple[Tile, str]] = []
         for number, line in enumerate(text.splitlines(), start=1):
             body = line.strip()
             if not body or body.startswith("#"):
@@ -160,15 +178,63 @@ def read(
             if sep and "=" not in head:
                 name, body = head.strip(), rest.strip()
             try:
-                tiles.append(dsl.parse(body, name=name or str(number), source=source))
+                tile = dsl.parse(body, name=name or str(number), source=source)
+                tiles.append((tile, f"line {number}"))
             except TilelayError as err:
                 raise err.located(source=source, line=number) from None
         return tiles
     raise TileSyntaxError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
 
 
-def write(tiles: Sequence[Tile], fmt: str, *, layout: Layout = Layout.FLAT) -> Converted:
-    """``tiles`` as text in format ``fmt`` (``dsl``, ``xml`` or ``json``) with the losses."""
+def _numbered(tiles: list[Tile]) -> list[tuple[Tile, str]]:
+    return [(tile, f"tile {i}") for i, tile in enumerate(tiles, start=1)]
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> None:
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _DuplicateKey(key)
+        seen.add(key)
+
+
+def _read_json(text: str, source: str | None) -> object:
+    """The JSON value of ``text`` (:func:`~tilelay.limits.read_json`), refusing an object
+    that gives a key twice: a JSON reader keeps the last value and drops the other without
+    a word (two tiles of one name, a node's ``slots`` given twice)."""
+    value = read_json(text, source=source, error=TileSyntaxError)
+    try:  # within the limits now: read again, only to see every key of every object
+        json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as dup:
+        raise TileSyntaxError(
+            f"malformed JSON: the key {limits.shown(dup.key)} is given twice in one object "
+            "(the second would replace the first)",
+            source=source,
+        ) from None
+    return value
+
+
+def write(
+    tiles: Sequence[Tile],
+    fmt: str,
+    *,
+    layout: Layout = Layout.FLAT,
+    source: str | None = None,
+    origins: Sequence[str] | None = None,
+) -> Converted:
+    """``tiles`` as text in format ``fmt`` (``dsl``, ``xml`` or ``json``) with the losses.
+
+    The tile language's output maps names to tiles, so two tiles of one name are refused
+    (:class:`~tilelay.errors.TilelayError` naming the name, ``source`` and where each tile
+    came from: ``origins``, one for each tile, else their places in ``tiles``); xml and json
+    keep both.
+    """
     losses: list[Loss] = []
     if fmt == "xml":
         for t in tiles:
@@ -179,6 +245,17 @@ def write(tiles: Sequence[Tile], fmt: str, *, layout: Layout = Layout.FLAT) -> C
         return Converted(json.dumps(data, indent=1, ensure_ascii=False) + "\n", ())
     if fmt == "dsl":
         mapping: dict[str, dict[str, str]] = {}
+        first: dict[str, int] = {}
+        for i, t in enumerate(tiles):
+            if t.name in first:
+                where = origins or [f"tile {n}" for n in range(1, len(tiles) + 1)]
+                raise TilelayError(
+                    f"two tiles are named {limits.shown(t.name)} ({where[first[t.name]]} and "
+                    f"{where[i]}): the tile language's output maps each name to one tile; "
+                    "rename one, or write xml or json, which keep both",
+                    source=source,
+                )
+            first[t.name] = i
         for t in tiles:
             d = to_dsl(t, layout)
             losses += [Loss(t.name, f) for f in _dsl_losses(d)]
@@ -198,7 +275,14 @@ def convert(
     layout: Layout = Layout.FLAT,
 ) -> Converted:
     """Read ``data`` in ``source_fmt`` and write it in ``target_fmt``."""
-    return write(read(data, source_fmt, source=source, layout=layout), target_fmt, layout=layout)
+    located = _read(data, source_fmt, source=source, layout=layout)
+    return write(
+        [tile for tile, _ in located],
+        target_fmt,
+        layout=layout,
+        source=source,
+        origins=[where for _, where in located],
+    )
 
 
 # ------------------------------------------------------------------- comparisons

@@ -21,8 +21,11 @@ games write but its reader ignores (:data:`IGNORED_SUB_PARTS`) are read and left
 
 :func:`write` gives a canonical string: defaults are left out, sub parts come in a fixed order,
 nodes come before paths and parallel lanes are folded back into ``lanes:N``. Reading it back
-gives an equal tile. Errors are :class:`~tilelay.errors.TileSyntaxError` naming the column,
-the part and what was expected.
+gives an equal tile, less what the language has no place for (drawing positions, printed
+names: :func:`unsupported` names them); a tile it cannot write as it is (a label holding a
+``;``, 13 token slots) is refused. Errors are :class:`~tilelay.errors.TileSyntaxError` naming
+the column, the part and what was expected; a text (a label, a group, a colour…) holds no
+control character, tab and line break included.
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from decimal import Decimal
 
 from tilelay import limits
 from tilelay.errors import TileModelError, TileSyntaxError
 from tilelay.hexgeo import Loc, parse_loc
 from tilelay.tile import (
     SINGLE_LANE,
+    WRITE_CHECKED,
     Border,
     BorderType,
     Color,
@@ -57,10 +62,12 @@ from tilelay.tile import (
     Stub,
     TerrainUpgrade,
     Tile,
+    TileTypeError,
     TownStyle,
     Track,
     check_limits,
     default_route,
+    limit_problem,
 )
 
 __all__ = [
@@ -71,6 +78,7 @@ __all__ = [
     "format_revenue",
     "parse",
     "unsupported",
+    "unwritable",
     "valid_revenue_format",
     "with_engine_parts",
     "write",
@@ -80,10 +88,14 @@ _DIGITS = frozenset("0123456789")
 #: Characters no tile string may hold: control characters other than tab and line breaks,
 #: lone surrogates and the non-characters U+FFFE and U+FFFF.
 _BAD_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+#: The control characters :data:`_BAD_CHARS` lets through, as whitespace between parts (the
+#: engine's own strings break lines there); never in a text.
+_LINE_CHARS = re.compile("[\t\n\r]")
 _AMOUNT = f"a whole number from -{limits.MAX_AMOUNT:,} to {limits.MAX_AMOUNT:,}"
 _NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _FORMAT_DIRECTIVE = re.compile(r"%(?:%|[-+ 0#]*[0-9]{0,2}([dis]))")
 _TRACKS = ("broad", "narrow", "dual", "thin", "future")
+_WRITTEN_TRACKS = frozenset(Track(t) for t in _TRACKS)
 
 #: Sub parts the engine's games write but its reader ignores, by part: this reader accepts
 #: them and leaves them out, so the tile is the one the engine holds (a city's
@@ -113,14 +125,15 @@ def format_revenue(fmt: str | None, value: int) -> str:
 
 
 class _Sub:
-    """One ``key:value`` sub part and the column where it starts."""
+    """One ``key:value`` sub part, the column where it starts and the column of its value."""
 
-    __slots__ = ("col", "key", "value")
+    __slots__ = ("col", "key", "value", "vcol")
 
-    def __init__(self, key: str, value: str | None, col: int) -> None:
+    def __init__(self, key: str, value: str | None, col: int, vcol: int) -> None:
         self.key = key
         self.value = value
         self.col = col
+        self.vcol = vcol
 
 
 class _Parser:
@@ -184,6 +197,24 @@ class _Parser:
             raise self.error(sub.col, f"{part}: sub part {sub.key!r} needs a value ({sub.key}:…)")
         return sub.value
 
+    def text_value(self, sub: _Sub, part: str) -> str:
+        """A sub part's value that is a text (a group, a symbol, a colour, an image…): one
+        line, with no control character."""
+        v = self.value(sub, part)
+        self.check_text(v, sub.vcol, f"{part}: {sub.key}")
+        return v
+
+    def check_text(self, text: str, col: int, what: str) -> None:
+        """Refuse the tab or line break in a text (the other control characters are refused
+        in the whole string), at its column."""
+        bad = _LINE_CHARS.search(text)
+        if bad is not None:
+            raise self.error(
+                col + bad.start(),
+                f"{what}: the control character U+{ord(bad.group()):04X} is not allowed in a "
+                "text (texts are one line)",
+            )
+
     def flag(self, sub: _Sub, part: str) -> bool:
         if sub.value is None or sub.value in ("1", "true"):
             return True
@@ -221,7 +252,7 @@ class _Parser:
         if "_" not in v:
             return Revenue(self.integer(sub, part, what=f"{_AMOUNT} or a phase_value list"))
         phases: list[tuple[str, int]] = []
-        col = sub.col + len(sub.key) + 1
+        col = sub.vcol
         items = v.split("|")
         if len(items) > limits.MAX_ITEMS:
             raise self.error(
@@ -240,12 +271,13 @@ class _Parser:
                     f"{part}: bad phase revenue {limits.shown(item)}: expected phase_value, "
                     f"e.g. yellow_40, the value {_AMOUNT}",
                 )
+            self.check_text(phase, col, f"{part}: revenue phase")
             phases.append((phase, value))
             col += len(item) + 1
         return Revenue(0, tuple(phases))
 
     def groups(self, sub: _Sub, part: str) -> tuple[str, ...]:
-        return tuple(g for g in self.value(sub, part).split("|"))
+        return tuple(g for g in self.text_value(sub, part).split("|"))
 
     def end(self, sub: _Sub) -> End:
         v = self.value(sub, "path")
@@ -361,9 +393,9 @@ class _Parser:
             elif key == "outline":
                 outline = self.flag(sub, part)
             elif key == "symbol":
-                symbol = self.value(sub, part)
+                symbol = self.text_value(sub, part)
             elif key == "color":
-                pass_color = self.value(sub, part)
+                pass_color = self.text_value(sub, part)
             elif key == "size":
                 pass_size = self.integer(
                     sub,
@@ -414,7 +446,7 @@ class _Parser:
             yield sub
 
     def revenue_format(self, sub: _Sub, part: str) -> str:
-        v = self.value(sub, part)
+        v = self.text_value(sub, part)
         if not valid_revenue_format(v):
             raise self.error(
                 sub.col,
@@ -526,7 +558,7 @@ class _Parser:
                     sub, "border", low=0, what=f"a whole number from 0 to {limits.MAX_AMOUNT:,}"
                 )
             elif sub.key == "color":
-                color = self.value(sub, "border")
+                color = self.text_value(sub, "border")
             else:
                 raise self._unknown_sub(sub, "border", ("edge", "type", "cost", "color"))
         if edge is None:
@@ -595,7 +627,7 @@ class _Parser:
         color: Color | None = None
         for sub in self.checked(subs, "future_label", ("label", "color")):
             if sub.key == "label":
-                text = self.value(sub, "future_label")
+                text = self.text_value(sub, "future_label")
             else:
                 v = self.value(sub, "future_label")
                 try:
@@ -613,9 +645,9 @@ class _Parser:
         loc: Loc | None = None
         for sub in subs:
             if sub.key == "image":
-                image = self.value(sub, "icon")
+                image = self.text_value(sub, "icon")
             elif sub.key == "name":
-                name = self.value(sub, "icon")
+                name = self.text_value(sub, "icon")
             elif sub.key == "sticky":
                 sticky = self.flag(sub, "icon")
             elif sub.key == "blocks_lay":
@@ -637,9 +669,9 @@ class _Parser:
         color2: str | None = None
         for sub in subs:
             if sub.key == "color":
-                color = self.value(sub, "frame")
+                color = self.text_value(sub, "frame")
             elif sub.key == "color2":
-                color2 = self.value(sub, "frame")
+                color2 = self.text_value(sub, "frame")
             else:
                 raise self._unknown_sub(sub, "frame", ("color", "color2"))
         if color is None:
@@ -691,6 +723,7 @@ class _Parser:
         kind = kind.strip()
         if kind == "label":
             if rest:  # the engine draws an empty label= as nothing
+                self.check_text(rest, col + len(part) - len(rest), "label")
                 self.labels.append(Label(rest))
             return
         handler = _HANDLERS.get(kind)
@@ -715,7 +748,7 @@ class _Parser:
                 if not s:
                     raise self.error(icol, f"{kind}: empty sub part (two commas, or a stray one)")
                 key, colon, value = s.partition(":")
-                subs.append(_Sub(key.strip(), value if colon else None, icol))
+                subs.append(_Sub(key.strip(), value if colon else None, icol, icol + len(key) + 1))
                 scol += len(item) + 1
         handler(self, subs, col)
 
@@ -743,23 +776,33 @@ class _Parser:
             raise TileSyntaxError(err.message, source=self.source) from None
 
     def check_lanes(self) -> None:
-        """All paths at an edge give the same lane width (lanes may go unused there: the
-        engine's 22 Mars leaves some of an edge's lanes to the neighbouring hex)."""
-        by_edge: dict[int, list[tuple[Lane, int]]] = {}
-        for p, col in zip(self.paths, self.path_cols, strict=True):
-            if isinstance(p.a, Edge):
-                by_edge.setdefault(p.a.num, []).append((p.a_lane, col))
-            if isinstance(p.b, Edge):
-                by_edge.setdefault(p.b.num, []).append((p.b_lane, col))
-        for edge, lanes in sorted(by_edge.items()):
-            widths = {w for (w, _), _ in lanes}
-            if len(widths) > 1:
-                col = next(c for (w, _), c in lanes if w != lanes[0][0][0])
-                raise self.error(
-                    col,
-                    f"path: lane mismatch at edge {edge}: paths there give lane widths "
-                    f"{', '.join(str(w) for w in sorted(widths))}; all must give the same",
-                )
+        """All paths at an edge give the same lane width (:func:`_lane_mismatch`)."""
+        mismatch = _lane_mismatch(self.paths)
+        if mismatch is not None:
+            index, message = mismatch
+            raise self.error(self.path_cols[index], f"path: {message}")
+
+
+def _lane_mismatch(paths: Sequence[Path]) -> tuple[int, str] | None:
+    """The first path (its index) whose lane width at an edge differs from another's there,
+    and the mismatch in words; ``None`` when all paths at each edge give the same width
+    (lanes may go unused there: the engine's 22 Mars leaves some of an edge's lanes to the
+    neighbouring hex)."""
+    by_edge: dict[int, list[tuple[int, int]]] = {}
+    for i, p in enumerate(paths):
+        if isinstance(p.a, Edge):
+            by_edge.setdefault(p.a.num, []).append((p.a_lane[0], i))
+        if isinstance(p.b, Edge):
+            by_edge.setdefault(p.b.num, []).append((p.b_lane[0], i))
+    for edge, lanes in sorted(by_edge.items()):
+        widths = {w for w, _ in lanes}
+        if len(widths) > 1:
+            index = next(i for w, i in lanes if w != lanes[0][0])
+            return index, (
+                f"lane mismatch at edge {edge}: paths there give lane widths "
+                f"{', '.join(str(w) for w in sorted(widths))}; all must give the same"
+            )
+    return None
 
 
 _NODE_KINDS: dict[str, NodeKind] = {
@@ -911,25 +954,55 @@ def parse(
 
 
 def unsupported(tile: Tile) -> list[str]:
-    """The features of ``tile`` that the tile language cannot express, by name."""
-    out: list[str] = []
+    """What of ``tile`` the tile language cannot express, by name, in the order of the tile.
+
+    Two kinds: what the language has no place for, which :func:`write` leaves out (where
+    things are drawn: node, revenue and label positions, seed 000's locations, revenue
+    layouts; printed location names; Rails' and seed 000's gauges; overpasses; a stop without
+    a revenue, written as revenue 0; an empty label), and what it has a place for but cannot
+    hold as given, which :func:`write` refuses (see :func:`unwritable`). A tile's name, colour,
+    rotation, location name and source attributes (``extra``) are not part of a tile string
+    and are not listed.
+    """
+    return [message for _, message in _losses(tile)]
+
+
+def unwritable(tile: Tile) -> list[str]:
+    """What of ``tile`` the tile language has a place for but cannot hold as given, by name
+    (a label or text holding a separator, empty or ending in a space; a sub part the node's
+    part does not take; a path from a node to itself; lanes of different widths at an edge;
+    a revenue format or terrain the reader refuses): :func:`write` refuses such a tile rather
+    than leave content out. The limits of :func:`~tilelay.tile.limit_problem` apply too."""
+    return [message for refused, message in _losses(tile) if refused]
+
+
+def _losses(tile: Tile) -> list[tuple[bool, str]]:
+    """Every feature of ``tile`` the language cannot express, with whether :func:`write`
+    refuses it (``True``) or leaves it out (``False``)."""
+    out: list[tuple[bool, str]] = []
     for i, n in enumerate(tile.nodes):
         if n.name:
-            out.append(f"node _{i}: location name {n.name!r}")
+            out.append((False, f"node _{i}: location name {n.name!r}"))
         if n.revenue_loc is not None:
-            out.append(f"node _{i}: revenue position {n.revenue_loc}")
+            out.append((False, f"node _{i}: revenue position {n.revenue_loc}"))
         if n.revenue_layout is not None:
-            out.append(f"node _{i}: revenue layout {n.revenue_layout!r}")
+            out.append((False, f"node _{i}: revenue layout {n.revenue_layout!r}"))
         if n.loc is not None and n.loc.kind == "location":
-            out.append(f"node _{i}: position {n.loc} (a seed-000 location)")
+            out.append((False, f"node _{i}: position {n.loc} (a seed-000 location)"))
+        if n.kind is not NodeKind.JUNCTION and n.revenue is None:
+            out.append((False, f"node _{i}: no revenue (written as revenue 0)"))
         if n.kind is not NodeKind.CITY and n.slots:
-            out.append(f"node _{i}: token slots on a {n.kind.value}")
+            out.append((True, f"node _{i}: token slots on a {n.kind.value}"))
         part = _node_part(n)
         if part not in _NODE_KINDS:
-            out.append(f"node _{i}: {n.kind.value} marked as a halt or pass")
+            out.append((True, f"node _{i}: {n.kind.value} marked as a halt or pass"))
             continue
         allowed = _NODE_SUBS[part]
         for key, present in (
+            ("revenue", n.revenue is not None),
+            ("groups", bool(n.groups)),
+            ("hide", n.hide),
+            ("loc", n.loc is not None and n.loc.kind != "location"),
             ("style", n.style is not None),
             ("visit_cost", n.visit_cost != 1),
             ("route", n.route is not None and n.route is not default_route(n)),
@@ -941,37 +1014,99 @@ def unsupported(tile: Tile) -> list[str]:
             ("size", n.pass_size != 1),
         ):
             if present and key not in allowed:
-                out.append(f"node _{i}: {key} on a {part}")
+                out.append((True, f"node _{i}: {key} on a {part}"))
+        if n.revenue_format is not None and not valid_revenue_format(n.revenue_format):
+            out.append(
+                (True, f"node _{i}: revenue format {n.revenue_format!r} (one %d or %s, e.g. +%d)")
+            )
     for i, p in enumerate(tile.paths):
         if p.track.value not in _TRACKS:
-            out.append(f"path {i}: track gauge {p.track.value!r}")
+            out.append((False, f"path {i}: track gauge {p.track.value!r}"))
         if p.over:
-            out.append(f"path {i}: drawn as an overpass")
+            out.append((False, f"path {i}: drawn as an overpass"))
+        if p.a == p.b and isinstance(p.a, NodeRef):
+            out.append(
+                (True, f"path {i}: both ends are {p.a} (a path joins a node to another end)")
+            )
+    mismatch = _lane_mismatch(tile.paths)
+    if mismatch is not None:
+        out.append((True, f"path {mismatch[0]}: {mismatch[1]}"))
     for lab in tile.labels:
         if lab.loc is not None:
-            out.append(f"label {lab.text!r}: position {lab.loc}")
-        if not _fits(lab.text, part=True):
-            out.append(f"label {lab.text!r}: a ';' (the tile language ends a part there)")
-    texts = [("future label", tile.future_label.text)] if tile.future_label is not None else []
-    texts += [("icon", text) for i in tile.icons for text in (i.image, i.name)]
-    texts += [("group", g) for n in tile.nodes for g in n.groups]
-    for thing, text in texts:
-        if text is not None and not _fits(text, part=False):
-            out.append(f"{thing} {text!r}: a ';', ',' or '|' (they separate the language's parts)")
+            out.append((False, f"label {lab.text!r}: position {lab.loc}"))
+        if not lab.text:
+            out.append((False, "label '': empty (the tile language reads label= as no label)"))
+        elif not _fits(lab.text, part=True):
+            out.append((True, f"label {lab.text!r}: a ';' (the tile language ends a part there)"))
+        elif lab.text[-1].isspace():
+            out.append((True, f"label {lab.text!r}: {_TRAILING}"))
+    for thing, text, kind in _sub_texts(tile):
+        listed = kind in ("item", "phase")
+        if not text and kind != "item":
+            out.append((True, f"{thing} '': empty (a sub part's value is never empty)"))
+        elif kind != "list" and not _fits(text, part=False, item=listed):
+            seps = "a ';', ',' or '|'" if listed else "a ';' or ','"
+            out.append((True, f"{thing} {text!r}: {seps} (they separate the language's parts)"))
+        elif kind in ("value", "list") and text[-1].isspace():
+            out.append((True, f"{thing} {text!r}: {_TRAILING}"))
+    for u in tile.upgrades:
+        for t in u.terrains:
+            if not t or not t.replace("_", "").isalpha():
+                out.append((True, f"upgrade: terrain {t!r} (a terrain is letters and '_')"))
     for thing, loc in (
         *(("upgrade", u.loc) for u in tile.upgrades),
         *(("icon", i.loc) for i in tile.icons),
     ):
         if loc is not None and loc.kind == "location":
-            out.append(f"{thing}: position {loc} (a seed-000 location)")
+            out.append((False, f"{thing}: position {loc} (a seed-000 location)"))
     return out
 
 
-def _fits(text: str, *, part: bool) -> bool:
+_TRAILING = "ends in whitespace (the tile language drops it)"
+
+
+def _sub_texts(tile: Tile) -> Iterator[tuple[str, str, str]]:
+    """The texts ``tile`` writes as sub parts' values: what they are, the text, and how it
+    is written: a ``value`` of its own, an ``item`` of a list (``|`` separates those; an
+    item may be empty, and only the last one's end is the value's), the ``list`` of them
+    joined, or a revenue's ``phase`` name (``phase_value``)."""
+    if tile.future_label is not None and tile.future_label.text is not None:
+        yield "future label", tile.future_label.text, "value"
+    for icon in tile.icons:
+        yield "icon", icon.image, "value"
+        if icon.name is not None:
+            yield "icon", icon.name, "value"
+    for i, n in enumerate(tile.nodes):
+        for g in n.groups:
+            yield "group", g, "item"
+        if n.groups:
+            yield f"node _{i} groups", "|".join(n.groups), "list"
+        for what, text in (
+            ("symbol", n.symbol),
+            ("pass colour", n.pass_color),
+            ("revenue format", n.revenue_format),
+        ):
+            if text is not None:
+                yield f"node _{i} {what}", text, "value"
+        if n.revenue is not None:
+            for phase, _ in n.revenue.phases:
+                yield f"node _{i} revenue phase", phase, "phase"
+    if tile.frame is not None:
+        yield "frame colour", tile.frame.color, "value"
+        if tile.frame.color2 is not None:
+            yield "frame colour", tile.frame.color2, "value"
+    for b in tile.borders:
+        if b.color is not None:
+            yield "border colour", b.color, "value"
+
+
+def _fits(text: str, *, part: bool, item: bool = True) -> bool:
     """Whether ``text`` can be written as a whole part's value (``part``: a label), or as a
-    sub-part's value or an item of a list (a ``;`` ends a part, a ``,`` a sub-part, a ``|``
-    an item)."""
-    return ";" not in text if part else not any(c in text for c in ";,|")
+    sub-part's value (``item``: an item of a list) (a ``;`` ends a part, a ``,`` a sub-part,
+    a ``|`` an item)."""
+    if part:
+        return ";" not in text
+    return not any(c in text for c in (";,|" if item else ";,"))
 
 
 def _revenue_text(r: Revenue | None) -> str:
@@ -1002,7 +1137,7 @@ def _write_node(n: Node) -> str:
         subs.append(("slots", str(n.slots)))
     if n.style is not None:
         subs.append(("style", n.style.value))
-    if n.groups and all(_fits(g, part=False) for g in n.groups):
+    if n.groups:
         subs.append(("groups", "|".join(n.groups)))
     if n.hide:
         subs.append(("hide", "1"))
@@ -1042,26 +1177,42 @@ def _write_path(p: Path, lanes: int = 0) -> str:
             subs.append(f"a_lane:{p.a_lane[0]}.{p.a_lane[1]}")
         if p.b_lane != SINGLE_LANE:
             subs.append(f"b_lane:{p.b_lane[0]}.{p.b_lane[1]}")
-    if p.track is not Track.BROAD and p.track.value in _TRACKS:
+    if p.track is not Track.BROAD and p.track in _WRITTEN_TRACKS:
         subs.append(f"track:{p.track.value}")
     return "path=" + ",".join(subs)
 
 
 def write(tile: Tile, *, strict: bool = False) -> str:
-    """The canonical tile string of ``tile`` (colour and names are not part of it).
+    """The canonical tile string of ``tile`` (its name, colour, rotation, location name and
+    source attributes are not part of it): :func:`parse` reads it back to an equal tile.
 
-    With ``strict``, a tile holding anything the language cannot express (see
-    :func:`unsupported`) raises :class:`~tilelay.errors.TileModelError` naming it; otherwise
-    those features are left out.
+    What the language has no place for (see :func:`unsupported`: positions, printed names,
+    other formats' gauges…) is left out, or with ``strict`` refused. What it cannot hold as
+    given (:func:`unwritable`: a label holding a ``;``, a sub part the node's part does not
+    take…) and what is past the limits (:func:`~tilelay.tile.limit_problem`: 13 slots, a
+    city's negative revenue…) is always refused: :class:`~tilelay.errors.TileModelError`
+    names it.
     """
     if not isinstance(tile, Tile):
-        raise TileModelError(f"only a Tile is written as a tile string, not {type(tile).__name__}")
-    if strict:
-        missing = unsupported(tile)
-        if missing:
-            raise TileModelError(
-                f"tile {tile.name!r} cannot be written in the tile language: " + "; ".join(missing)
-            )
+        raise TileTypeError(f"only a Tile is written as a tile string, not {type(tile).__name__}")
+    checked = tile._topology.get(WRITE_CHECKED)
+    if checked is None:  # looked at once a tile (it is immutable)
+        found = limit_problem(tile)
+        checked = tile._topology[WRITE_CHECKED] = (
+            found,
+            tuple(_losses(tile)) if found is None and _may_lose(tile) else (),
+        )
+    assert isinstance(checked, tuple)
+    problem, losses = checked
+    if problem is not None:
+        raise TileModelError(
+            f"tile {tile.name!r} cannot be written in the tile language: {problem}"
+        )
+    refused = [message for stops, message in losses if stops or strict]
+    if refused:
+        raise TileModelError(
+            f"tile {tile.name!r} cannot be written in the tile language: " + "; ".join(refused)
+        )
     parts = [_write_node(n) for n in tile.nodes]
     paths = tile.paths
     i = 0
@@ -1079,12 +1230,10 @@ def write(tile: Tile, *, strict: bool = False) -> str:
         parts.append(_write_path(p))
         i += 1
     parts.extend(f"stub=edge:{stub.edge}" for stub in tile.stubs)
-    parts.extend(
-        f"label={lab.text}" for lab in tile.labels if lab.text and _fits(lab.text, part=True)
-    )
+    parts.extend(f"label={lab.text}" for lab in tile.labels if lab.text)
     if tile.future_label is not None:
         fl = tile.future_label
-        subs = [] if fl.text is None or not _fits(fl.text, part=False) else [f"label:{fl.text}"]
+        subs = [] if fl.text is None else [f"label:{fl.text}"]
         if fl.color is not None:
             subs.append(f"color:{fl.color.value}")
         parts.append("future_label=" + ",".join(subs))
@@ -1115,11 +1264,9 @@ def write(tile: Tile, *, strict: bool = False) -> str:
         if side is not None:
             subs.append(f"restrict:{side.value}")
         if pt.length is not None:
-            subs.append(f"length:{pt.length:g}")
+            subs.append(f"length:{_fraction(pt.length)}")
         parts.append("partition=" + ",".join(subs))
     for icon in tile.icons:
-        if not all(_fits(t, part=False) for t in (icon.image, icon.name) if t is not None):
-            continue
         subs = [f"image:{icon.image}"]
         if icon.name is not None:
             subs.append(f"name:{icon.name}")
@@ -1139,7 +1286,92 @@ def write(tile: Tile, *, strict: bool = False) -> str:
         parts.append(f)
     if tile.stripe is not None:
         parts.append(f"stripes=color:{tile.stripe.value}")
-    return ";".join(parts)
+    code = ";".join(parts)
+    if len(code) > limits.MAX_CODE:
+        raise TileModelError(
+            f"tile {tile.name!r} cannot be written in the tile language: its string would be "
+            f"{len(code):,} characters long, at most {limits.MAX_CODE:,}"
+        )
+    return code
+
+
+def _may_lose(tile: Tile) -> bool:
+    """Whether ``tile`` may hold something :func:`_losses` names (a quick look, so that the
+    usual tile of plain nodes and paths is written without the whole check)."""
+    if tile.icons or tile.frame or tile.borders or tile.future_label is not None:
+        return True
+    for lab in tile.labels:
+        text = lab.text
+        if lab.loc is not None or not text or ";" in text or text[-1].isspace():
+            return True
+    for u in tile.upgrades:
+        if (u.loc is not None and u.loc.kind == "location") or not all(
+            t.replace("_", "").isalpha() for t in u.terrains
+        ):
+            return True
+    for n in tile.nodes:
+        if n.kind is NodeKind.JUNCTION:
+            if n != _JUNCTION:
+                return True
+            continue
+        r = n.revenue
+        if (
+            r is None
+            or (r.phases and not _plain_phases(r.phases))
+            or n.name is not None
+            or n.revenue_loc is not None
+            or n.revenue_layout is not None
+            or (n.loc is not None and n.loc.kind == "location")
+            or n.groups
+            or n.style is not None
+            or n.revenue_format is not None
+            or n.symbol is not None
+            or n.pass_color is not None
+            or n.revenue_rows != 1
+            or n.pass_size != 1
+            or n.visit_cost != 1
+            or n.route is not None
+            or n.hide
+            or n.boom
+            or n.to_city
+            or n.outline
+            or n.halt
+            or n.mountain_pass
+            or (n.slots and n.kind is not NodeKind.CITY)
+        ):
+            return True
+    for p in tile.paths:
+        if (
+            p.over
+            or p.track not in _WRITTEN_TRACKS
+            or p.a_lane is not SINGLE_LANE
+            or p.b_lane is not SINGLE_LANE
+            or (type(p.a) is NodeRef and p.a == p.b)
+        ):
+            return True
+    return False
+
+
+def _plain_phases(phases: tuple[tuple[str, int], ...]) -> bool:
+    for phase, _ in phases:
+        if not phase or _SEPARATORS.search(phase):
+            break
+    else:
+        return True
+    return False
+
+
+_JUNCTION = Node(NodeKind.JUNCTION)
+_SEPARATORS = re.compile("[;,|]")
+
+
+def _fraction(x: float) -> str:
+    """``x`` (a partition's length) in the digits the reader takes back to the same number:
+    the shortest that round-trip, never in exponent form (``1e-05`` is ``0.00001``)."""
+    text = repr(float(x))
+    if "e" in text:
+        text = format(Decimal(text), "f")
+    return text[:-2] if text.endswith(".0") else text
 
 
 def canonical(code: str, *, source: str | None = None) -> str:

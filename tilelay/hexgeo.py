@@ -25,6 +25,10 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from typing import NoReturn
+
+from tilelay.errors import TileModelError, TileSyntaxError
+from tilelay.limits import shown
 
 Point = tuple[float, float]
 
@@ -37,6 +41,12 @@ class Layout(StrEnum):
 
     FLAT = "flat"
     POINTY = "pointy"
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        raise TileModelError(
+            f"{shown(value)} is not a hex layout: expected {' or '.join(m.value for m in cls)}"
+        )
 
 
 def _offset(layout: Layout) -> float:
@@ -95,12 +105,39 @@ def neighbour_edge(edge: int) -> int:
 class Loc:
     """A place on a tile: ``center``, an edge spot, a corner spot, or a seed-000 location.
 
-    ``kind`` is ``"center"``, ``"edge"`` (``value`` 0–5), ``"corner"`` (``value`` 0.5–5.5) or
-    ``"location"`` (``value`` one of seed 000's numbers).
+    ``kind`` is ``"center"`` (``value`` 0), ``"edge"`` (``value`` 0–5), ``"corner"``
+    (``value`` 0.5–5.5) or ``"location"`` (``value`` one of seed 000's numbers); anything else
+    raises :class:`~tilelay.errors.TileModelError` saying what was expected.
     """
 
     kind: str
     value: float = 0.0
+
+    def __post_init__(self) -> None:
+        kind, value = self.kind, self.value
+        if type(value) is not float and type(value) is not int:  # a bool is no number here
+            raise TileModelError(f"a loc's value is a number, not {shown(value)}")
+        if kind == "edge":
+            if value not in _EDGE_VALUES:
+                raise TileModelError(f"loc: edge {shown(value)} is out of range: expected 0-5")
+        elif kind == "corner":
+            if value not in _CORNER_VALUES:
+                raise TileModelError(
+                    f"loc: corner {shown(value)} is not a corner: expected 0.5, 1.5, … 5.5 "
+                    "(where edge n meets edge n + 1)"
+                )
+        elif kind == "location":
+            if value not in _LOCATION_VALUES:
+                raise TileModelError(
+                    f"loc: location {shown(value)} is out of range: expected 0-45, 50 or 99"
+                )
+        elif kind == "center":
+            if value != 0:
+                raise TileModelError(f"loc: center takes no value, got {shown(value)}")
+        else:
+            raise TileModelError(
+                f"a loc's kind is center, edge, corner or location, not {shown(kind)}"
+            )
 
     def __str__(self) -> str:
         if self.kind == "center":
@@ -121,29 +158,40 @@ class Loc:
         return Loc("location", rotate_location(int(self.value), r))
 
 
+_EDGE_VALUES = frozenset(range(6))
+_CORNER_VALUES = frozenset(n + 0.5 for n in range(6))
+_LOCATION_VALUES = frozenset((*range(46), 50, 99))
+
 CENTER = Loc("center")
 
 
 def parse_loc(text: str) -> Loc:
     """Parse a loc: ``center``, ``0``–``5``, ``0.5``–``5.5`` or ``L0``–``L50``/``L99``.
 
-    Raises :class:`ValueError` with what was expected.
+    Raises :class:`~tilelay.errors.TileSyntaxError` (a :class:`ValueError`) with what was
+    expected.
     """
+    if not isinstance(text, str):
+        raise TileSyntaxError(f"a loc is read from text, not {type(text).__name__}")
     t = text.strip()
     if t == "center":
         return CENTER
     if t[:1] == "L":
         if not t[1:].isascii() or not t[1:].isdigit() or len(t) > 4:
-            raise ValueError(f"bad location {text[:12]!r}: expected L followed by 0-50 or 99")
+            raise TileSyntaxError(
+                f"bad location {text[:12]!r}: expected L followed by 0-45, 50 or 99"
+            )
         n = int(t[1:])
         if not is_location(n):
-            raise ValueError(f"location {n} out of range: expected 0-45, 50 or 99")
+            raise TileSyntaxError(f"location {n} out of range: expected 0-45, 50 or 99")
         return Loc("location", n)
     if len(t) == 1 and t in "012345":
         return Loc("edge", float(t))
     if len(t) == 3 and t[0] in "012345" and t[1:] == ".5":
         return Loc("corner", float(t))
-    raise ValueError(f"bad loc {text[:12]!r}: expected center, an edge 0-5 or a corner 0.5-5.5")
+    raise TileSyntaxError(
+        f"bad loc {text[:12]!r}: expected center, an edge 0-5 or a corner 0.5-5.5"
+    )
 
 
 def loc_point(loc: Loc, layout: Layout = Layout.FLAT, *, radius: float | None = None) -> Point:
@@ -216,7 +264,7 @@ def edge_to_xml_side(edge: int, layout: Layout = Layout.FLAT) -> int:
 def location_point(n: int, layout: Layout = Layout.FLAT) -> Point:
     """The position of seed 000's location ``n`` on a hex of circumradius 1."""
     if not is_location(n):
-        raise ValueError(f"location {n} out of range: expected 0-45, 50 or 99")
+        raise TileModelError(f"location {n} out of range: expected 0-45, 50 or 99")
     if n in (50, 99):
         return (0.0, 0.0)
     ring, k = divmod(n, 6) if n < 36 else (-1, n - 36)

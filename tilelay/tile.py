@@ -9,21 +9,57 @@ rules all work on it.
 
 Edges and rotation follow :mod:`tilelay.hexgeo`: :meth:`Tile.rotated` turns a tile clockwise and
 returns a new tile whose edges, locs, stubs, borders and partitions have moved.
+
+Every class checks what it is given: a value of the wrong type raises :class:`TileTypeError`
+(a :class:`TypeError` as well as a :class:`~tilelay.errors.TileModelError`), a value no format
+can mean (an edge 7, a negative slot count, a colour that is none) a
+:class:`~tilelay.errors.TileModelError` (a :class:`ValueError`). The limits on input (at most
+12 slots, amounts up to a million, texts without control characters…) are checked apart, by
+:func:`check_limits`, which every reader and writer calls.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import NoReturn
 
 from tilelay import limits
-from tilelay.errors import TileModelError
+from tilelay.errors import TileModelError, TileSyntaxError
 from tilelay.hexgeo import Loc, rotate_edge
 
 
-class Color(StrEnum):
+class TileTypeError(TileModelError, TypeError):
+    """A value of the wrong type given to the tile model (``Edge("a")``, ``Node("city")``, a
+    tile name where a :class:`Tile` is expected); a :class:`TypeError` too."""
+
+
+def _type_error(what: str, expected: str, value: object) -> TileTypeError:
+    return TileTypeError(f"{what} must be {expected}, not {_kind_of(value)}")
+
+
+def _kind_of(value: object) -> str:
+    """``value`` in a message: its type and, for a plain value, itself (``str 'city'``)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return f"{type(value).__name__} {limits.shown(value)}"
+    return f"a {type(value).__name__}"
+
+
+class _ModelEnum(StrEnum):
+    """An enumeration of the model whose unknown values raise
+    :class:`~tilelay.errors.TileModelError` (a :class:`ValueError`) naming the values known."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> NoReturn:
+        what = _ENUM_WORDS.get(cls.__name__, cls.__name__)
+        known = ", ".join(m.value for m in cls)
+        raise TileModelError(f"{limits.shown(value)} is not a {what}: expected one of {known}")
+
+
+class Color(_ModelEnum):
     """Tile and hex colours."""
 
     WHITE = "white"
@@ -49,21 +85,27 @@ class Color(StrEnum):
     def parse(cls, text: str) -> tuple[Color, Color | None]:
         """A colour name, or a two-colour name such as ``greenbrown`` (colour + stripe).
 
-        ``grey`` is read as ``gray``. Raises :class:`ValueError` naming what was expected.
+        ``grey`` is read as ``gray``. Raises :class:`~tilelay.errors.TileSyntaxError` (a
+        :class:`ValueError`) naming what was expected.
         """
+        if not isinstance(text, str):
+            raise TileSyntaxError(f"a colour is read from text, not {_kind_of(text)}")
         t = text.strip().lower().replace("grey", "gray")
-        try:
+        if t in _COLOR_VALUES:
             return cls(t), None
-        except ValueError:
-            pass
         for c in cls:
             if t.startswith(c.value) and t != c.value:
-                try:
-                    return c, cls(t[len(c.value) :])
-                except ValueError:
-                    break
+                rest = t[len(c.value) :]
+                if rest in _COLOR_VALUES:
+                    return c, cls(rest)
+                break
         names = ", ".join(c.value for c in cls)
-        raise ValueError(f"unknown colour {text!r}: expected one of {names} or two of them joined")
+        raise TileSyntaxError(
+            f"unknown colour {limits.shown(text)}: expected one of {names} or two of them joined"
+        )
+
+
+_COLOR_VALUES = frozenset(c.value for c in Color)
 
 
 #: The usual order of track colours; upgrades move one step along it.
@@ -71,7 +113,7 @@ TRACK_COLORS: tuple[Color, ...] = (Color.YELLOW, Color.GREEN, Color.BROWN, Color
 _PHASE_COLORS: tuple[str, ...] = tuple(c.value for c in TRACK_COLORS)
 
 
-class NodeKind(StrEnum):
+class NodeKind(_ModelEnum):
     """What a node is."""
 
     CITY = "city"
@@ -80,7 +122,7 @@ class NodeKind(StrEnum):
     JUNCTION = "junction"
 
 
-class TownStyle(StrEnum):
+class TownStyle(_ModelEnum):
     """How a town is drawn: a bar across the track, a dot, or not at all."""
 
     RECT = "rect"
@@ -88,7 +130,7 @@ class TownStyle(StrEnum):
     HIDDEN = "hidden"
 
 
-class Track(StrEnum):
+class Track(_ModelEnum):
     """Track gauge (the tile language's ``track`` sub part, and seed 000's extra kinds).
 
     ``thin`` is the engine's thin dashed line (sea lanes of 1822 MX, 18Norway): it joins what it
@@ -116,7 +158,7 @@ class Track(StrEnum):
         return self in standard and other in standard
 
 
-class BorderType(StrEnum):
+class BorderType(_ModelEnum):
     """What a border on an edge (or a partition inside a hex) is.
 
     ``divider`` separates the areas of one large off-board region (1862, 18NY), ``offboard``
@@ -133,7 +175,7 @@ class BorderType(StrEnum):
     GAUGE_CHANGE = "gauge_change"
 
 
-class StopRoute(StrEnum):
+class StopRoute(_ModelEnum):
     """Whether a route through a stop must count it (the tile language's ``route`` sub part).
 
     ``mandatory``: a train passing through stops here (cities, towns, offboards by default);
@@ -146,12 +188,59 @@ class StopRoute(StrEnum):
     NEVER = "never"
 
 
-class PartitionSide(StrEnum):
+class PartitionSide(_ModelEnum):
     """A side of a :class:`Partition`: ``inner`` (its edges clockwise from vertex ``a`` to
     vertex ``b``) or ``outer`` (the others)."""
 
     INNER = "inner"
     OUTER = "outer"
+
+
+_ENUM_WORDS = {
+    "Color": "colour",
+    "NodeKind": "node kind",
+    "TownStyle": "town style",
+    "Track": "track gauge",
+    "BorderType": "border type",
+    "StopRoute": "route rule",
+    "PartitionSide": "partition side",
+}
+
+
+def _all_of(items: tuple[object, ...], cls: type) -> bool:
+    """Whether every item is exactly a ``cls`` (the fast check; subclasses are let through
+    by the slow one)."""
+    for item in items:
+        if type(item) is not cls:
+            break
+    else:
+        return True
+    return False
+
+
+def _check_texts(what: str, texts: object) -> None:
+    if type(texts) is not tuple or not all(isinstance(t, str) for t in texts):
+        raise _type_error(what, "a tuple of texts", texts)
+
+
+def _check_pairs(what: str, pairs: object) -> None:
+    if type(pairs) is not tuple or not all(
+        type(p) is tuple and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], str)
+        for p in pairs
+    ):
+        raise _type_error(what, "a tuple of (name, value) text pairs", pairs)
+
+
+def _check_loc(what: str, loc: object) -> None:
+    if loc is not None and not isinstance(loc, Loc):
+        raise _type_error(what, "a Loc or None", loc)
+
+
+def _check_edge(what: str, edge: object) -> None:
+    if type(edge) is not int:
+        raise TileTypeError(f"{what} at {_kind_of(edge)}, expected a whole number 0-5")
+    if not 0 <= edge <= 5:
+        raise TileModelError(f"{what} at {edge}, expected 0-5")
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +254,25 @@ class Revenue:
 
     value: int = 0
     phases: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        if type(self.value) is not int:
+            raise _type_error("a revenue", "a whole number", self.value)
+        if type(self.phases) is not tuple:
+            raise _type_error("a revenue's phases", "a tuple of (phase, value) pairs", self.phases)
+        for pair in self.phases:
+            if not (
+                type(pair) is tuple
+                and len(pair) == 2
+                and isinstance(pair[0], str)
+                and type(pair[1]) is int
+            ):
+                raise _type_error("a phase revenue", "a (phase name, whole number) pair", pair)
+        if self.phases and self.value != 0:
+            raise TileModelError(
+                f"a revenue by phase has no value of its own: value {self.value} given with "
+                f"phases {self}"
+            )
 
     @property
     def is_phased(self) -> bool:
@@ -271,6 +379,85 @@ class Node:
     pass_color: str | None = None
     pass_size: int = 1
 
+    def __post_init__(self) -> None:
+        # the common case in one expression; what is wrong is found apart (_check)
+        if (
+            type(self.kind) is NodeKind
+            and (self.revenue is None or type(self.revenue) is Revenue)
+            and type(self.slots) is int
+            and self.slots >= 0
+            and type(self.visit_cost) is int
+            and self.visit_cost >= 0
+            and self.revenue_rows == 1
+            and self.pass_size == 1
+            and self.route is None
+            and self.style is None
+            and not self.groups
+            and not self.extra
+            and self.loc is None
+            and self.revenue_loc is None
+            and self.name is None
+            and self.revenue_layout is None
+            and self.revenue_format is None
+            and self.symbol is None
+            and self.pass_color is None
+            and self.hide is False
+            and self.boom is False
+            and self.to_city is False
+            and self.outline is False
+            and self.halt is False
+            and self.mountain_pass is False
+        ):
+            return
+        self._check()
+
+    def _check(self) -> None:
+        if not isinstance(self.kind, NodeKind):
+            raise _type_error("a node's kind", "a NodeKind (NodeKind.CITY, …)", self.kind)
+        if self.revenue is not None and not isinstance(self.revenue, Revenue):
+            raise _type_error("a node's revenue", "a Revenue or None", self.revenue)
+        for what, number, low in (
+            ("slots", self.slots, 0),
+            ("visit_cost", self.visit_cost, 0),
+            ("revenue_rows", self.revenue_rows, 1),
+            ("pass_size", self.pass_size, 1),
+        ):
+            if type(number) is not int:
+                raise _type_error(f"a node's {what}", "a whole number", number)
+            if number < low:
+                raise TileModelError(f"a node's {what} must be at least {low}, not {number}")
+        for what, flag in (
+            ("hide", self.hide),
+            ("boom", self.boom),
+            ("to_city", self.to_city),
+            ("outline", self.outline),
+            ("halt", self.halt),
+            ("mountain_pass", self.mountain_pass),
+        ):
+            if type(flag) is not bool:
+                raise _type_error(f"a node's {what}", "True or False", flag)
+        for what, text in (
+            ("name", self.name),
+            ("revenue_layout", self.revenue_layout),
+            ("revenue_format", self.revenue_format),
+            ("symbol", self.symbol),
+            ("pass_color", self.pass_color),
+        ):
+            if text is not None and not isinstance(text, str):
+                raise _type_error(f"a node's {what}", "text or None", text)
+        for what, loc in (("loc", self.loc), ("revenue_loc", self.revenue_loc)):
+            if loc is not None and not isinstance(loc, Loc):
+                raise _type_error(f"a node's {what}", "a Loc or None", loc)
+        if self.style is not None and not isinstance(self.style, TownStyle):
+            raise _type_error("a node's style", "a TownStyle or None", self.style)
+        _check_texts("a node's groups", self.groups)
+        _check_pairs("a node's extra", self.extra)
+        if self.route is not None:
+            if not isinstance(self.route, StopRoute):
+                raise _type_error("a node's route", "a StopRoute or None", self.route)
+            if self.route is default_route(self):  # one way to say the default: None
+                object.__setattr__(self, "route", None)
+
     @property
     def is_stop(self) -> bool:
         """Whether a train can stop here (everything but a junction)."""
@@ -311,6 +498,12 @@ class Edge:
 
     num: int
 
+    def __post_init__(self) -> None:
+        if type(self.num) is not int:
+            raise TileTypeError(f"edge {limits.shown(self.num)}, expected 0-5 (a whole number)")
+        if not 0 <= self.num <= 5:
+            raise TileModelError(f"edge {self.num}, expected 0-5")
+
     def __str__(self) -> str:
         return str(self.num)
 
@@ -320,6 +513,12 @@ class NodeRef:
     """A path endpoint at a node, by its index in :attr:`Tile.nodes`."""
 
     index: int
+
+    def __post_init__(self) -> None:
+        if type(self.index) is not int:
+            raise _type_error("a node reference", "a whole number", self.index)
+        if self.index < 0:
+            raise TileModelError(f"node reference _{self.index}: expected _0 or above")
 
     def __str__(self) -> str:
         return f"_{self.index}"
@@ -352,6 +551,40 @@ class Path:
     track: Track = Track.BROAD
     over: bool = False
 
+    def __post_init__(self) -> None:
+        a, b = self.a, self.b
+        if (
+            (type(a) is Edge or type(a) is NodeRef)
+            and (type(b) is Edge or type(b) is NodeRef)
+            and type(self.terminal) is int
+            and self.a_lane is SINGLE_LANE
+            and self.b_lane is SINGLE_LANE
+            and type(self.track) is Track
+            and self.ignore is False
+            and self.over is False
+        ):
+            return
+        self._check()
+
+    def _check(self) -> None:
+        for what, end in (("a", self.a), ("b", self.b)):
+            if not isinstance(end, Edge | NodeRef):
+                raise _type_error(f"a path's end {what}", "an Edge or a NodeRef", end)
+        if type(self.terminal) is not int:
+            raise _type_error("a path's terminal", "a whole number 0-2", self.terminal)
+        for what, lane in (("a_lane", self.a_lane), ("b_lane", self.b_lane)):
+            if not (
+                type(lane) is tuple
+                and len(lane) == 2
+                and type(lane[0]) is int
+                and type(lane[1]) is int
+            ):
+                raise _type_error(f"a path's {what}", "a (width, index) pair", lane)
+        if not isinstance(self.track, Track):
+            raise _type_error("a path's track", "a Track", self.track)
+        if type(self.ignore) is not bool or type(self.over) is not bool:
+            raise _type_error("a path's ignore and over", "True or False", (self.ignore, self.over))
+
     @property
     def ends(self) -> tuple[End, End]:
         """Both endpoints."""
@@ -379,6 +612,11 @@ class Label:
     text: str
     loc: Loc | None = None
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str):
+            raise _type_error("a label's text", "text", self.text)
+        _check_loc("a label's loc", self.loc)
+
 
 @dataclass(frozen=True, slots=True)
 class FutureLabel:
@@ -387,6 +625,12 @@ class FutureLabel:
 
     text: str | None = None
     color: Color | None = None
+
+    def __post_init__(self) -> None:
+        if self.text is not None and not isinstance(self.text, str):
+            raise _type_error("a future label's text", "text or None", self.text)
+        if self.color is not None and not isinstance(self.color, Color):
+            raise _type_error("a future label's colour", "a Color or None", self.color)
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,6 +643,14 @@ class TerrainUpgrade:
     loc: Loc | None = None
     size: int | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.cost) is not int:
+            raise _type_error("a terrain upgrade's cost", "a whole number", self.cost)
+        if self.size is not None and type(self.size) is not int:
+            raise _type_error("a terrain upgrade's size", "a whole number or None", self.size)
+        _check_texts("a terrain upgrade's terrains", self.terrains)
+        _check_loc("a terrain upgrade's loc", self.loc)
+
 
 @dataclass(frozen=True, slots=True)
 class Border:
@@ -410,6 +662,15 @@ class Border:
     cost: int | None = None
     color: str | None = None
 
+    def __post_init__(self) -> None:
+        _check_edge("border", self.edge)
+        if self.type is not None and not isinstance(self.type, BorderType):
+            raise _type_error("a border's type", "a BorderType or None", self.type)
+        if self.cost is not None and type(self.cost) is not int:
+            raise _type_error("a border's cost", "a whole number or None", self.cost)
+        if self.color is not None and not isinstance(self.color, str):
+            raise _type_error("a border's colour", "text or None", self.color)
+
 
 @dataclass(frozen=True, slots=True)
 class Stub:
@@ -417,6 +678,9 @@ class Stub:
     connection; games such as 1807 and 1867 require the next tile to use that edge."""
 
     edge: int
+
+    def __post_init__(self) -> None:
+        _check_edge("stub", self.edge)
 
     def rotated(self, rotation: int) -> Stub:
         """This stub turned ``rotation`` steps clockwise."""
@@ -442,6 +706,18 @@ class Partition:
     a_sign: int = 0
     b_sign: int = 0
     length: float | None = None
+
+    def __post_init__(self) -> None:
+        _check_edge("partition", self.a)
+        _check_edge("partition", self.b)
+        if self.type is not None and not isinstance(self.type, BorderType):
+            raise _type_error("a partition's type", "a BorderType or None", self.type)
+        if self.restrict is not None and not isinstance(self.restrict, PartitionSide):
+            raise _type_error("a partition's restrict", "a PartitionSide or None", self.restrict)
+        if type(self.a_sign) is not int or type(self.b_sign) is not int:
+            raise _type_error("a partition's signs", "-1, 0 or 1", (self.a_sign, self.b_sign))
+        if self.length is not None and type(self.length) not in (float, int):
+            raise _type_error("a partition's length", "a number or None", self.length)
 
     @property
     def inner_edges(self) -> tuple[int, ...]:
@@ -470,6 +746,20 @@ class Icon:
     loc: Loc | None = None
     large: bool = False
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.image, str):
+            raise _type_error("an icon's image", "text", self.image)
+        if self.name is not None and not isinstance(self.name, str):
+            raise _type_error("an icon's name", "text or None", self.name)
+        for what, flag in (
+            ("sticky", self.sticky),
+            ("blocks_lay", self.blocks_lay),
+            ("large", self.large),
+        ):
+            if type(flag) is not bool:
+                raise _type_error(f"an icon's {what}", "True or False", flag)
+        _check_loc("an icon's loc", self.loc)
+
 
 @dataclass(frozen=True, slots=True)
 class Frame:
@@ -477,6 +767,12 @@ class Frame:
 
     color: str
     color2: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.color, str):
+            raise _type_error("a frame's colour", "text", self.color)
+        if self.color2 is not None and not isinstance(self.color2, str):
+            raise _type_error("a frame's second colour", "text or None", self.color2)
 
 
 #: In :class:`Connections`, the end number of node ``i`` is ``NODE_END + i``; ends 0-5 are edges.
@@ -585,28 +881,71 @@ class Tile:
     stubs: tuple[Stub, ...] = ()
     partitions: tuple[Partition, ...] = ()
     future_label: FutureLabel | None = None
+    #: What is computed from the tile once (it is immutable), by key: 0 its topology, 1 and 2
+    #: its connections (without and with ignored paths), :data:`WRITE_CHECKED` what the tile
+    #: language's writer found it cannot write (:func:`tilelay.dsl.write`).
     _topology: dict[int, object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise _type_error("a tile's name", "text", self.name)
+        if not isinstance(self.color, Color):
+            raise _type_error(f"tile {self.name!r}: the colour", "a Color", self.color)
+        if self.stripe is not None and not isinstance(self.stripe, Color):
+            raise _type_error(f"tile {self.name!r}: the stripe", "a Color or None", self.stripe)
+        if type(self.rotation) is not int:
+            raise _type_error(f"tile {self.name!r}: the rotation", "a whole number", self.rotation)
+        if self.location_name is not None and not isinstance(self.location_name, str):
+            raise _type_error(
+                f"tile {self.name!r}: the location name", "text or None", self.location_name
+            )
+        if self.frame is not None and not isinstance(self.frame, Frame):
+            raise _type_error(f"tile {self.name!r}: the frame", "a Frame or None", self.frame)
+        if self.future_label is not None and not isinstance(self.future_label, FutureLabel):
+            raise _type_error(
+                f"tile {self.name!r}: the future label", "a FutureLabel or None", self.future_label
+            )
+        if self.extra:
+            _check_pairs(f"tile {self.name!r}: extra", self.extra)
+        if not (
+            type(self.nodes) is tuple
+            and type(self.paths) is tuple
+            and _all_of(self.nodes, Node)
+            and _all_of(self.paths, Path)
+            and (not self.labels or _all_of(self.labels, Label))
+            and (not self.upgrades or _all_of(self.upgrades, TerrainUpgrade))
+            and (not self.borders or _all_of(self.borders, Border))
+            and (not self.icons or _all_of(self.icons, Icon))
+            and (not self.stubs or _all_of(self.stubs, Stub))
+            and (not self.partitions or _all_of(self.partitions, Partition))
+        ):
+            self._check_items()
         n = len(self.nodes)
         for i, p in enumerate(self.paths):
-            for end in p.ends:
-                if isinstance(end, NodeRef) and not 0 <= end.index < n:
+            for end in (p.a, p.b):
+                if type(end) is NodeRef and end.index >= n:
                     raise TileModelError(
                         f"tile {self.name!r}: path {i} refers to node _{end.index}, "
                         f"but the tile has {n} node(s)"
                     )
-                if isinstance(end, Edge) and not (type(end.num) is int and 0 <= end.num <= 5):
-                    raise TileModelError(
-                        f"tile {self.name!r}: path {i} has edge {end.num}, expected 0-5"
-                    )
-        ends = [("stub", s.edge) for s in self.stubs]
-        ends += [("partition", e) for p in self.partitions for e in (p.a, p.b)]
-        for what, e in ends:
-            if not 0 <= e <= 5:
-                raise TileModelError(f"tile {self.name!r}: {what} at {e}, expected 0-5")
+
+    def _check_items(self) -> None:
+        for what, items, cls in (
+            ("nodes", self.nodes, Node),
+            ("paths", self.paths, Path),
+            ("labels", self.labels, Label),
+            ("upgrades", self.upgrades, TerrainUpgrade),
+            ("borders", self.borders, Border),
+            ("icons", self.icons, Icon),
+            ("stubs", self.stubs, Stub),
+            ("partitions", self.partitions, Partition),
+        ):
+            if type(items) is not tuple or not all(isinstance(x, cls) for x in items):
+                raise _type_error(
+                    f"tile {self.name!r}: {what}", f"a tuple of {cls.__name__}s", items
+                )
 
     # ---------------------------------------------------------------- queries
 
@@ -747,16 +1086,34 @@ class Tile:
 
     def same_topology(self, other: Tile) -> bool:
         """Whether ``other`` has the same track topology as this tile as it lies."""
-        return self.topology() == other.topology()
+        return self.topology() == _other_tile(other, "same_topology").topology()
 
     def rotations_matching(self, other: Tile) -> tuple[int, ...]:
         """The rotations of this tile that have the same track topology as ``other``."""
-        target = other.topology()
+        target = _other_tile(other, "rotations_matching").topology()
         return tuple(r for r in range(6) if self.rotated(r).topology() == target)
 
     def same_topology_up_to_rotation(self, other: Tile) -> bool:
         """Whether some rotation of this tile has the same track topology as ``other``."""
-        return bool(self.rotations_matching(other))
+        return bool(self.rotations_matching(_other_tile(other, "same_topology_up_to_rotation")))
+
+
+#: The key of :attr:`Tile._topology` under which :func:`tilelay.dsl.write` keeps what it found
+#: of a tile: the limit passed (``None``) or not, and what the language cannot express.
+WRITE_CHECKED = 3
+
+
+def _other_tile(other: object, method: str) -> Tile:
+    """``other`` when it is a :class:`Tile`; else a :class:`TileTypeError` saying how to get
+    one (a tile is compared with a tile, not with its name)."""
+    if isinstance(other, Tile):
+        return other
+    hint = (
+        f" (tilelay.get_tile({other!r}) gives the tile of that name)"
+        if isinstance(other, str) and len(other) <= 40
+        else ""
+    )
+    raise TileTypeError(f"Tile.{method} compares with a Tile, not {_kind_of(other)}{hint}")
 
 
 def _amount_problem(value: int | None, what: str, low: int) -> str | None:
@@ -792,8 +1149,10 @@ def limit_problem(tile: Tile) -> str | None:
     amounts, texts), in words; ``None`` when nothing is.
 
     Every reader of tiles checks this, so a tile string, JSON or XML cannot ask for a city of
-    a million slots or a tile of a million paths.
+    a million slots or a tile of a million paths; the tile language's writer checks it too.
     """
+    if _plainly_within_limits(tile):
+        return None
     counts = (
         ("nodes", len(tile.nodes), limits.MAX_NODES),
         ("paths", len(tile.paths), limits.MAX_PATHS),
@@ -863,10 +1222,87 @@ def limit_problem(tile: Tile) -> str | None:
         return f"{len(tile.extra)} source attributes: at most {limits.MAX_ITEMS}"
     for what, text in _texts(tile):
         if text is not None:
-            problem = limits.text_problem(text)
+            problem = text_problem(text)
             if problem:
                 return f"{what} {limits.shown(text)} {problem}"
     return None
+
+
+#: What no text of a tile may hold: control characters (tab and line breaks too: a text is
+#: one line), lone surrogates and the non-characters U+FFFE and U+FFFF.
+_BAD_TEXT = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a text of a tile (a label, a name, a colour…): too long
+    (:data:`tilelay.limits.MAX_TEXT`), or holding a control character (a tab or line break
+    too, as the README says: a tile's texts are single lines), a lone surrogate or U+FFFE or
+    U+FFFF; ``None`` when it can."""
+    if len(text) > limits.MAX_TEXT:
+        return limits.text_problem(text)
+    bad = _BAD_TEXT.search(text)
+    if bad is None:
+        return None
+    ch = bad.group()
+    kind = "control character" if ch <= "\x9f" else "character"
+    return f"holds the {kind} U+{ord(ch):04X}"
+
+
+def _plainly_within_limits(tile: Tile) -> bool:
+    """A quick look for the usual tile (plain nodes and paths, short labels): ``True`` when
+    it is within the limits; ``False`` when :func:`limit_problem` must look closely."""
+    if (
+        len(tile.nodes) > limits.MAX_NODES
+        or len(tile.paths) > limits.MAX_PATHS
+        or len(tile.labels) > limits.MAX_ITEMS
+        or len(tile.stubs) > limits.MAX_ITEMS
+        or tile.upgrades
+        or tile.borders
+        or tile.partitions
+        or tile.icons
+        or tile.extra
+        or tile.frame is not None
+        or tile.future_label is not None
+        or tile.location_name is not None
+    ):
+        return False
+    texts = [tile.name]
+    for n in tile.nodes:
+        r = n.revenue
+        if not (
+            n.slots <= limits.MAX_SLOTS
+            and n.visit_cost <= limits.MAX_AMOUNT
+            and n.revenue_rows == 1
+            and n.pass_size == 1
+            and not n.groups
+            and not n.extra
+            and n.name is None
+            and n.revenue_layout is None
+            and n.revenue_format is None
+            and n.symbol is None
+            and n.pass_color is None
+        ):
+            return False
+        if r is not None:
+            if not r.phases:
+                if not 0 <= r.value <= limits.MAX_AMOUNT:
+                    return False
+            elif len(r.phases) > limits.MAX_ITEMS or not all(
+                0 <= v <= limits.MAX_AMOUNT for _, v in r.phases
+            ):
+                return False
+            else:
+                texts += [phase for phase, _ in r.phases]
+    for p in tile.paths:
+        if p.terminal > 2 or p.terminal < 0 or p.a_lane is not SINGLE_LANE:
+            return False
+        if p.b_lane is not SINGLE_LANE:
+            return False
+    texts += [lab.text for lab in tile.labels]
+    joined = "".join(texts)
+    if len(joined) > limits.MAX_TEXT and any(len(t) > limits.MAX_TEXT for t in texts):
+        return False
+    return _BAD_TEXT.search(joined) is None
 
 
 def check_limits(tile: Tile) -> Tile:

@@ -9,6 +9,7 @@ left out) and :func:`tile_from_dict` reads it back, with errors naming the field
 
 from __future__ import annotations
 
+import difflib
 from enum import StrEnum
 from typing import TypeVar
 
@@ -188,9 +189,20 @@ class _Reader:
     def fail(self, where: str, message: str) -> TileModelError:
         return TileModelError(f"{where}: {message}", source=self.source)
 
-    def obj(self, v: object, where: str) -> dict[str, object]:
+    def obj(self, v: object, where: str, known: frozenset[str]) -> dict[str, object]:
+        """``v`` as an object whose keys are all ``known`` (an unknown one, a typo among
+        them, is refused: it would be read as nothing)."""
         if not isinstance(v, dict):
             raise self.fail(where, f"expected an object, got {type(v).__name__}")
+        for key in v:
+            if key not in known:
+                plain = isinstance(key, str) and len(key) <= 40 and key.isprintable()
+                close = difflib.get_close_matches(key, known, n=3, cutoff=0.6) if plain else []
+                hint = f" (did you mean: {', '.join(close)}?)" if close else ""
+                raise self.fail(
+                    f"{where}.{key}" if plain else f"{where}[{limits.shown(key)}]",
+                    f"unknown field{hint}; expected one of {', '.join(sorted(known))}",
+                )
         return v
 
     def lst(self, v: object, where: str) -> list[object]:
@@ -279,6 +291,63 @@ class _Reader:
 
 _E = TypeVar("_E", bound=StrEnum)
 
+#: The fields of each object of the JSON form (what :func:`tile_to_dict` writes).
+_TILE_FIELDS = frozenset(
+    (
+        "name",
+        "color",
+        "stripe",
+        "rotation",
+        "location_name",
+        "nodes",
+        "paths",
+        "labels",
+        "upgrades",
+        "borders",
+        "icons",
+        "frame",
+        "extra",
+        "stubs",
+        "partitions",
+        "future_label",
+    )
+)
+_NODE_FIELDS = frozenset(
+    (
+        "kind",
+        "revenue",
+        "slots",
+        "style",
+        "groups",
+        "hide",
+        "loc",
+        "name",
+        "revenue_loc",
+        "revenue_layout",
+        "extra",
+        "visit_cost",
+        "route",
+        "revenue_format",
+        "revenue_rows",
+        "boom",
+        "to_city",
+        "outline",
+        "halt",
+        "symbol",
+        "mountain_pass",
+        "pass_color",
+        "pass_size",
+    )
+)
+_PATH_FIELDS = frozenset(("a", "b", "terminal", "ignore", "a_lane", "b_lane", "track", "over"))
+_LABEL_FIELDS = frozenset(("text", "loc"))
+_UPGRADE_FIELDS = frozenset(("cost", "terrains", "loc", "size"))
+_BORDER_FIELDS = frozenset(("edge", "type", "cost", "color"))
+_PARTITION_FIELDS = frozenset(("a", "b", "type", "restrict", "a_sign", "b_sign", "length"))
+_FUTURE_LABEL_FIELDS = frozenset(("text", "color"))
+_ICON_FIELDS = frozenset(("image", "name", "sticky", "blocks_lay", "loc", "large"))
+_FRAME_FIELDS = frozenset(("color", "color2"))
+
 
 def _extra_pairs(r: _Reader, v: object, where: str) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
@@ -296,36 +365,20 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
     Raises :class:`~tilelay.errors.TileModelError` naming the field that is wrong.
     """
     r = _Reader(source)
-    d = r.obj(data, "tile")
-    known = {
-        "name",
-        "color",
-        "stripe",
-        "rotation",
-        "location_name",
-        "nodes",
-        "paths",
-        "labels",
-        "upgrades",
-        "borders",
-        "icons",
-        "frame",
-        "extra",
-        "stubs",
-        "partitions",
-        "future_label",
-    }
-    for key in d:
-        if key not in known:
-            raise r.fail(
-                f"tile.{key}", f"unknown field; expected one of {', '.join(sorted(known))}"
-            )
+    try:
+        return _tile(r, data)
+    except TileModelError as err:  # the model's own checks (the reader's name their field)
+        raise err.located(source=source) from None
+
+
+def _tile(r: _Reader, data: object) -> model.Tile:
+    d = r.obj(data, "tile", _TILE_FIELDS)
     color = r.enum(model.Color, d.get("color", "white"), "tile.color")
     stripe = None if d.get("stripe") is None else r.enum(model.Color, d["stripe"], "tile.stripe")
     nodes: list[model.Node] = []
     for i, nv in enumerate(r.lst(d.get("nodes"), "tile.nodes")):
         w = f"tile.nodes[{i}]"
-        n = r.obj(nv, w)
+        n = r.obj(nv, w, _NODE_FIELDS)
         kind = r.enum(model.NodeKind, n.get("kind"), f"{w}.kind")
         rev_v = n.get("revenue")
         revenue: model.Revenue | None
@@ -378,7 +431,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
     paths: list[model.Path] = []
     for i, pv in enumerate(r.lst(d.get("paths"), "tile.paths")):
         w = f"tile.paths[{i}]"
-        p = r.obj(pv, w)
+        p = r.obj(pv, w, _PATH_FIELDS)
         paths.append(
             model.Path(
                 r.end(p.get("a"), f"{w}.a"),
@@ -391,17 +444,17 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
                 r.bool_(p.get("over"), f"{w}.over"),
             )
         )
-    labels = tuple(
-        model.Label(
-            r.str_(r.obj(lv, f"tile.labels[{i}]").get("text"), f"tile.labels[{i}].text"),
-            r.loc(r.obj(lv, f"tile.labels[{i}]").get("loc"), f"tile.labels[{i}].loc"),
+    labels = []
+    for i, lv in enumerate(r.lst(d.get("labels"), "tile.labels")):
+        w = f"tile.labels[{i}]"
+        lab = r.obj(lv, w, _LABEL_FIELDS)
+        labels.append(
+            model.Label(r.str_(lab.get("text"), f"{w}.text"), r.loc(lab.get("loc"), f"{w}.loc"))
         )
-        for i, lv in enumerate(r.lst(d.get("labels"), "tile.labels"))
-    )
     upgrades = []
     for i, uv in enumerate(r.lst(d.get("upgrades"), "tile.upgrades")):
         w = f"tile.upgrades[{i}]"
-        u = r.obj(uv, w)
+        u = r.obj(uv, w, _UPGRADE_FIELDS)
         upgrades.append(
             model.TerrainUpgrade(
                 r.int_(u.get("cost"), f"{w}.cost", 0),
@@ -417,7 +470,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
     borders = []
     for i, bv in enumerate(r.lst(d.get("borders"), "tile.borders")):
         w = f"tile.borders[{i}]"
-        b = r.obj(bv, w)
+        b = r.obj(bv, w, _BORDER_FIELDS)
         edge = r.int_(b.get("edge"), f"{w}.edge", 0, 5)
         borders.append(
             model.Border(
@@ -429,11 +482,11 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         )
     stubs = []
     for i, sv in enumerate(r.lst(d.get("stubs"), "tile.stubs")):
-        stubs.append(model.Stub(r.int_(sv, f"tile.stubs[{i}]")))
+        stubs.append(model.Stub(r.int_(sv, f"tile.stubs[{i}]", 0, 5)))
     partitions = []
     for i, pv in enumerate(r.lst(d.get("partitions"), "tile.partitions")):
         w = f"tile.partitions[{i}]"
-        pt = r.obj(pv, w)
+        pt = r.obj(pv, w, _PARTITION_FIELDS)
         signs = []
         for key in ("a_sign", "b_sign"):
             signs.append(r.int_(pt.get(key, 0), f"{w}.{key}", -1, 1))
@@ -454,7 +507,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         )
     future_label = None
     if d.get("future_label") is not None:
-        fl = r.obj(d["future_label"], "tile.future_label")
+        fl = r.obj(d["future_label"], "tile.future_label", _FUTURE_LABEL_FIELDS)
         future_label = model.FutureLabel(
             r.opt_str(fl.get("text"), "tile.future_label.text"),
             None
@@ -464,7 +517,7 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
     icons = []
     for i, iv in enumerate(r.lst(d.get("icons"), "tile.icons")):
         w = f"tile.icons[{i}]"
-        ic = r.obj(iv, w)
+        ic = r.obj(iv, w, _ICON_FIELDS)
         icons.append(
             model.Icon(
                 r.str_(ic.get("image"), f"{w}.image"),
@@ -477,19 +530,19 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
         )
     frame = None
     if d.get("frame") is not None:
-        f = r.obj(d["frame"], "tile.frame")
+        f = r.obj(d["frame"], "tile.frame", _FRAME_FIELDS)
         frame = model.Frame(
             r.str_(f.get("color"), "tile.frame.color"),
             r.opt_str(f.get("color2"), "tile.frame.color2"),
         )
     rotation = r.int_(d.get("rotation", 0), "tile.rotation", 0, 5)
-    try:
-        tile = model.Tile(
+    return model.check_limits(
+        model.Tile(
             name=r.str_(d.get("name", ""), "tile.name"),
             color=color,
             nodes=tuple(nodes),
             paths=tuple(paths),
-            labels=labels,
+            labels=tuple(labels),
             upgrades=tuple(upgrades),
             borders=tuple(borders),
             icons=tuple(icons),
@@ -502,6 +555,4 @@ def tile_from_dict(data: object, *, source: str | None = None) -> model.Tile:
             partitions=tuple(partitions),
             future_label=future_label,
         )
-        return model.check_limits(tile)
-    except TileModelError as err:
-        raise TileModelError(err.message, source=source) from None
+    )

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from tilelay.convert import FORMATS, format_of, read, write
+from tilelay.convert import FORMATS, convert, format_of
 from tilelay.errors import TilelayError
 from tilelay.files import MAX_INPUT, check_suffix, read_bytes, write_text
 from tilelay.hexgeo import Layout
@@ -60,9 +60,7 @@ def _convert(args: argparse.Namespace) -> int:
     else:
         data = read_bytes(args.input, what="input file")
         source = args.input
-    layout = Layout(args.layout)
-    tiles = read(data, source_fmt, source=source, layout=layout)
-    result = write(tiles, target_fmt, layout=layout)
+    result = convert(data, source_fmt, target_fmt, source=source, layout=Layout(args.layout))
     if args.output and args.output != "-":
         write_text(args.output, result.text)
     else:
