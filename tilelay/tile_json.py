@@ -9,6 +9,7 @@ left out) and :func:`tile_from_dict` reads it back, with errors naming the field
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from enum import StrEnum
 from typing import TypeVar
@@ -291,62 +292,23 @@ class _Reader:
 
 _E = TypeVar("_E", bound=StrEnum)
 
-#: The fields of each object of the JSON form (what :func:`tile_to_dict` writes).
-_TILE_FIELDS = frozenset(
-    (
-        "name",
-        "color",
-        "stripe",
-        "rotation",
-        "location_name",
-        "nodes",
-        "paths",
-        "labels",
-        "upgrades",
-        "borders",
-        "icons",
-        "frame",
-        "extra",
-        "stubs",
-        "partitions",
-        "future_label",
-    )
-)
-_NODE_FIELDS = frozenset(
-    (
-        "kind",
-        "revenue",
-        "slots",
-        "style",
-        "groups",
-        "hide",
-        "loc",
-        "name",
-        "revenue_loc",
-        "revenue_layout",
-        "extra",
-        "visit_cost",
-        "route",
-        "revenue_format",
-        "revenue_rows",
-        "boom",
-        "to_city",
-        "outline",
-        "halt",
-        "symbol",
-        "mountain_pass",
-        "pass_color",
-        "pass_size",
-    )
-)
-_PATH_FIELDS = frozenset(("a", "b", "terminal", "ignore", "a_lane", "b_lane", "track", "over"))
-_LABEL_FIELDS = frozenset(("text", "loc"))
-_UPGRADE_FIELDS = frozenset(("cost", "terrains", "loc", "size"))
-_BORDER_FIELDS = frozenset(("edge", "type", "cost", "color"))
-_PARTITION_FIELDS = frozenset(("a", "b", "type", "restrict", "a_sign", "b_sign", "length"))
-_FUTURE_LABEL_FIELDS = frozenset(("text", "color"))
-_ICON_FIELDS = frozenset(("image", "name", "sticky", "blocks_lay", "loc", "large"))
-_FRAME_FIELDS = frozenset(("color", "color2"))
+
+def _fields(cls: type) -> frozenset[str]:
+    """The fields of an object of the JSON form (what :func:`tile_to_dict` writes): those of
+    the model's class, by name (not the private ones a class works out for itself)."""
+    return frozenset(f.name for f in dataclasses.fields(cls) if not f.name.startswith("_"))
+
+
+_TILE_FIELDS = _fields(model.Tile)
+_NODE_FIELDS = _fields(model.Node)
+_PATH_FIELDS = _fields(model.Path)
+_LABEL_FIELDS = _fields(model.Label)
+_UPGRADE_FIELDS = _fields(model.TerrainUpgrade)
+_BORDER_FIELDS = _fields(model.Border)
+_PARTITION_FIELDS = _fields(model.Partition)
+_FUTURE_LABEL_FIELDS = _fields(model.FutureLabel)
+_ICON_FIELDS = _fields(model.Icon)
+_FRAME_FIELDS = _fields(model.Frame)
 
 
 def _extra_pairs(r: _Reader, v: object, where: str) -> tuple[tuple[str, str], ...]:
