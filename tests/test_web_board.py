@@ -225,6 +225,11 @@ def test_404_is_only_for_what_the_path_names(client: TestClient) -> None:
     assert gone.status_code == 404 and gone.json()["status"] == 404
     assert client.get("/board/1999").status_code == 404
     assert client.post("/api/routes/1999", content=b"{}").json()["status"] == 404
+    # a path the API does not have says where the API is described
+    for path in ("/api", "/api/", "/api/bords"):
+        missing = client.get(path)
+        assert missing.status_code == 404
+        assert "/api/openapi.json" in missing.json()["error"], path
 
 
 def test_a_deleted_board_s_id_is_not_given_again(client: TestClient) -> None:

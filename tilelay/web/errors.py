@@ -110,8 +110,12 @@ def _wants_json(request: Request) -> bool:
 def error_response(request: Request, err: WebError) -> Response:
     """The answer to ``err``: JSON under ``/api/``, else the error page."""
     if _wants_json(request):
+        message = err.message
+        if err.status == 404 and message == "no page here":
+            # (a path the API does not have: where its paths are listed)
+            message = f"no API at {request.url.path}: the API is described at /api/openapi.json"
         body: dict[str, Any] = {
-            "error": err.message,
+            "error": message,
             "status": err.status,
             "suggestions": err.suggestions,
         }
