@@ -80,6 +80,11 @@ def test_cli_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["convert", str(src), "-o", str(dst)]) == 0
     assert json.loads(dst.read_text())[0]["name"] == "8"
     assert main(["convert", str(tmp_path / "nope.xml"), "--to", "dsl"]) == 2
+    capsys.readouterr()
+    # an output name of no format's is named as such, not as a format left out
+    assert main(["convert", str(src), "-o", str(tmp_path / "out.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "out.yaml: cannot tell the output format from the name" in err and ".xml" in err
 
 
 def test_every_engine_tile_writes_to_xml_with_what_it_loses() -> None:

@@ -49,6 +49,13 @@ def _convert(args: argparse.Namespace) -> int:
         )
     target_fmt = args.target_fmt or (format_of(args.output) if args.output else None)
     if target_fmt is None:
+        if args.output and args.output != "-":
+            # (an -o name of no format's: say so, not that the format is missing)
+            known = ", ".join(sorted({s for suffixes in SUFFIXES.values() for s in suffixes}))
+            raise TilelayError(
+                f"{args.output}: cannot tell the output format from the name (known: {known});"
+                " give --to dsl/xml/json"
+            )
         raise TilelayError("give the output format with --to dsl/xml/json (or an -o file name)")
     if args.output and args.output != "-":
         check_suffix(args.output, SUFFIXES[target_fmt], f"{target_fmt} output")
