@@ -124,6 +124,13 @@ def test_a_path_without_games_says_so(tmp_path: Path) -> None:
         sources.discover(tmp_path)
     with pytest.raises(NoGameError, match="no such file"):
         sources.discover(tmp_path / "absent")
+    # a game file named on its own that does not read: why, naming the file once
+    broken = tmp_path / "x.toml"
+    broken.write_text('[game]\nname = "X"\n')
+    with pytest.raises(NoGameError) as caught:
+        sources.discover(broken)
+    text = str(caught.value)
+    assert text.count(str(broken)) == 1 and "unknown key 'game'" in text
 
 
 def test_a_path_of_the_environment_that_is_not_there_says_where_it_came_from(

@@ -534,6 +534,9 @@ def discover(path: str | Path) -> list[GameEntry]:
         stored.store_listing(listing, skipped=getattr(reader, "skipped", []))
     skipped = stored.skipped()
     if not listing:
+        if len(skipped) == 1 and Path(skipped[0].source or "") == Path(path):
+            # the one file given, and why it does not read: said once, with its place
+            raise NoGameError(skipped[0].message, source=skipped[0].source, line=skipped[0].line)
         reasons = "; ".join(str(w) for w in skipped)
         raise NoGameError(
             "holds no game that can be read" + (f": {reasons}" if reasons else ""),
