@@ -10,6 +10,12 @@ import pytest
 from tilelay.cli import main
 
 
+def stdin(data: str | bytes) -> io.TextIOWrapper:
+    """Standard input holding ``data`` (its bytes read as given)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8")
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     status = main(list(argv))
     out, err = capsys.readouterr()
@@ -38,7 +44,7 @@ def test_bad_string_exits_2_with_one_line(capsys: pytest.CaptureFixture[str]) ->
 def test_stdin_one_per_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\nfoo=1\ntown=revenue:10\n"))
+    monkeypatch.setattr("sys.stdin", stdin("path=a:0,b:3\nfoo=1\ntown=revenue:10\n"))
     status, out, err = run(capsys, "tile", "parse", "-")
     assert status == 2
     lines = out.splitlines()
@@ -47,17 +53,28 @@ def test_stdin_one_per_line(
     assert lines[2] == "town=revenue:10"
     assert "1 line failed" in err
     # with --json every line of the output is JSON, an error an object of its own
-    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\nfoo=1\n"))
+    monkeypatch.setattr("sys.stdin", stdin("path=a:0,b:3\nfoo=1\n"))
     status, out, err = run(capsys, "tile", "parse", "--json", "-")
     first, second = (json.loads(line) for line in out.splitlines())
     assert status == 2 and "paths" in first
     assert second["line"] == 2 and second["error"].startswith("column 1: unknown part 'foo'")
 
 
+def test_stdin_that_is_not_utf8_is_said_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A byte that is not UTF-8 was read as U+DCFF: "character U+DCFF is not allowed"."""
+    monkeypatch.setattr("sys.stdin", stdin(b"city=revenue:20\xff\npath=a:0,b:3\n"))
+    status, out, _ = run(capsys, "tile", "parse", "-")
+    first, second = out.splitlines()
+    assert status == 2 and first == "error: line 1: not UTF-8 text (byte 16 is 0xff)"
+    assert second == "path=a:0,b:3"
+
+
 def test_stdin_all_good_exits_0(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO("path=a:0,b:3\n"))
+    monkeypatch.setattr("sys.stdin", stdin("path=a:0,b:3\n"))
     assert run(capsys, "tile", "parse", "-")[0] == 0
 
 

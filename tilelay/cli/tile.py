@@ -50,9 +50,14 @@ def _parse(args: argparse.Namespace) -> int:
         _emit(dsl.parse(args.code, color=args.color), args.json)
         return 0
     failed = 0
-    for number, line in enumerate(sys.stdin, start=1):
-        text = line.rstrip("\n")
+    for number, raw in enumerate(sys.stdin.buffer, start=1):
         try:
+            try:
+                text = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as bad:
+                raise TilelayError(
+                    f"not UTF-8 text (byte {bad.start + 1} is {raw[bad.start]:#04x})"
+                ) from None
             tile = dsl.parse(text, color=args.color)
         except TilelayError as err:
             # said in the output's line of its own (an object with --json: JSON lines stay
