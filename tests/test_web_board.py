@@ -224,6 +224,9 @@ def test_404_is_only_for_what_the_path_names(client: TestClient) -> None:
     gone = client.put(f"/api/boards/{created['id'] + 1}", json={"version": 1, "state": state})
     assert gone.status_code == 404 and gone.json()["status"] == 404
     assert client.get("/board/1999").status_code == 404
+    # a saved board or record the page's query names that is not there: 404, both
+    assert client.get("/board/1889?board=99999").status_code == 404
+    assert client.get("/board/1889?record=99999").status_code == 404
     assert client.post("/api/routes/1999", content=b"{}").json()["status"] == 404
     # a path the API does not have says where the API is described
     for path in ("/api", "/api/", "/api/bords"):
@@ -572,6 +575,9 @@ def test_pages_link_to_the_board(client: TestClient) -> None:
     assert page.status_code == 200 and 'id="board-app"' in page.text
     assert "Saved in" in page.text and "boards.sqlite3" in page.text
     assert client.get("/board/1999").status_code == 404
+    # a saved board or record the page's query names that is not there: 404, both
+    assert client.get("/board/1889?board=99999").status_code == 404
+    assert client.get("/board/1889?record=99999").status_code == 404
     assert client.get("/board/1889?board=abc").status_code == 400
     assert client.get("/board/1889?options=nope").status_code == 400
 

@@ -483,10 +483,16 @@ async def board_page(request: Request) -> Response:
     for what, value in (("board", saved_id), ("record", record_id)):
         if value and not (value.isascii() and value.isdigit() and len(value) < 12):
             raise WebError(f"bad {what} id {value[:20]!r}: expected a number", 400)
-    store = get_store(request) if saved_id else None
+    store = get_store(request) if saved_id or record_id else None
 
     def work() -> tuple[dict[str, Any], dict[str, Any] | None]:
-        if store is None:
+        if record_id and store is not None:
+            # a record that is not there is a page that is not there, as a board's is
+            try:
+                store.get(int(record_id), "record")
+            except StoreError as err:
+                raise store_error(err) from None
+        if not saved_id or store is None:
             try:
                 with named_in_request():  # (?options= modifies the page, names no resource)
                     state = BoardState(game_key(game)).with_options(options)
