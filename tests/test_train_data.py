@@ -204,3 +204,24 @@ def test_available_on_names_a_phase() -> None:
     m = trains_from_game_data(trains, phases, source="g")
     assert m.card_type("2R").available_from == "C2"
     assert m.released_in_phase("2R") == "C2"
+
+
+def test_a_rust_on_a_train_that_shares_its_phase_stays_with_that_train() -> None:
+    """18CO's 5-trains rust when an E is bought, though a 5D starts the same phase first:
+    the rust was put on the phase, so a 5D rusted them (found against the engine's facts)."""
+    trains = [
+        {"name": "5", "distance": 5, "price": 500, "num": 2, "rusts_on": "E"},
+        {"name": "5D", "distance": 5, "price": 600, "num": 2},
+        {"name": "E", "distance": 99, "price": 800, "num": 2},
+    ]
+    phases = [
+        {"name": "5", "on": "5", "tiles": ["yellow"]},
+        {"name": "6b", "on": ["5D", "E"], "tiles": ["yellow", "green"]},
+    ]
+    m = trains_from_game_data(trains, phases, source="g")
+    assert m.rusted_by("5") == "E" and "5" not in m.phase("6b").rusts
+    assert m.card_type("E").rusts == ("5",)
+    # a train that alone starts its phase rusts them at that phase's start, as before
+    alone = [{**phases[0]}, {"name": "6b", "on": ["E"], "tiles": ["yellow"]}]
+    m = trains_from_game_data(trains, alone, source="g")
+    assert m.phase("6b").rusts == ("5",) and m.rusted_by("5") == "E"

@@ -230,7 +230,7 @@ def trains_from_game_data(
     in code, e.g. 1830's 6-trains) or is an error. ``variants`` become the second side of a
     dual card named ``"side1/side2"``. ``rusts_on`` (a name or a list) / ``available_on`` name
     the train whose first purchase rusts / releases this one: put on the phase that train
-    starts if there is one, else on that train's card type; an ``available_on`` naming a
+    starts if it alone starts it, else on that train's card type; an ``available_on`` naming a
     phase is kept as the card's ``available_from``. A phase's ``on`` names trains (or a
     variant, or ``NAME-N``: train number N of a type, from 0); an empty ``on`` starts nothing.
     A name that is no train is a warning (the engine ignores it too). ``discount`` is kept per
@@ -350,6 +350,12 @@ def trains_from_game_data(
                 phase_of_train.setdefault(cards[i].name, len(phase_list) - 1)
 
     phase_names = {p.name for p in phase_list}
+    #: the card types whose first train starts each phase
+    starters: list[set[str]] = [set() for _ in phase_list]
+    for card in cards:
+        for new in card.new_phases:
+            if new.train_index == 1 and new.phase in phase_names:
+                starters[[p.name for p in phase_list].index(new.phase)].add(card.name)
     for card_name, key, train, where in pending:
         found = card_index(train)
         if key == "available_on" and train in phase_names and found is None:
@@ -365,7 +371,9 @@ def trains_from_game_data(
             cards[i] = replace(cards[i], obsolete_on=trigger)
             continue
         rusts = key == "rusts_on"
-        if trigger in phase_of_train:
+        if trigger in phase_of_train and starters[phase_of_train[trigger]] == {trigger}:
+            # (on the phase only where that train alone starts it: 18CO's 5-trains rust when
+            # an E is bought, not the 5D that starts the same phase)
             p = phase_of_train[trigger]
             phase = phase_list[p]
             if rusts:
