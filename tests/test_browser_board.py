@@ -96,6 +96,16 @@ def _actions(pg: Any, count: int) -> None:
     )
 
 
+def _record_at_its_last_step(pg: Any) -> None:
+    """Import the fixture record in the Record tab and step to its last step."""
+    pg.click('.tabs [data-tab="record"]')
+    pg.set_input_files("#record-file", str(FIXTURE))
+    pg.click("#record-import-button")
+    pg.wait_for_selector("#record-view:not([hidden])")
+    pg.click("#step-last")
+    pg.wait_for_function("() => Number(document.getElementById('board-app').dataset.step) > 0")
+
+
 def _tile_at(pg: Any, coord: str) -> tuple[str | None, str | None]:
     tile = pg.locator(f'#map g.hex[data-coord="{coord}"] g.tile').first
     return tile.get_attribute("data-tile"), tile.get_attribute("data-rotation")
@@ -558,12 +568,7 @@ def test_a_new_board_or_a_branch_asks_before_dropping_unsaved_changes(
     assert pg.inner_text("#save-status") == "unsaved changes"
     assert pg.get_attribute("#board-app", "data-dirty") == "1"
     # a branch from a record asks too, and cancelling stays on the record
-    pg.click('.tabs [data-tab="record"]')
-    pg.set_input_files("#record-file", str(FIXTURE))
-    pg.click("#record-import-button")
-    pg.wait_for_selector("#record-view:not([hidden])")
-    pg.click("#step-last")
-    pg.wait_for_function("() => Number(document.getElementById('board-app').dataset.step) > 0")
+    _record_at_its_last_step(pg)
     pg.click("#branch")
     pg.wait_for_timeout(300)
     assert len(asked) == 2 and "unsaved changes" in asked[1] and "Branch" in asked[1]
@@ -587,12 +592,7 @@ def test_a_new_board_or_a_branch_asks_before_dropping_unsaved_changes(
     pg.fill("#board-name", "saved first")
     pg.click("#save")
     pg.wait_for_function("() => document.getElementById('board-app').dataset.saved === '1'")
-    pg.click('.tabs [data-tab="record"]')
-    pg.set_input_files("#record-file", str(FIXTURE))
-    pg.click("#record-import-button")
-    pg.wait_for_selector("#record-view:not([hidden])")
-    pg.click("#step-last")
-    pg.wait_for_function("() => Number(document.getElementById('board-app').dataset.step) > 0")
+    _record_at_its_last_step(pg)
     pg.click("#branch")
     pg.wait_for_selector("#record-banner", state="hidden")
     pg.wait_for_function("() => Number(document.querySelector('#board-app').dataset.actions) > 5")
