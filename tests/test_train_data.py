@@ -186,7 +186,11 @@ def test_game_data_engine_shapes() -> None:
     assert m.train_type("2G").towns_score
     assert m.card_type("2").new_phases[0].phase == "B"
     assert m.card_type("2").new_phases[0].train_index == 3
-    assert m.phase_started_by("3/2G") == "C"
+    # phase C is started by the card bought as a 2G, not as a 3 (the engine's phases follow
+    # the train bought: 1822's L/2 starts phase 2 as a 2 only)
+    assert m.phase_started_by("3/2G", side="2G") == "C"
+    assert m.phase_started_by("3/2G") is None and m.phase_started_by("3/2G", side="3") is None
+    assert m.card_type("3/2G").new_phases[0].side == "2G"
 
 
 def test_available_on_names_a_phase() -> None:
@@ -225,3 +229,14 @@ def test_a_rust_on_a_train_that_shares_its_phase_stays_with_that_train() -> None
     alone = [{**phases[0]}, {"name": "6b", "on": ["E"], "tiles": ["yellow"]}]
     m = trains_from_game_data(trains, alone, source="g")
     assert m.phase("6b").rusts == ("5",) and m.rusted_by("5") == "E"
+
+
+@pytest.mark.usefixtures("engine_games")
+def test_1822s_local_trains_bring_no_phase_of_their_own() -> None:
+    """1822's first L bought started phase 2 (the card L/2, whose 2 side does): an L runs
+    in the first phase, a 2 in phase 2, and the command line says which side starts it."""
+    from tilelay.games import load_game
+
+    trains = load_game("1822").trains
+    assert trains.phase_started_by("L/2", side="L") is None
+    assert trains.phase_started_by("L/2", side="2") == "2"

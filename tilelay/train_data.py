@@ -287,6 +287,17 @@ def trains_from_game_data(
             TrainCardType(name, quantity, tuple(sides), category=category, events=tuple(events))
         )
 
+    def side_of(i: int, train: str) -> str | None:
+        """The side of card ``i`` that ``train`` names where the engine's phase change asks
+        for that side only: a side other than the card's first (the engine's phases follow
+        a train's first name, its ``sym``; a game that starts a phase by a variant, as
+        1822's 2 of its L/2, does so by that variant alone)."""
+        names = [side.name for side in cards[i].sides]
+        base = train if train in names else train.rpartition("-")[0]
+        if len(names) > 1 and base in names[1:]:
+            return base
+        return None
+
     def card_index(train: str) -> tuple[int, int] | None:
         """The card named ``train`` (or one of its sides; ``NAME-N`` names the card's train
         number N, counted from 0 as 18xx.games numbers trains) and the 1-based train index."""
@@ -344,7 +355,7 @@ def trains_from_game_data(
                 unknown(where, "on", train)
                 continue
             i, number = found
-            new = NewPhase(name, number)
+            new = NewPhase(name, number, side_of(i, train))
             cards[i] = replace(cards[i], new_phases=(*cards[i].new_phases, new))
             if number == 1:
                 phase_of_train.setdefault(cards[i].name, len(phase_list) - 1)
@@ -437,7 +448,9 @@ def manager_to_dict(manager: TrainManager) -> dict[str, Any]:
                 "obsolete_on": card.obsolete_on,
                 "sides": [_side_dict(side) for side in card.sides],
                 "new_phases": [
-                    {"phase": n.phase, "train_index": n.train_index} for n in card.new_phases
+                    {"phase": n.phase, "train_index": n.train_index}
+                    | ({} if n.side is None else {"side": n.side})
+                    for n in card.new_phases
                 ],
                 "available_from": manager.released_in_phase(card.name),
                 "rusts_in_phase": manager.rusts_in_phase(card.name),
@@ -568,7 +581,11 @@ def manager_to_game_data(
         trigger = manager.trigger_of(phase.name)
         if trigger is not None:
             name, index = trigger
-            shown = first.get(name, name)
+            side = next(
+                (n.side for n in manager.card_type(name).new_phases if n.phase == phase.name),
+                None,
+            )
+            shown = side or first.get(name, name)
             p["on"] = shown if index == 1 else f"{shown}-{index - 1}"
         if phase.tiles:
             p["tiles"] = list(phase.tiles)

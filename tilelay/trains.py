@@ -224,6 +224,9 @@ class NewPhase:
 
     phase: str
     train_index: int = 1
+    #: the side of a card of several whose purchase alone starts the phase (None: any side):
+    #: 1822's L/2 starts phase 2 bought as a 2, not as an L
+    side: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,12 +368,19 @@ class TrainManager:
                 return phase
         raise NotFoundError(f"no phase {name!r}", suggestions=[p.name for p in self.phases])
 
-    def phase_started_by(self, card_name: str, index: int = 1) -> str | None:
-        """The phase started by buying card number ``index`` (1-based) of a type, if any."""
+    def phase_started_by(
+        self, card_name: str, index: int = 1, side: str | None = None
+    ) -> str | None:
+        """The phase started by buying card number ``index`` (1-based) of a type, if any:
+        bought as ``side`` where a phase is started by one side of the card only (None: as
+        none of those). Where the purchase starts several phases one after another (18xx.games
+        goes on while the next phase's ``on`` names it: 1822's first 3 starts phases 2 and 3),
+        the last."""
+        started = None
         for new in self.card_type(card_name).new_phases:
-            if new.train_index == index:
-                return new.phase
-        return None
+            if new.train_index == index and (new.side is None or new.side == side):
+                started = new.phase
+        return started
 
     def trigger_of(self, phase_name: str) -> tuple[str, int] | None:
         """The card type and card number whose purchase starts a phase (None: the first)."""

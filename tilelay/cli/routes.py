@@ -182,7 +182,7 @@ def _phase(game: Game, name: str | None, trains: list[str]) -> Phase:
     index = 0
     names = [p.name for p in phases]
     for t in trains:
-        started = manager.phase_started_by(manager.card_type_of(t).name)
+        started = manager.phase_started_by(manager.card_type_of(t).name, side=t)
         if started is not None:
             index = max(index, names.index(started))
     return phases[index]

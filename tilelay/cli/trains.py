@@ -70,7 +70,8 @@ def format_text(manager: TrainManager) -> str:
         facts: list[str] = []
         for new in card.new_phases:
             which = "first" if new.train_index == 1 else f"card #{new.train_index}"
-            facts.append(f"{which} bought starts phase {new.phase}")
+            bought_as = f" as a {new.side}" if new.side is not None else ""
+            facts.append(f"{which} bought{bought_as} starts phase {new.phase}")
         if (released := manager.released_in_phase(card.name)) is not None:
             facts.append(f"available from phase {released}")
         if (rusts := manager.rusts_in_phase(card.name)) is not None:
