@@ -522,6 +522,45 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
     assert httpx.get(f"{server}/api/boards/{board_id}").status_code == 404
 
 
+def test_saved_boards_page_lists_a_board_s_versions_and_restores_one(
+    server: str, browser: Any
+) -> None:
+    """Each save keeps the version it replaces, and a refused save is kept too, but only
+    the API could list them: the saved boards page now lists a board's versions and
+    restores one (the version it replaces kept in its turn)."""
+    first = BoardState("1889").lay("K8", "57", 1)
+    second = first.lay("J3", "8", 0)
+    made = httpx.post(f"{server}/api/boards", json={"name": "versions", "state": first.to_json()})
+    board_id = made.json()["board"]["id"]
+    saved = httpx.put(
+        f"{server}/api/boards/{board_id}", json={"version": 1, "state": second.to_json()}
+    )
+    assert saved.status_code == 200 and saved.json()["board"]["version"] == 2
+    pg = _page(browser)
+    pg.goto(server + "/boards", wait_until="load")
+    row = pg.locator(f'#boards tr[data-id="{board_id}"]:not(.revision)')
+    row.locator("button.versions").click()
+    listed = pg.locator(f'#boards tr.revision[data-of="{board_id}"]')
+    listed.first.wait_for()
+    assert listed.count() == 1 and "version 1 · replaced" in listed.first.inner_text()
+    assert "1 action" in listed.first.inner_text()
+    pg.once("dialog", lambda d: d.accept())
+    listed.first.locator("button.restore").click()
+    pg.wait_for_function(
+        "id => document.querySelector(`#boards tr[data-id='${id}']:not(.revision)`)"
+        ".dataset.version === '3'",
+        arg=str(board_id),
+    )
+    kept = httpx.get(f"{server}/api/boards/{board_id}").json()
+    assert kept["state"]["actions"] == first.to_json()["actions"]
+    # the version it replaced is among the versions now, and listed again
+    pg.wait_for_function(
+        f"() => document.querySelectorAll('#boards tr.revision[data-of=\"{board_id}\"]')"
+        ".length === 2"
+    )
+    assert pg.console_errors == []
+
+
 def _lay_57_at_k8(pg: Any, actions: int) -> None:
     pg.click('#map g.hex[data-coord="K8"]')
     pg.wait_for_selector('.choice[data-tile="57"]')

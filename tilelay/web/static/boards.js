@@ -21,6 +21,23 @@
         const answer = await call("PATCH", base + id, { name });
         const link = row.querySelector("a.open");
         link.textContent = link.title = answer.board.name;
+      } else if (ev.target.classList.contains("versions")) {
+        await toggleVersions(row, ev.target);
+      } else if (ev.target.classList.contains("restore")) {
+        // the revision's state saved as the board's next version (the version it replaces
+        // is kept as a revision in its turn: nothing is lost)
+        const owner = root.querySelector('tr[data-id="' + row.dataset.of + '"]:not(.revision)');
+        if (!confirm("Restore version " + row.dataset.version + "? The board's version now is kept.")) return;
+        const saved = await call("PUT", "/api/boards/" + row.dataset.of, {
+          version: Number(owner.dataset.version),
+          state: JSON.parse(row.dataset.state),
+        });
+        owner.dataset.version = String(saved.board.version);
+        owner.querySelector("td.wide-only").textContent = String(saved.board.version);
+        // the list again, with the version just replaced in it
+        const button = owner.querySelector("button.versions");
+        await toggleVersions(owner, button);
+        await toggleVersions(owner, button);
       } else if (ev.target.classList.contains("delete")) {
         if (!confirm("Delete it? This cannot be undone.")) return;
         await call("DELETE", base + id);
@@ -30,6 +47,49 @@
       alert(e.message);
     }
   });
+  // A board's earlier and refused versions, in rows under it (shown or hidden again).
+  async function toggleVersions(row, button) {
+    const id = row.dataset.id;
+    const shown = document.querySelectorAll('tr.revision[data-of="' + id + '"]');
+    if (shown.length) {
+      shown.forEach((r) => r.remove());
+      button.setAttribute("aria-expanded", "false");
+      return;
+    }
+    const answer = await call("GET", "/api/boards/" + id + "/revisions");
+    button.setAttribute("aria-expanded", "true");
+    let after = row;
+    const list = answer.revisions.length ? answer.revisions : [null];
+    for (const r of list) {
+      const tr = document.createElement("tr");
+      tr.className = "revision";
+      tr.dataset.of = id;
+      const td = document.createElement("td");
+      td.colSpan = 5;
+      if (r === null) {
+        td.className = "muted";
+        td.textContent = "No earlier version.";
+      } else {
+        tr.dataset.id = id;
+        tr.dataset.version = String(r.version);
+        tr.dataset.state = JSON.stringify(r.state);
+        const when = new Date(r.created * 1000).toLocaleString();
+        const actions = (r.state.actions || []).length;
+        td.textContent = "version " + r.version + (r.reason === "conflict"
+          ? " · refused (saved elsewhere first)" : " · replaced") + " · " + when + " · " +
+          actions + " action" + (actions === 1 ? "" : "s") + " ";
+        const restore = document.createElement("button");
+        restore.type = "button";
+        restore.className = "restore";
+        restore.textContent = "Restore";
+        td.appendChild(restore);
+      }
+      tr.appendChild(td);
+      after.after(tr);
+      after = tr;
+    }
+  }
+
   const importButton = document.getElementById("import");
   importButton.addEventListener("click", async () => {
     const file = document.getElementById("import-file").files[0];
