@@ -404,3 +404,20 @@ def test_every_link_of_the_index_opens_with_the_games_of_every_source(tmp_path: 
             assert failed == []
     finally:
         registry.reset()
+
+
+def test_a_url_parameter_a_page_does_not_take_is_refused(client: TestClient) -> None:
+    """``/api/tiles/57?rotation=3`` answered rotation 0 without a word: a URL parameter the
+    page or endpoint does not take is a 400 naming those it takes, and the close ones."""
+    response = client.get("/api/tiles/57?rotation=3")
+    assert response.status_code == 400
+    assert "'rotation'" in response.json()["error"] and "takes none" in response.json()["error"]
+    assert client.get("/api/tiles/57-3").json()["rotation"] == 3  # (the way to say it)
+    response = client.get("/tiles/57?layot=pointy")
+    assert response.status_code == 400 and "layout" in response.text
+    assert client.get("/map/1889?layout=pointy").status_code == 400  # a map keeps its own
+    assert client.get("/map/1889?grid=1").status_code == 200
+    assert client.get("/tiles/57?r=1&n=Kobe&layout=pointy&grid=1").status_code == 200
+    assert client.get("/tile?code=path%3Da%3A0%2Cb%3A3&color=green&r=1").status_code == 200
+    response = client.get("/board/1889?bord=1")
+    assert response.status_code == 400 and "board" in response.text

@@ -45,7 +45,7 @@ from tilelay.routes import RoutePlanner
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.web.compute import compute
 from tilelay.web.errors import WebError, web_error
-from tilelay.web.params import parse_int, read_body, safe_name
+from tilelay.web.params import check_query, parse_int, read_body, safe_name
 from tilelay.web.templating import environment, render
 
 __all__ = ["MAX_BODY", "RoutesView", "analyse", "parse_record", "routes"]
@@ -326,6 +326,7 @@ async def routes_page(request: Request) -> Response:
 async def routes_api(request: Request) -> Response:
     """``POST /api/routes/<game>?action=ID``: the record as the body; the result as JSON."""
     game = _game(request)
+    check_query(request, ("action",))
     action = _action_param(request.query_params.get("action"))
     body = await read_body(request, MAX_BODY)
     return JSONResponse(await compute(_api_answer, body, game, action))

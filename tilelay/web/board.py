@@ -59,7 +59,7 @@ from tilelay.tile import NodeKind
 from tilelay.upgrades import distinct_rotations
 from tilelay.web.compute import compute, limited_search, search_seconds
 from tilelay.web.errors import WebError, named_in_request
-from tilelay.web.params import flag, json_body, safe_name, split_plus
+from tilelay.web.params import check_query, flag, json_body, safe_name, split_plus
 from tilelay.web.stores import get_store, store_error, store_path
 from tilelay.web.templating import render
 
@@ -476,6 +476,7 @@ def _game(request: Request) -> Game:
 async def board_page(request: Request) -> Response:
     """``GET /board/<game>``: the board page (``?board=ID``: a saved board; ``?record=ID``:
     an imported record, stepped through; ``?options=a+b``: the game's options)."""
+    check_query(request, ("options", "board", "record"))
     game = _game(request)
     options = split_plus(request.query_params.get("options", "").replace(",", " "))
     saved_id = request.query_params.get("board", "").strip()

@@ -7,6 +7,7 @@ with a message that says what was wrong and what was expected.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Collection, Mapping
@@ -22,6 +23,7 @@ from tilelay.web.errors import WebError
 
 __all__ = [
     "MAX_BODY",
+    "check_query",
     "flag",
     "json_body",
     "parse_int",
@@ -42,6 +44,22 @@ MAX_ROTATIONS = 12
 # Names in URLs (tiles, hexes, games): letters, digits and a little punctuation. Anything else
 # (slashes, backslashes, NUL, "..") is refused before any lookup happens.
 _SAFE = re.compile(r"^[\w .:'&()#,~@+-]{1,80}$")
+
+
+def check_query(request: Request, known: Collection[str]) -> None:
+    """Refuse (400) a URL parameter the page or endpoint does not take: left out, it would
+    be ignored without a word (``/api/tiles/57?rotation=3`` answered rotation 0), naming
+    those it takes and the close ones."""
+    unknown = sorted(set(request.query_params) - set(known))
+    if not unknown:
+        return
+    name = unknown[0]
+    takes = ", ".join(sorted(known)) if known else "none"
+    raise WebError(
+        f"unknown URL parameter {shown(name)} (this page takes {takes})",
+        400,
+        suggestions=difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.5),
+    )
 
 
 def split_plus(text: str) -> list[str]:

@@ -55,7 +55,7 @@ from tilelay.svg.text import css_color
 from tilelay.web.board import MAP_SIZE
 from tilelay.web.compute import TimeUp, compute, limited_search, search_seconds, time_limit
 from tilelay.web.errors import WebError
-from tilelay.web.params import json_body, read_body
+from tilelay.web.params import check_query, json_body, read_body
 from tilelay.web.stores import get_store, store_error
 
 __all__ = ["MAX_RECORD", "Analysis", "analyse_record", "routes"]
@@ -337,6 +337,7 @@ async def _work(request: Request, fn: Any) -> Any:
 
 async def import_record(request: Request) -> Response:
     """``POST /api/records``: import a record (the body)."""
+    check_query(request, ("name",))
     body = await read_body(request, MAX_RECORD)
     name = request.query_params.get("name", "").strip()
 

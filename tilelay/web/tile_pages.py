@@ -50,7 +50,13 @@ from tilelay.limits import text_problem
 from tilelay.tile import Tile
 from tilelay.web.compute import offloaded
 from tilelay.web.errors import WebError
-from tilelay.web.params import parse_layout, parse_rotations, safe_name, split_plus
+from tilelay.web.params import (
+    check_query,
+    parse_layout,
+    parse_rotations,
+    safe_name,
+    split_plus,
+)
 from tilelay.web.templating import render
 
 __all__ = ["Figure", "Group", "routes"]
@@ -81,6 +87,10 @@ class Group:
     title: str
     figures: list[Figure] = field(default_factory=list)
     note: str = ""
+
+
+#: The URL parameters of the tile pages (:meth:`Options.from_query`).
+OPTIONS = ("r", "n", "grid", "layout")
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +310,7 @@ def _catalogue_groups(layout: Layout, grid: bool, query: str) -> tuple[Group, ..
 
 def tiles_all(request: Request) -> Response:
     """``/tiles/all``: every catalogue tile, grouped by colour (``r=``, ``n=`` ignored)."""
+    check_query(request, OPTIONS)
     opts = Options.from_query(request.query_params)
     groups = _catalogue_groups(opts.layout, opts.grid, opts.query())
     ignored = [p for p in ("r", "n") if p in request.query_params]
@@ -310,6 +321,7 @@ def tiles_all(request: Request) -> Response:
 
 def tiles_named(request: Request) -> Response:
     """``/tiles/<names>``: catalogue tiles at large scale, ``NAME-R`` or ``r=`` rotations."""
+    check_query(request, OPTIONS)
     opts = Options.from_query(request.query_params)
     names: str = request.path_params["names"]
     request.state.suggest = "/tiles/{}"
@@ -337,6 +349,7 @@ def _count_text(count: int) -> str:
 
 def game_tiles(request: Request) -> Response:
     """``/tiles/<game>/<hexes_or_tiles>`` and ``/tiles/<games>/all``."""
+    check_query(request, OPTIONS)
     opts = Options.from_query(request.query_params)
     game_spec: str = request.path_params["game"]
     items: str = request.path_params["items"]
@@ -421,6 +434,7 @@ def _games_all(spec: str, opts: Options) -> tuple[list[Group], str]:
 
 def game_map(request: Request) -> Response:
     """``/map/<game>``: the game's whole map."""
+    check_query(request, ("grid",))
     opts = Options.from_query(request.query_params)
     request.state.suggest = "/map/{}"
     game = _game(request.path_params["game"])
@@ -441,6 +455,7 @@ def game_map(request: Request) -> Response:
 
 def tile_code(request: Request) -> Response:
     """``/tile?code=…``: draw a tile-language string; a plain tile name redirects."""
+    check_query(request, (*OPTIONS, "code", "color"))
     opts = Options.from_query(request.query_params)
     code = request.query_params.get("code", "")
     color = request.query_params.get("color", "yellow")
@@ -506,11 +521,13 @@ def _api_games() -> list[dict[str, Any]]:
 
 def api_games(request: Request) -> Response:
     """``/api/games``: JSON list of every game known."""
+    check_query(request, ())
     return JSONResponse(_api_games())
 
 
 def api_tile(request: Request) -> Response:
     """``/api/tiles/<name>``: JSON with the catalogue tile's colour and tile string."""
+    check_query(request, ())  # (a rotation is given in the name: 57-3)
     request.state.suggest = "/api/tiles/{}"
     name, rotation = _catalogue_spec(request.path_params["name"])
     tile = catalogue.get_tile(name, rotation or 0)
