@@ -257,6 +257,17 @@ def test_every_json_reader_refuses_deep_nesting(read: Callable[[bytes], object])
         _refused(lambda d=depth: read(b"[" * d + b"]" * d), "nested too deeply")
 
 
+def test_every_json_reader_refuses_a_key_given_twice(client: TestClient) -> None:
+    """A JSON object that gives a key twice kept the last value without a word (a record's
+    action, a board edit's field): every reader now refuses it, naming the key."""
+    twice = b'{"title": "1889", "title": "1830", "actions": []}'
+    _refused(lambda: read_record(twice), "'title' is given twice")
+    _refused(lambda: limits.read_json('[{"a": 1, "b": 2, "a": 3}]'), "'a' is given twice")
+    body = b'{"state": {"game": "1889", "game": "1830"}}'
+    err = _api_error(client.post("/api/boards/view", content=body))
+    assert "'game' is given twice" in err["error"]
+
+
 def test_toml_readers_refuse_deep_nesting() -> None:
     deep = "a = " + "[" * 5000 + "]" * 5000
     _refused(lambda: read_game_toml(deep, "g.toml"), "nested too deeply")

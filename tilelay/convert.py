@@ -190,34 +190,10 @@ def _numbered(tiles: list[Tile]) -> list[tuple[Tile, str]]:
     return [(tile, f"tile {i}") for i, tile in enumerate(tiles, start=1)]
 
 
-class _DuplicateKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, object]]) -> None:
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise _DuplicateKey(key)
-        seen.add(key)
-
-
 def _read_json(text: str, source: str | None) -> object:
-    """The JSON value of ``text`` (:func:`~tilelay.limits.read_json`), refusing an object
-    that gives a key twice: a JSON reader keeps the last value and drops the other without
-    a word (two tiles of one name, a node's ``slots`` given twice)."""
-    value = read_json(text, source=source, error=TileSyntaxError)
-    try:  # within the limits now: read again, only to see every key of every object
-        json.loads(text, object_pairs_hook=_no_duplicates)
-    except _DuplicateKey as dup:
-        raise TileSyntaxError(
-            f"malformed JSON: the key {limits.shown(dup.key)} is given twice in one object "
-            "(the second would replace the first)",
-            source=source,
-        ) from None
-    return value
+    """The JSON value of ``text`` (:func:`~tilelay.limits.read_json`: an object that gives
+    a key twice is refused too, two tiles of one name or a node's ``slots`` given twice)."""
+    return read_json(text, source=source, error=TileSyntaxError)
 
 
 def write(

@@ -193,6 +193,22 @@ def _json_constant(text: str) -> float:
     raise _Refused(f"{text} is not a JSON value")
 
 
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refusing a key given twice: a reader keeps the last value and drops the
+    other without a word (two tiles of one name, an edit's field given twice)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(
+                    f"the key {shown(key)} is given twice in one object (the second would "
+                    "replace the first)"
+                )
+            seen.add(key)
+    return found
+
+
 def read_json(
     data: bytes | str, *, source: str | None = None, error: type[TilelayError] = TilelayError
 ) -> Any:
@@ -200,7 +216,8 @@ def read_json(
 
     Raises ``error`` (a :class:`~tilelay.errors.TilelayError` class) naming ``source`` and
     the line and column for text that is not UTF-8 or not JSON, for numbers too large
-    (:data:`MAX_INT`) or not finite, and for nesting deeper than :data:`MAX_NESTING`.
+    (:data:`MAX_INT`) or not finite, for an object that gives a key twice, and for nesting
+    deeper than :data:`MAX_NESTING`.
     """
     if isinstance(data, bytes):
         try:
@@ -216,7 +233,11 @@ def read_json(
         text = data
     try:
         value = json.loads(
-            text, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+            text,
+            parse_int=_json_int,
+            parse_float=_json_float,
+            parse_constant=_json_constant,
+            object_pairs_hook=_json_object,
         )
     except json.JSONDecodeError as err:
         # ("Unterminated string starting at": the position is the line and column given)
