@@ -55,3 +55,18 @@ def test_a_record_with_a_long_id_is_kept_under_a_short_name(tmp_path: Path) -> N
         record["id"] = [1, 2]  # not a number nor text: left out
         response = client.post("/api/records", content=json.dumps(record))
         assert response.json()["record"]["name"].endswith("· record")
+
+
+def test_a_record_is_renamed(tmp_path: Path) -> None:
+    """Two imports of one record looked the same on the saved page, and a record could not
+    be renamed (PATCH answered 405)."""
+    record = reference("18xxgames", "fixtures", "1889_314.json").read_bytes()
+    with TestClient(create_app(db=tmp_path / "boards.sqlite3")) as client:
+        made = client.post("/api/records", content=record).json()["record"]
+        renamed = client.patch(f"/api/records/{made['id']}", json={"name": "the second try"})
+        assert renamed.status_code == 200, renamed.text
+        assert renamed.json()["record"]["name"] == "the second try"
+        listed = client.get("/api/records").json()["records"]
+        assert [r["name"] for r in listed if r["id"] == made["id"]] == ["the second try"]
+        assert client.patch(f"/api/records/{made['id']}", json={"name": " "}).status_code == 400
+        assert client.patch("/api/records/999", json={"name": "x"}).status_code == 404

@@ -285,6 +285,13 @@ def description() -> dict[str, Any]:
         "/api/records/{id}": {
             "parameters": [_ID],
             "get": {"summary": "a record", "responses": {"200": _ok("the record"), **_errors(404)}},
+            "patch": {
+                "summary": "rename a record",
+                "requestBody": _body(
+                    {"type": "object", "required": ["name"], "properties": {"name": _STR}}
+                ),
+                "responses": {"200": _ok("the record"), **_errors(400, 404, 503)},
+            },
             "delete": {
                 "summary": "delete a record",
                 "responses": {"200": _ok("deleted"), **_errors(404)},

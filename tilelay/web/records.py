@@ -4,6 +4,7 @@ A record (an 18xx.games JSON export, file or paste) is replayed once when import
 that cannot be read or replayed is refused (400) saying which action failed and why. It is
 kept in the store as a document of kind ``record``, so the page steps through it by number:
 
+* ``PATCH /api/records/<id>`` – ``{name}``: rename;
 * ``POST /api/records`` – the record as the body (at most :data:`MAX_RECORD` bytes; ``?name=``):
   201 with ``{record, game, steps, runs, chart}``: every action in force (``steps``: number,
   id, type, entity, a short text), each ``run_routes`` (``runs``: the corporation, its
@@ -385,6 +386,22 @@ async def get_record(request: Request) -> Response:
     return JSONResponse(await _work(request, lambda store: _answer(*_analysis(store, record_id))))
 
 
+async def rename_record(request: Request) -> Response:
+    """``PATCH /api/records/<id>``: rename to ``{name}`` (two imports of one record told
+    apart)."""
+    record_id = _id(request)
+    data = await json_body(request, fields=("name",))
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise WebError("'name' must be a non-empty string")
+
+    def work(store: Store) -> dict[str, Any]:
+        store.get(record_id, "record")
+        return store.rename(record_id, name.strip()).summary()
+
+    return JSONResponse({"record": await _work(request, work)})
+
+
 async def delete_record(request: Request) -> Response:
     """``DELETE /api/records/<id>``."""
     record_id = _id(request)
@@ -513,6 +530,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/records", list_records, methods=["GET"], name="records_list"),
         Route("/api/records", import_record, methods=["POST"], name="records_import"),
         Route("/api/records/{id:id}", get_record, methods=["GET"], name="records_get"),
+        Route("/api/records/{id:id}", rename_record, methods=["PATCH"], name="records_rename"),
         Route("/api/records/{id:id}", delete_record, methods=["DELETE"], name="records_delete"),
         Route(
             "/api/records/{id:id}/steps/{n:id}", record_step, methods=["GET"], name="records_step"

@@ -20,7 +20,7 @@
         if (!name) return;
         const answer = await call("PATCH", base + id, { name });
         const link = row.querySelector("a.open");
-        link.textContent = link.title = answer.board.name;
+        link.textContent = link.title = (answer.board || answer.record).name;
       } else if (ev.target.classList.contains("versions")) {
         await toggleVersions(row, ev.target);
       } else if (ev.target.classList.contains("restore")) {
