@@ -131,10 +131,6 @@ TRACK_POOLS: dict[str, tuple[str, str]] = {
 
 #: Recorded routes that are not legal with the recorded revenue, and why.
 RECORDED: dict[tuple[str, int], str] = {
-    # GSR's pullman (P) at a stop worth 60 where another of its 8's stops earns 80: tilelay
-    # rates a run's pullman at the best city or off-board the other routes visit (the
-    # whole-run rule: see tilelay.rules.g18eu), not at the stop the player named
-    **{("18EU__74045", i): "a pullman at a lesser stop than its best" for i in (784, 828)},
     # NYOW's 7 passes E16's junction (tile 546) twice, on different track: the engine's route
     # check lets it by (it rates the route 470 under Ruby), its auto-router's walk never
     # passes a node twice, nor do tilelay's routes

@@ -139,6 +139,22 @@ def test_the_pullman_adds_a_city_or_off_board_another_route_visits(
     assert pullman.computed_revenue == pullman.recorded_revenue
 
 
+def test_every_recorded_pullman_run_earns_its_recorded_revenue(audit: RecordAudit) -> None:
+    """The record's 15 runs with a pullman are legal with the revenue it gives, GSR's at 784
+    and 828 too: its pullman took a stop worth 60 where another of its 8's stops pays 80, and
+    a recorded pullman earns the stop the record names (GameRules.rider_revenue), not the
+    best the whole-run rule would give it."""
+    runs = [r for r in audit.runs if "P" in r.trains]
+    assert len(runs) == 15
+    for ran in runs:
+        assert not ran.problems, (ran.id, ran.problems)
+        assert ran.computed_revenue == ran.recorded_revenue, ran.id
+    (gsr,) = [r for r in runs if r.id == 784]
+    (pullman,) = [r for r in gsr.recorded if r.train_type == "P"]
+    assert pullman.computed_revenue == pullman.recorded_revenue == 60
+    assert gsr.optimal_revenue is not None and gsr.optimal_revenue > gsr.computed_revenue
+
+
 def test_a_pullman_stopping_where_no_other_route_does_is_named(audit: RecordAudit) -> None:
     from dataclasses import replace
 

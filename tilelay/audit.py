@@ -246,8 +246,8 @@ def rate_recorded(
                 else r
                 for k, r in enumerate(out)
             ]
-            out, riders_ok = _rated_riders(out, riders, best)
-            total = best[0] if ok and riders_ok else None
+            out, with_riders = _rated_riders(planner, out, riders, best)
+            total = with_riders if ok else None
     elif riders:
         out = [
             replace(r, problem=f"train {r.train_type} runs only with another route")
@@ -259,15 +259,25 @@ def rate_recorded(
 
 
 def _rated_riders(
-    out: list[RecordedRun], riders: Sequence[int], best: tuple[int, tuple[Route, ...]]
-) -> tuple[list[RecordedRun], bool]:
-    """The recorded trains that run no route of their own (18EU's pullman) rated, and
-    whether they are legal: each must name a hex another route of the run stops at; where
-    there is one, it earns what the whole-run rule adds to the routes."""
+    planner: RoutePlanner,
+    out: list[RecordedRun],
+    riders: Sequence[int],
+    best: tuple[int, tuple[Route, ...]],
+) -> tuple[list[RecordedRun], int | None]:
+    """The recorded trains that run no route of their own (18EU's pullman) rated, and the
+    run's total with them (None: one is not legal). Each must name a hex another route of
+    the run stops at; there it earns what the game's rules say it earns at that stop
+    (:meth:`GameRules.rider_revenue`: the stop the player chose), in place of the best the
+    whole-run rule gave it."""
     total, picked = best
+    if not riders:
+        return out, total
     stops = {coord for route in picked for coord, _ in route.stops}
     added = total - sum(route.revenue for route in picked)
-    legal = True
+    ctx = planner.context
+    node_id = ctx.graph.node_id
+    nodes = [node_id[stop] for route in picked for stop in route.stops if stop in node_id]
+    earned: list[int | None] = []
     for k in riders:
         r = out[k]
         away = [h for h in r.hexes if h not in stops]
@@ -275,10 +285,18 @@ def _rated_riders(
             where = "-".join(away) or "nothing"
             problem = f"train {r.train_type} stops at {where}, where no other route does"
             out[k] = replace(r, problem=problem)
-            legal = False
-        elif len(riders) == 1:
-            out[k] = replace(r, computed_revenue=added)
-    return out, legal
+            return out, None
+        value = None
+        if r.train_type is not None:
+            value = planner.rules.rider_revenue(ctx, r.train_type, nodes, r.hexes)
+        out[k] = replace(r, computed_revenue=value)
+        earned.append(value)
+    known = [v for v in earned if v is not None]
+    if len(known) == len(earned):
+        total += sum(known) - added  # the stops the record names, for the rule's best
+    elif len(riders) == 1:
+        out[riders[0]] = replace(out[riders[0]], computed_revenue=added)
+    return out, total
 
 
 def recorded_total(routes: Sequence[RecordedRoute]) -> int | None:

@@ -756,6 +756,15 @@ class GameRules:
         """The most :meth:`run_revenue` adds to the routes' total in this position."""
         return 0
 
+    def rider_revenue(
+        self, ctx: RouteContext, train: str, stops: Sequence[int], hexes: Sequence[str]
+    ) -> int | None:
+        """What a train that runs no route of its own (``train``: 18EU's pullman) earns at
+        the ``hexes`` a record names, beside routes visiting the nodes ``stops``; None where
+        the game has no such train, or it earns nothing there. :meth:`run_revenue` rates it
+        at its best; a record names the stop the player chose."""
+        return None
+
     def run_applies(self, ctx: RouteContext, trains: int) -> bool:
         """Whether :meth:`run_revenue` may make a run of ``trains`` routes in this position
         earn other than their total (default: whether the game has a rule of its own for

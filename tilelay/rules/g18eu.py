@@ -125,6 +125,22 @@ class G18EU(GameRules):
         )
         return total + best
 
+    def rider_revenue(
+        self, ctx: RouteContext, train: str, stops: Sequence[int], hexes: Sequence[str]
+    ) -> int | None:
+        if train != self.pullman:
+            return None
+        spec = TrainSpec(self.pullman, (), (1, 1, 1))
+        named = set(hexes)
+        return max(
+            (
+                ctx.base_value(n, spec)
+                for n in stops
+                if ctx.coords[n] in named and ctx.classes[n] in _PULLMAN_STOPS
+            ),
+            default=None,
+        )
+
     def run_bonus_bound(self, ctx: RouteContext) -> int:
         if not self._pullmans(ctx):
             return 0
