@@ -35,6 +35,7 @@ __all__ = [
     "NodeGeo",
     "Point",
     "add",
+    "boxed",
     "city_outline",
     "clear_caches",
     "clip",
@@ -56,6 +57,7 @@ __all__ = [
     "scaled",
     "slot_offsets",
     "slot_points",
+    "slots_turn",
     "sub",
     "swapped",
     "terminal_line",
@@ -310,10 +312,23 @@ def _inside(pos: Point, extent: float) -> Point:
     return mul(pos, max(room, 0.0) / far)
 
 
+def slots_turn(tile: Tile, g: NodeGeo) -> float:
+    """How far a city's slots (and their box) are turned, in degrees: as the city's place
+    turns them (:attr:`NodeGeo.slots_angle`), else as the tile is."""
+    return g.slots_angle if g.slots_angle is not None else tile.rotation * 60.0
+
+
+def boxed(node: Node) -> bool:
+    """Whether ``node`` is drawn as a box round several slots (a city of two or more, not a
+    mountain pass's, whose triangle is drawn round it): what placement and the hex's edge
+    see of it is that box (:func:`city_outline`)."""
+    return node.kind is NodeKind.CITY and node.slots >= 2 and not node.mountain_pass
+
+
 def slot_points(tile: Tile, i: int, g: NodeGeo) -> list[Point]:
-    """The centres of city ``i``'s slots, from the city's centre: turned as the tile is, or
-    as the city's place turns them (:attr:`NodeGeo.slots_angle`)."""
-    angle = g.slots_angle if g.slots_angle is not None else tile.rotation * 60.0
+    """The centres of city ``i``'s slots, from the city's centre: turned as
+    :func:`slots_turn` says."""
+    angle = slots_turn(tile, g)
     offs = slot_offsets(max(tile.nodes[i].slots, 1))
     return [turn(o, angle) for o in offs] if angle else offs
 
@@ -330,7 +345,7 @@ def city_outline(tile: Tile, i: int, g: NodeGeo) -> tuple[list[Point], float]:
     distance of the polygon of the returned points (from the city's centre): a city of two
     slots its rounded box, a larger one the slots round their ring."""
     if tile.nodes[i].slots == 2:
-        angle = g.slots_angle if g.slots_angle is not None else tile.rotation * 60.0
+        angle = slots_turn(tile, g)
         hx, hy = BOX_HALF[0] - BOX_CORNER, BOX_HALF[1] - BOX_CORNER
         corners = [(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)]
         return [turn(c, angle) if angle else c for c in corners], BOX_CORNER + BOX_STROKE / 2
@@ -342,10 +357,7 @@ def _facing(tile: Tile, i: int, pos: Point) -> float | None:
     centre: their row across the line from the centre, as the engine turns a city by the
     edge it is drawn at (so that a city of two slots by a corner lies along the hex's
     side, not across it); None at the centre and for other nodes."""
-    node = tile.nodes[i]
-    if node.kind is not NodeKind.CITY or node.slots < 2 or node.mountain_pass:
-        return None
-    if norm(pos) < 1.0:
+    if not boxed(tile.nodes[i]) or norm(pos) < 1.0:
         return None
     return math.degrees(math.atan2(pos[1], pos[0])) - 90.0
 
@@ -354,8 +366,7 @@ def _shape_scale(tile: Tile, i: int, g: NodeGeo, layout: Layout) -> float:
     """The most ``g``'s place may be scaled by (towards the centre: at most 1) for node
     ``i`` drawn there to stay inside the hex: a city of several slots as its box round them
     (:func:`city_outline`), any other node as the circle round it."""
-    node = tile.nodes[i]
-    if node.kind is NodeKind.CITY and node.slots >= 2 and not node.mountain_pass:
+    if boxed(tile.nodes[i]):
         offs, reach = city_outline(tile, i, g)
     else:
         offs, reach = [(0.0, 0.0)], node_extent(tile, i)

@@ -125,7 +125,7 @@ class Placer:
             if len(core) == 1:
                 dist = _point_box(core[0][0], core[0][1], x0, y0, x1, y1)
             else:
-                dist = _core_distance(core, x0, y0, x1, y1)
+                dist = _core_distance_kept(core, x0, y0, x1, y1)
             deep += max(0.0, r - dist)
         for bx0, by0, bx1, by1 in self.boxes:
             ox = min(x1, bx1) - max(x0, bx0)
@@ -151,13 +151,7 @@ class Placer:
             dy = y0 - cy1 if cy1 < y0 else (cy0 - y1 if cy0 > y1 else 0.0)
             dist = math.hypot(dx, dy)
             if dist < r + 2.0 and len(core) > 1:
-                key = (core, x0, y0, x1, y1)
-                found = _CORE_DISTANCES.get(key)
-                if found is None:
-                    if len(_CORE_DISTANCES) > 65536:
-                        _CORE_DISTANCES.clear()
-                    found = _CORE_DISTANCES[key] = _core_distance(core, x0, y0, x1, y1)
-                dist = found
+                dist = _core_distance_kept(core, x0, y0, x1, y1)
             if dist < r + 2.0:
                 t = (r + 2.0 - dist) * 2.0 + 10.0
                 rough += t
@@ -321,6 +315,19 @@ def _crosses(a: Point, b: Point, x0: float, y0: float, x1: float, y1: float) -> 
 #: :func:`_core_distance` by its arguments (the same cities and candidate boxes recur
 #: from tile to tile)
 _CORE_DISTANCES: dict[tuple[tuple[Point, ...], float, float, float, float], float] = {}
+
+
+def _core_distance_kept(
+    core: tuple[Point, ...], x0: float, y0: float, x1: float, y1: float
+) -> float:
+    """:func:`_core_distance`, kept by its arguments (:data:`_CORE_DISTANCES`)."""
+    key = (core, x0, y0, x1, y1)
+    found = _CORE_DISTANCES.get(key)
+    if found is None:
+        if len(_CORE_DISTANCES) > 65536:
+            _CORE_DISTANCES.clear()
+        found = _CORE_DISTANCES[key] = _core_distance(core, x0, y0, x1, y1)
+    return found
 
 
 def _core_distance(core: tuple[Point, ...], x0: float, y0: float, x1: float, y1: float) -> float:

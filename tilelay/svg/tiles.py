@@ -33,6 +33,7 @@ from tilelay.svg.geometry import (
     NodeGeo,
     Point,
     add,
+    boxed,
     city_outline,
     clip,
     hex_dims,
@@ -46,6 +47,7 @@ from tilelay.svg.geometry import (
     path_geometry,
     scaled,
     slot_points,
+    slots_turn,
     sub,
     terminal_polygon,
     unit,
@@ -171,7 +173,6 @@ HALT_FILL, HALT_STROKE = "#808080", "#000"
 
 
 def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
-    rot = tile.rotation * 60.0
     order = sorted(range(len(tile.nodes)), key=lambda k: tile.nodes[k].kind is NodeKind.TOWN)
     for i in order:
         node = tile.nodes[i]
@@ -181,7 +182,7 @@ def draw_nodes(tile: Tile, nodes: list[NodeGeo], out: list[str]) -> None:
         if node.kind is NodeKind.CITY:
             slots = max(node.slots, 1)
             offs = slot_points(tile, i, g)
-            turned = g.slots_angle if g.slots_angle is not None else rot
+            turned = slots_turn(tile, g)
             parts = [f'<g class="city" data-node="{i}" data-slots="{node.slots}" {tr}>']
             if node.mountain_pass:
                 parts.append(_pass_triangles(node))
@@ -546,8 +547,7 @@ def tile_body(tile: Tile, layout: Layout, grid: bool, name: str | None, show_num
 def _node_shape(tile: Tile, i: int, g: NodeGeo) -> NodeShape:
     """Node ``i`` as placement sees it: a city of several slots is the shape round its
     slots (as :func:`draw_nodes` draws its box), any other node the circle round it."""
-    node = tile.nodes[i]
-    if node.kind is not NodeKind.CITY or node.slots < 2 or node.mountain_pass:
+    if not boxed(tile.nodes[i]):
         return ((g.pos,), g.extent)
     points, reach = city_outline(tile, i, g)
     return (tuple(add(g.pos, o) for o in points), reach)
