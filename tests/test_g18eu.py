@@ -167,6 +167,6 @@ def test_a_pullman_stopping_where_no_other_route_does_is_named(audit: RecordAudi
     planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
     routes = list(recorded_routes(step.action))
     routes = [replace(r, hexes=("K14",)) if r.train.startswith("P") else r for r in routes]
-    rated, total = rate_recorded(planner, routes, step.trains[corp])
+    rated, total, _ = rate_recorded(planner, routes, step.trains[corp])
     assert total is None
     assert any(r.problem and "stops at K14, where no other route does" in r.problem for r in rated)

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tilelay.errors import TilelayError
 from tilelay.games import Game
@@ -38,6 +38,7 @@ from tilelay.routes import Route, RouteError, RoutePlanner
 
 __all__ = [
     "AuditedRun",
+    "RatedRun",
     "RecordAudit",
     "RecordedRun",
     "Summary",
@@ -63,6 +64,26 @@ class RecordedRun:
     computed_revenue: int | None
     problem: str | None = None
     route: Route | None = None
+
+    @property
+    def ran(self) -> int | None:
+        """What the route earned (:func:`ran_revenue`)."""
+        return ran_revenue(self.recorded_revenue, self.computed_revenue)
+
+
+class RatedRun(NamedTuple):
+    """A run's recorded routes rated (:func:`rate_recorded`): each route, the run's total as
+    tilelay rates it with the game's whole-run rule (None where a route is not legal), and
+    the revenue the record gives (None where it gives none)."""
+
+    runs: tuple[RecordedRun, ...]
+    computed: int | None
+    given: int | None
+
+    @property
+    def ran(self) -> int | None:
+        """What the run earned (:func:`ran_revenue`)."""
+        return ran_revenue(self.given, self.computed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,10 +186,11 @@ class RecordAudit:
 
 def rate_recorded(
     planner: RoutePlanner, routes: Sequence[RecordedRoute], held: Mapping[str, str]
-) -> tuple[tuple[RecordedRun, ...], int | None]:
-    """The recorded routes of a run rated on ``planner`` (the corporation's position), and
-    their total with the game's whole-run rule (``None`` when one is not legal: the legal
-    ones are still fitted to track, to be drawn).
+) -> RatedRun:
+    """The recorded routes of a run rated on ``planner`` (the corporation's position), their
+    total with the game's whole-run rule (``None`` when one is not legal: the legal ones are
+    still fitted to track, to be drawn) and the revenue the record gives
+    (:func:`recorded_total`).
 
     A route given by ``connections`` must match a legal route's hexes exactly (in either
     direction); an old record's clicked ``hexes`` match a legal route over the same set of
@@ -255,7 +277,7 @@ def rate_recorded(
             else r
             for k, r in enumerate(out)
         ]
-    return tuple(out), total
+    return RatedRun(tuple(out), total, recorded_total(routes))
 
 
 def _rated_riders(
@@ -390,7 +412,7 @@ def _audit_run(label: str, step: Any, optimum: bool) -> AuditedRun:
             seconds = time.perf_counter() - t0
             best, best_routes, bonus = result.revenue, result.routes, result.run_bonus
         planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        rated, computed = rate_recorded(planner, recorded, held)
+        rated, computed, _ = rate_recorded(planner, recorded, held)
     except TilelayError as err:
         return AuditedRun(
             label,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tilelay.actions import TileLay, TokenPlacement
-from tilelay.audit import ran_revenue, rate_recorded, recorded_total
+from tilelay.audit import rate_recorded
 from tilelay.board import Board
 from tilelay.cli import about, integer, record_argument
 from tilelay.errors import TilelayError
@@ -128,10 +128,8 @@ def _recorded(
     """What the recorded run earned, as the audit says (:func:`tilelay.audit.ran_revenue`:
     the record's revenue, else ours for its routes with the game's whole-run rule; None
     where a recorded route is not legal), and whether it is the record's."""
-    routes = recorded_routes(action)
-    given = recorded_total(routes)
-    _, computed = rate_recorded(planner, routes, held)
-    return ran_revenue(given, computed), given is not None
+    rated = rate_recorded(planner, recorded_routes(action), held)
+    return rated.ran, rated.given is not None
 
 
 # ------------------------------------------------------------------------------ games

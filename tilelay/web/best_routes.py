@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tilelay.audit import ran_revenue, rate_recorded, recorded_total
+from tilelay.audit import rate_recorded
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, game_names, load_game
 from tilelay.limits import check_trains
@@ -143,20 +143,17 @@ def _recorded(
     and what the run earned, as the audit says (:func:`ran_revenue`: with the game's
     whole-run rule; None where a recorded route is not legal and the record gives no
     revenue)."""
-    routes = recorded_routes(action)
-    rated, computed = rate_recorded(planner, routes, held)
+    rated = rate_recorded(planner, recorded_routes(action), held)
     rows = [
         {
             "train": run.train,
             "hexes": list(run.hexes),
-            "revenue": (
-                run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
-            ),
+            "revenue": run.ran,
             "evaluated": run.recorded_revenue is None and run.computed_revenue is not None,
         }
-        for run in rated
+        for run in rated.runs
     ]
-    return rows, ran_revenue(recorded_total(routes), computed)
+    return rows, rated.ran
 
 
 def _with_train_ids(

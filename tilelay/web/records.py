@@ -36,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from tilelay.audit import ran_revenue, rate_recorded, recorded_total
+from tilelay.audit import rate_recorded
 from tilelay.games import Game
 from tilelay.lays import record_game
 from tilelay.replay import (
@@ -144,26 +144,23 @@ def _runs(
                 best = planner.best(step.runnable_names(corp))
         except TimeUp:
             best = None
-    recorded = recorded_routes(step.action)
-    rated, computed = rate_recorded(planner, recorded, held)
-    drawn: list[TrainRoute] = [run.route for run in rated if run.route is not None]
+    rated = rate_recorded(planner, recorded_routes(step.action), held)
+    drawn: list[TrainRoute] = [run.route for run in rated.runs if run.route is not None]
     ran: list[dict[str, Any]] = [
         {
             "train": run.train,
             "type": run.train_type,
             "hexes": list(run.hexes),
-            "revenue": (
-                run.recorded_revenue if run.recorded_revenue is not None else run.computed_revenue
-            ),
+            "revenue": run.ran,
             "drawn": run.route is not None,
             "problem": run.problem,
         }
-        for run in rated
+        for run in rated.runs
     ]
     # what the run earned, as the audit says (the game's whole-run rule applied: not the
     # sum of its routes' own revenues; None where a recorded route is not legal and the
     # record gives no revenue)
-    run_total = ran_revenue(recorded_total(recorded), computed)
+    run_total = rated.ran
     routes = best.routes if best is not None else ()
     return {
         "corporation": corp,
