@@ -241,18 +241,24 @@ class TimedOutSearches:
 TIMED_OUT = TimedOutSearches()
 
 
-def limited_search(key: object, seconds: float, search: Callable[[], _T]) -> _T | None:
-    """``search()`` for at most ``seconds`` (:func:`time_limit`); None when it takes longer,
-    now or before: a search of ``key`` (JSON data naming everything the search depends on)
-    that ran out of as much time before is not tried again (:data:`TIMED_OUT`), so asking
-    again answers at once. ``search`` returns something other than None."""
-    if TIMED_OUT.timed_out(key, seconds):
+def limited_search(
+    key: object | None, seconds: float | None, search: Callable[[], _T]
+) -> _T | None:
+    """``search()`` for at most ``seconds`` (:func:`time_limit`; None: for as long as it
+    takes; 0 or less: not at all); None when it takes longer, now or before: a search of
+    ``key`` (JSON data naming everything the search depends on; None: not remembered) that
+    ran out of as much time before is not tried again (:data:`TIMED_OUT`), so asking again
+    answers at once. ``search`` returns something other than None."""
+    if seconds is None:
+        return search()
+    if seconds <= 0 or (key is not None and TIMED_OUT.timed_out(key, seconds)):
         return None
     try:
         with time_limit(seconds):
             return search()
     except TimeUp:
-        TIMED_OUT.remember(key, seconds)
+        if key is not None:
+            TIMED_OUT.remember(key, seconds)
         return None
 
 

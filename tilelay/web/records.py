@@ -54,7 +54,7 @@ from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
 from tilelay.svg.text import css_color
 from tilelay.web.board import MAP_SIZE
-from tilelay.web.compute import TimeUp, compute, limited_search, search_seconds, time_limit
+from tilelay.web.compute import compute, limited_search, search_seconds
 from tilelay.web.errors import WebError
 from tilelay.web.params import check_query, json_body, read_body
 from tilelay.web.stores import get_store, store_error
@@ -135,15 +135,9 @@ def _runs(
     ``best_routes`` empty. With ``key`` (what names the search), a search that took longer
     before is not tried again (:func:`~tilelay.web.compute.limited_search`)."""
     held = step.trains.get(corp, {})
-    best: RunResult | None = None
-    if key is not None and seconds is not None:
-        best = limited_search(key, seconds, lambda: planner.best(step.runnable_names(corp)))
-    elif seconds is None or seconds > 0:
-        try:
-            with time_limit(seconds):
-                best = planner.best(step.runnable_names(corp))
-        except TimeUp:
-            best = None
+    best: RunResult | None = limited_search(
+        key, seconds, lambda: planner.best(step.runnable_names(corp))
+    )
     rated = rate_recorded(planner, recorded_routes(step.action), held)
     drawn: list[TrainRoute] = [run.route for run in rated.runs if run.route is not None]
     ran: list[dict[str, Any]] = [
