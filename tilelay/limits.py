@@ -25,6 +25,7 @@ import math
 import re
 import tomllib
 import unicodedata
+from collections.abc import Callable, Collection
 from typing import Any
 
 from tilelay.errors import TilelayError
@@ -209,15 +210,43 @@ def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+#: The most digits of a whole number in a field ``read_json(wide=...)`` names: past the
+#: limit on numbers (:data:`MAX_INT`), and enough for the field's own check to say its range.
+WIDE_DIGITS = 40
+
+
+def _wide_int(text: str) -> int:
+    if len(text.lstrip("-")) > WIDE_DIGITS:
+        raise _Refused("too many digits")
+    return int(text)
+
+
+def _loads(text: str, whole: Callable[[str], int]) -> Any:
+    """``text`` parsed with the reader's checks, whole numbers read by ``whole``."""
+    return json.loads(
+        text,
+        parse_int=whole,
+        parse_float=_json_float,
+        parse_constant=_json_constant,
+        object_pairs_hook=_json_object,
+    )
+
+
 def read_json(
-    data: bytes | str, *, source: str | None = None, error: type[TilelayError] = TilelayError
+    data: bytes | str,
+    *,
+    source: str | None = None,
+    error: type[TilelayError] = TilelayError,
+    wide: Collection[str] = (),
 ) -> Any:
     """The JSON value in ``data`` (UTF-8 bytes, a byte order mark allowed, or text).
 
     Raises ``error`` (a :class:`~tilelay.errors.TilelayError` class) naming ``source`` and
     the line and column for text that is not UTF-8 or not JSON, for numbers too large
     (:data:`MAX_INT`) or not finite, for an object that gives a key twice, and for nesting
-    deeper than :data:`MAX_NESTING`.
+    deeper than :data:`MAX_NESTING`. The whole numbers of the top-level fields ``wide`` may
+    be past :data:`MAX_INT`, up to :data:`WIDE_DIGITS` digits (a Carcassonne game's seed):
+    their own checks say their ranges.
     """
     if isinstance(data, bytes):
         try:
@@ -232,13 +261,19 @@ def read_json(
     else:
         text = data
     try:
-        value = json.loads(
-            text,
-            parse_int=_json_int,
-            parse_float=_json_float,
-            parse_constant=_json_constant,
-            object_pairs_hook=_json_object,
-        )
+        try:
+            value = _loads(text, _json_int)
+        except _Refused as refused:
+            # a number past the limit: where the fields ``wide`` may hold one, read again
+            # with whole numbers of up to WIDE_DIGITS digits (the others checked below)
+            if not wide:
+                raise
+            try:
+                value = _loads(text, _wide_int)
+            except _Refused:
+                raise refused from None
+            if not isinstance(value, dict):
+                raise refused from None
     except json.JSONDecodeError as err:
         # ("Unterminated string starting at": the position is the line and column given)
         said = err.msg[: -len(" at")] + " here" if err.msg.endswith(" at") else err.msg
@@ -253,7 +288,12 @@ def read_json(
             "objects",
             source=source,
         ) from None
-    problem = tree_problem(value)
+    if wide and isinstance(value, dict):
+        problem = tree_problem(
+            {k: v for k, v in value.items() if not (k in wide and type(v) is int)}
+        )
+    else:
+        problem = tree_problem(value)
     if problem is not None:
         raise error(f"malformed JSON: {problem}", source=source)
     return value

@@ -23,11 +23,11 @@ from typing import Any
 
 from tilelay.carcassonne.board import ABBOT, Rules
 from tilelay.carcassonne.errors import CarcassonneError
-from tilelay.carcassonne.game import MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Game, Move, check_seed
+from tilelay.carcassonne.game import MAX_PLAYERS, MIN_PLAYERS, Game, Move, check_seed
 from tilelay.carcassonne.players import make_player, new_game
 from tilelay.carcassonne.tileset import game_tileset
 from tilelay.errors import TilelayError
-from tilelay.limits import read_json, shown, tree_problem
+from tilelay.limits import read_json, shown
 
 FORMAT = "tilelay-carcassonne-game"
 VERSION = 1
@@ -112,40 +112,16 @@ class GameRecord:
 
 def read_saved_json(data: str | bytes) -> Any:
     """The JSON value of a saved game's text (or UTF-8 bytes), read as
-    :func:`~tilelay.limits.read_json` reads (numbers, nesting, constants checked) but for the
-    top-level ``seed``, which may be up to :data:`~tilelay.carcassonne.game.MAX_SEED`
-    (2**63 - 1), past the reader's limit on other numbers (10**15): every seed a game may have
-    is read back. Raises :class:`CarcassonneError` saying why the text is not a saved game's
-    JSON."""
+    :func:`~tilelay.limits.read_json` reads (numbers, nesting, constants, keys given twice
+    checked), the top-level ``seed`` allowed past the limit on other numbers (10**15): it
+    may be up to :data:`~tilelay.carcassonne.game.MAX_SEED` (2**63 - 1), its range checked
+    with the record. Raises :class:`CarcassonneError` saying why the text is not a saved
+    game's JSON."""
     try:
-        return read_json(data)
+        return read_json(data, wide=("seed",))
     except TilelayError as err:  # not JSON, or numbers or nesting past the limits
-        refused = CarcassonneError(f"saved game: not JSON: {err.message}")
-    # read again, the seed alone allowed past the limit (a whole number of at most MAX_SEED's
-    # digits; its range is checked with the record, and other numbers are held to the reader's
-    # limits below)
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        value = json.loads(text, parse_int=_seed_sized_int)
-    except json.JSONDecodeError as err:  # (not the number: the text is not JSON)
-        said = err.msg[: -len(" at")] + " here" if err.msg.endswith(" at") else err.msg
-        raise CarcassonneError(
-            f"saved game: not JSON: malformed JSON: {said} (line {err.lineno}, column {err.colno})"
-        ) from None
-    except (ValueError, RecursionError):  # (not UTF-8, a number too long: read_json said why)
-        raise refused from None
-    if not isinstance(value, dict) or not isinstance(value.get("seed"), int):
-        raise refused
-    problem = tree_problem({k: v for k, v in value.items() if k != "seed"})
-    if problem is not None:
-        raise CarcassonneError(f"saved game: not JSON: malformed JSON: {problem}")
-    return value
-
-
-def _seed_sized_int(text: str) -> int:
-    if len(text.lstrip("-")) > len(str(MAX_SEED)):
-        raise ValueError("too many digits")
-    return int(text)
+        at = f" (line {err.line}, column {err.column})" if err.line and err.column else ""
+        raise CarcassonneError(f"saved game: not JSON: {err.message}{at}") from None
 
 
 def _move(item: Any, n: int) -> tuple[str, Move]:

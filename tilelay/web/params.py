@@ -8,7 +8,6 @@ with a message that says what was wrong and what was expected.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -18,7 +17,7 @@ from starlette.requests import Request
 
 from tilelay.errors import TilelayError
 from tilelay.hexgeo import Layout
-from tilelay.limits import read_json, shown, tree_problem
+from tilelay.limits import read_json, shown
 from tilelay.web.errors import WebError
 
 __all__ = [
@@ -153,38 +152,6 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-#: The most digits of a whole number in a field ``json_body(wide=...)`` names: past the
-#: reader's limit on numbers (:data:`tilelay.limits.MAX_INT`), and enough for the field's own
-#: check to say its range rather than the reader's.
-WIDE_DIGITS = 40
-
-
-def _wide_int(text: str) -> int:
-    if len(text.lstrip("-")) > WIDE_DIGITS:
-        raise ValueError("too many digits")
-    return int(text)
-
-
-def _no_constant(text: str) -> Any:
-    raise ValueError(f"{text} is not a JSON value")
-
-
-def _read_wide(body: bytes, wide: Collection[str]) -> dict[str, Any] | None:
-    """The JSON object in ``body`` when the reader refused it only for whole numbers (of at
-    most :data:`WIDE_DIGITS` digits) that are the values of its fields ``wide``; else None."""
-    try:
-        data = json.loads(
-            body.decode("utf-8-sig"), parse_int=_wide_int, parse_constant=_no_constant
-        )
-    except (ValueError, RecursionError):  # (UnicodeDecodeError and JSONDecodeError too)
-        return None
-    if not isinstance(data, dict) or any(isinstance(data.get(k), dict | list) for k in wide):
-        return None
-    if tree_problem({k: v for k, v in data.items() if k not in wide}) is not None:
-        return None
-    return data
-
-
 async def json_body(
     request: Request,
     limit: int = MAX_BODY,
@@ -200,12 +167,9 @@ async def json_body(
     if not body.strip():
         raise WebError("the request body is empty: a JSON object was expected")
     try:
-        data = read_json(body, source="the request body")
+        data = read_json(body, source="the request body", wide=wide)
     except TilelayError as err:  # not UTF-8, not JSON, numbers or nesting past the limits
-        wider = _read_wide(body, wide) if wide else None
-        if wider is None:
-            raise WebError(str(err)) from None
-        data = wider
+        raise WebError(str(err)) from None
     if not isinstance(data, dict):
         raise WebError("the request body must be a JSON object")
     unknown = sorted(set(data) - set(fields)) if fields is not None else []
