@@ -361,12 +361,12 @@ def trains_from_game_data(
                 phase_of_train.setdefault(cards[i].name, len(phase_list) - 1)
 
     phase_names = {p.name for p in phase_list}
-    #: the card types whose first train starts each phase
-    starters: list[set[str]] = [set() for _ in phase_list]
+    #: the card types whose first train starts each phase, by its name
+    starters: dict[str, set[str]] = {}
     for card in cards:
         for new in card.new_phases:
-            if new.train_index == 1 and new.phase in phase_names:
-                starters[[p.name for p in phase_list].index(new.phase)].add(card.name)
+            if new.train_index == 1:
+                starters.setdefault(new.phase, set()).add(card.name)
     for card_name, key, train, where in pending:
         found = card_index(train)
         if key == "available_on" and train in phase_names and found is None:
@@ -382,10 +382,11 @@ def trains_from_game_data(
             cards[i] = replace(cards[i], obsolete_on=trigger)
             continue
         rusts = key == "rusts_on"
-        if trigger in phase_of_train and starters[phase_of_train[trigger]] == {trigger}:
+        started = phase_of_train.get(trigger)
+        if started is not None and starters[phase_list[started].name] == {trigger}:
             # (on the phase only where that train alone starts it: 18CO's 5-trains rust when
             # an E is bought, not the 5D that starts the same phase)
-            p = phase_of_train[trigger]
+            p = started
             phase = phase_list[p]
             if rusts:
                 phase_list[p] = replace(phase, rusts=(*phase.rusts, card_name))
