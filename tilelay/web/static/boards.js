@@ -36,8 +36,8 @@
         owner.querySelector("td.wide-only").textContent = String(saved.board.version);
         // the list again, with the version just replaced in it
         const button = owner.querySelector("button.versions");
-        await toggleVersions(owner, button);
-        await toggleVersions(owner, button);
+        hideVersions(owner, button);
+        await showVersions(owner, button);
       } else if (ev.target.classList.contains("delete")) {
         if (!confirm("Delete it? This cannot be undone.")) return;
         await call("DELETE", base + id);
@@ -49,13 +49,19 @@
   });
   // A board's earlier and refused versions, in rows under it (shown or hidden again).
   async function toggleVersions(row, button) {
+    if (!hideVersions(row, button)) await showVersions(row, button);
+  }
+
+  // Take away the rows of a board's versions; whether there were any.
+  function hideVersions(row, button) {
+    const shown = document.querySelectorAll('tr.revision[data-of="' + row.dataset.id + '"]');
+    shown.forEach((r) => r.remove());
+    button.setAttribute("aria-expanded", "false");
+    return shown.length > 0;
+  }
+
+  async function showVersions(row, button) {
     const id = row.dataset.id;
-    const shown = document.querySelectorAll('tr.revision[data-of="' + id + '"]');
-    if (shown.length) {
-      shown.forEach((r) => r.remove());
-      button.setAttribute("aria-expanded", "false");
-      return;
-    }
     const answer = await call("GET", "/api/boards/" + id + "/revisions");
     button.setAttribute("aria-expanded", "true");
     let after = row;
