@@ -152,13 +152,15 @@ def test_the_optimum_equals_the_oracle_on_random_boards(
     position: tuple[Board, list[TrainType]], chunk: int
 ) -> None:
     """Also with the combination ranking its grouped lists a route or three at a time (the
-    shared fixtures' long lists rank a chunk at a time)."""
+    shared fixtures' long lists rank a chunk at a time), and with every walk made again
+    asking what the routes' exits need (the shared fixtures' do after walks that kept many
+    routes: :data:`tilelay.routes._EXITS_AFTER`)."""
     board, trains = position
     phase = board.game.trains.phase("5")
     expected = route_oracle.best_total(board, "AA", phase, trains)
     if expected is None:
         return  # too many combinations for the oracle
-    with mock.patch.object(routes, "_CHUNK", chunk):
+    with mock.patch.object(routes, "_CHUNK", chunk), mock.patch.object(routes, "_EXITS_AFTER", 0):
         result = RoutePlanner(board, "AA", phase).best(trains)
     assert result.revenue == expected, [t.name for t in trains]
     assert sum(r.revenue for r in result.routes) == result.revenue
@@ -192,10 +194,53 @@ def test_trains_of_two_track_pools_equal_the_oracle_on_random_boards(
     )
     if expected is None:
         return  # too many combinations for the oracle
-    result = RoutePlanner(board, "AA", phase, rules=_Pools(pools)).best(trains)
+    with mock.patch.object(routes, "_EXITS_AFTER", 0):
+        result = RoutePlanner(board, "AA", phase, rules=_Pools(pools)).best(trains)
     assert result.revenue == expected, [(t.name, pools[t.name]) for t in trains]
     used: dict[int, set[tuple[str, int]]] = {}
     for r in result.routes:
         mine = used.setdefault(pools[r.train], set())
         assert not mine & set(r.paths)
         mine |= set(r.paths)
+
+
+def test_routes_of_several_ways_run_on_ways_that_share_no_track() -> None:
+    """The search keeps the ways along the track between the same stops together, one route
+    (:func:`tilelay.routes._walk`), and chooses a run's routes by the track all their ways
+    use: a run found so is settled by choosing a way of each that shares no track with the
+    others' (:func:`tilelay.routes._resolve`). Here the 2+1T's best route and the 1+2's both
+    go between the town at B4 and the city at A5, each by either of two ways (direct, or round
+    by A3): only one choice of them shares no track (a board hypothesis found where the run
+    came out sharing track before the ways were settled)."""
+    codes = {
+        "A3": "path=a:0,b:5",
+        "A5": "city=revenue:10;path=a:0,b:_0;path=a:3,b:_0;path=a:4,b:_0",
+        "A7": "path=a:3,b:5",
+        "B4": "town=revenue:10;path=a:1,b:_0;path=a:2,b:_0",
+        "B8": "path=a:2,b:4",
+        "C7": "path=a:1,b:4",
+        "D4": "city=revenue:10",
+        "D6": "city=revenue:10;path=a:1,b:_0",
+    }
+    data = {
+        "title": "Ways",
+        "layout": "flat",
+        "hexes": [
+            {"coords": [c], "tile": dsl.parse(code, color="white")} for c, code in codes.items()
+        ],
+        "manifest": {},
+        "corporations": [{"sym": "AA", "name": "Alpha", "home": "A5"}],
+        "trains": [{"name": "2", "distance": 2, "price": 80, "num": 4}],
+        "phases": [{"name": "5", "tiles": ["yellow", "green", "brown"]}],
+    }
+    # (the tokens in this order: the walk comes to D6 first)
+    board = Board(game_from_data(data, source="ways")).place_token("D6", 0, "AA")
+    board = board.place_token("A5", 0, "AA")
+    trains = [KINDS["1+2"], KINDS["2+1T"]]
+    phase = board.game.trains.phase("5")
+    result = RoutePlanner(board, "AA", phase).best(trains)
+    assert result.revenue == route_oracle.best_total(board, "AA", phase, trains) == 50
+    assert len(result.routes) == 2
+    first, second = (set(r.paths) for r in result.routes)
+    assert not first & second
+    assert all({"A5", "B4"} <= {c for c, _ in r.stops} for r in result.routes)

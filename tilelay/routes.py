@@ -35,8 +35,16 @@ for each train, then chooses one route per train by an exact branch and bound (r
 by revenue, bounded by the best remaining route per train, plus the most the game's whole-run
 rule can add; each complete run evaluated exactly). Routes are bounded first and rated
 exactly only where the bound cannot settle them: the walk keeps only routes that may matter
-(:class:`_Search`), and the combination ranks each train's routes lazily, passing over at once
-the routes that share a token's exit with those chosen (:class:`_Groups`).
+(:class:`_Search`; a walk made again, only those that may beside what the other trains earn
+on routes leaving the tokens by other paths: :class:`_ExitNeeds`), and the combination ranks
+each train's routes lazily, passing over at once the routes that share a token's exit with
+those chosen (:class:`_Groups`). The ways along the track between the same stops that use the
+same of the track the game rates (:meth:`GameRules.rating_track`: all of them, in most games)
+are one route, rated once: the combination chooses routes by the track all their ways use,
+and settles each run it finds by choosing a way of each route that shares no track with the
+others' (:func:`_resolve`). A late board's double track and junctions give a run of stops
+dozens of ways; a run of two long trains there had hundreds of thousands of routes to
+combine.
 
 >>> from tilelay.board import Board, TrackGraph
 >>> from tilelay.games import load_game
@@ -104,7 +112,8 @@ class Route:
 class RunResult:
     """The best routes of a corporation's trains: one :class:`Route` per train that runs
     (trains that cannot run are left out), the total ``revenue``, the ``phase`` name and how
-    many distinct routes were enumerated (``candidates``). ``run_bonus`` is what the game's
+    many distinct routes were enumerated (``candidates``; the ways between the same stops
+    that the game rates alike count once). ``run_bonus`` is what the game's
     whole-run rule adds to the routes' sum (negative for a penalty)."""
 
     corporation: str
@@ -125,16 +134,23 @@ _Rated = tuple[int, int, _Raw, tuple[int, ...], int]
 # An arm of a route as the walk builds it: (the stop reached, the path ends entered on the way
 # there, the arm up to the stop before) or None at the route's first stop
 _Link = tuple[int, tuple[int, ...], "_Link | None"] | None
-# A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
-# (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
-# packed (:func:`_pack`)); its stops and path ends are unfolded from the arms only when asked
-# (:func:`_unfold`)
-_Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int, int]
 # One way along the track of an arm (:func:`_grown`, :class:`_Arms`): (the track it uses, the
 # nodes it visits besides the token, the hexes it enters where the game's rules ask, hex sides
 # crossed, its stops and path ends, whether its last path is terminal, what a partner may not
 # share: the track, the nodes, the stops' groups without the token's, the hexes)
 _Way = tuple[int, int, int, int, _Link, bool, int]
+# A route's ways along the track kept together (:func:`_walk`: the same stops in the same
+# order, the same of the track the game rates, :meth:`GameRules.rating_track`): (the track
+# every way uses, the track some way uses, arm 1's ways, arm 2's ways (None: a route of one
+# arm), the rated track's bits, the part of them the ways use); a way of the route is a way
+# of each arm, the two sharing nothing (:func:`_members`)
+_Ways = tuple[int, int, tuple[_Way, ...], tuple[_Way, ...] | None, int, int]
+# A route found by the walk: (track mask, bound value of its stops, cities, towns, offboards
+# (by visit cost), hex sides crossed, first stop, arm 1, arm 2, its pruning sum, its counts
+# packed (:func:`_pack`), its other ways (None: it has one)); its stops and path ends are
+# unfolded from the arms only when asked (:func:`_unfold`); the track mask, arms and hex
+# sides are those of one of its ways
+_Found = tuple[int, int, int, int, int, int, int, _Link, _Link, int, int, "_Ways | None"]
 
 #: No threshold: every route is walked.
 _NO_THRESHOLD = -(1 << 60)
@@ -1057,6 +1073,7 @@ def _grown(
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
     eager: bool = True,
+    by_exits: _ExitNeeds | None = None,
 ) -> Iterator[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
     time. With ``ceiling`` (making a :class:`_Ceiling` when the walk first has a threshold),
@@ -1071,7 +1088,8 @@ def _grown(
     chain of track leads on to such a node it has not visited (:func:`_ends_beyond`).
     ``watch`` (with ``gate``, as :func:`_walk` takes them) sees each route of a token and
     one arm as its arm is grown, so that the floor rises before the token's arms are all
-    grown."""
+    grown. With ``by_exits``, what each train needs of an arm is also by the exits its ways
+    all use (:class:`_ExitNeeds`)."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -1154,28 +1172,35 @@ def _grown(
     # whether it is tested now
     late = ceiling is not None and not eager
     active = eager and ceiling is not None
-    arm_need: list[int] = []
-    need_least: list[int] | None = None
+    #: per list of each train's least (by its identity: :attr:`_Reach.least`, or one of
+    #: ``by_exits``), the arm needs worked out for the ceiling it was worked out with
+    arm_needs: dict[int, list[int]] = {}
     need_tops: list[int] | None = None
     #: the most reach any route uses (every stop of the map's; worked out when first asked)
     most_use = -1
 
-    def needs_by_use() -> None:
-        nonlocal arm_need, need_least, need_tops, most_use
-        need_least, need_tops = reach.least, tops_v
+    def needs_by_use(least: list[int]) -> list[int]:
+        nonlocal need_tops, most_use
+        if tops_v is not need_tops:
+            arm_needs.clear()
+            need_tops = tops_v
+        found = arm_needs.get(id(least))
+        if found is not None:
+            return found
         if most_use < 0:
             most_use = sum(max(cost[n], 0) for n, k in enumerate(kind) if k >= 0)
-        arm_need = [
+        found = arm_needs[id(least)] = [
             min(
                 (
                     t - tops_v[c - u if c - u < last else last]
-                    for c, t in zip(caps, need_least, strict=True)
+                    for c, t in zip(caps, least, strict=True)
                     if c >= u
                 ),
                 default=_BIG,
             )
             for u in range(min(cap, most_use) + 1)
         ]
+        return found
 
     if gate is None:
         gate = [_BIG]
@@ -1351,13 +1376,17 @@ def _grown(
                         # its reach may add
                         u = mc + mt + mo
                         least = reach.least
+                        if by_exits is not None:
+                            # by the exits every way of the arm uses
+                            ex = reached[0][6]
+                            for way in reached:
+                                ex &= way[6]
+                            least = by_exits.least(ex)
                         if one:
                             room = cap - u
                             keep = base + tops_v[room if room < last else last] >= least[0]
                         else:
-                            if least is not need_least or tops_v is not need_tops:
-                                needs_by_use()
-                            keep = base >= arm_need[u]
+                            keep = base >= needs_by_use(least)[u]
                         if keep and near is not None:
                             # closer: the stops the route may go on to from here
                             row = near[m] if going else near_stop
@@ -1418,6 +1447,7 @@ def _grown(
                                 None,
                                 arms.w0 + nw,
                                 code,
+                                None,
                             )
                         )
                 if going and onward_ends:
@@ -1499,8 +1529,7 @@ def _grown(
                     room = cap - u
                     grow = arms.v0 + tops_v[room if room < last else last] >= reach.floor
                 else:
-                    needs_by_use()
-                    grow = arms.v0 >= arm_need[u]
+                    grow = arms.v0 >= needs_by_use(reach.least)[u]
                 if grow and closer:
                     pair = onward(*current)
                     if pair is not None:
@@ -1541,11 +1570,19 @@ def _walk(
     arms_of: Iterable[_Arms],
     watch: Callable[[_Found], None] | None = None,
     gate: list[int] | None = None,
+    together: int | None = None,
+    by_exits: _ExitNeeds | None = None,
 ) -> tuple[dict[int, _Found], bool]:
     """The routes through the corporation's token cities: each token's arms alone, and each
     arm with every later arm (a later first end) that shares none of its track, nodes or
     groups and with which some train may run it — in the order a depth-first walk of the
     routes (arm 1, then arm 2 from the token with arm 1's track used) finds them.
+
+    With ``together`` (the track the game rates, :meth:`GameRules.rating_track`), the ways
+    of a pair of arms (or of an arm alone) that use the same of that track are one route,
+    found by one of them, with the others kept beside it (:data:`_Ways`); without, each way
+    is a route of its own. With ``by_exits``, a route is kept only where it reaches what its
+    trains need by the exits its ways all use, too (:class:`_ExitNeeds`).
 
     A route is kept only when its sums reach what its counts need (:meth:`_Reach.score`);
     arms whose best longer arm, with their best partner, cannot are skipped whole, as are
@@ -1557,6 +1594,7 @@ def _walk(
     packed = reach.packed
     packed_get = packed.get
     needs_of = reach.needs
+    bits = net.bits
     fill = reach.town_tops is not None
     found: dict[int, _Found] = {}
     route: _Found
@@ -1583,7 +1621,12 @@ def _walk(
         partners = arms.partner
         partners_w = arms.partner_w
         higher = arms.higher
+        firsts = arms.first
         n = len(alts)
+        #: the track every way of each arm uses and that some way uses, and its ways by the
+        #: part of the rated track they use (made when asked: :func:`_spans`, :func:`_parts`)
+        spans: list[tuple[int, int] | None] = [] if together is None else [None] * n
+        parts: list[dict[int, list[_Way]] | None] = [None] * n if together else []
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
         # the game's rules of where routes end: an arm whose last stop may not end a route
@@ -1596,7 +1639,7 @@ def _walk(
                 # above the track's, so that two such routes of one city never run together
                 single = 1 << (net.single_shift + token)
                 if single not in found:
-                    route = (single, v0, bc, bt, bo, 0, token, None, None, w0, own)
+                    route = (single, v0, bc, bt, bo, 0, token, None, None, w0, own, None)
                     found[single] = route
                     if v0 >= gate[0] and watch is not None:
                         watch(route)
@@ -1629,14 +1672,45 @@ def _walk(
             wi = w0 + ws[i]
             ci, ti, oi, _ = counts[i]
             ends_i = endable is None or endable[i]
+            if by_exits is not None and need <= vi < by_exits.most and wi >= need_w:
+                # not enough beside the other trains' routes that may run with it
+                bi = blocks[i] if blocks[i] >= 0 else bits[firsts[i] >> 1]
+                if vi < by_exits.need(bi, code):
+                    need = vi + 1
             if vi >= need and wi >= need_w:
                 if ends_i and token_ends:
-                    for mi, _, _, xi, li, _, _ in alts_i:
-                        if mi not in found:
-                            route = (mi, vi, ci, ti, oi, xi, token, li, None, wi, code)
-                            found[mi] = route
-                            if vi >= gate[0] and watch is not None:
-                                watch(route)
+                    if together is None or len(alts_i) == 1:
+                        for mi, _, _, xi, li, _, _ in alts_i:
+                            if mi not in found:
+                                route = (mi, vi, ci, ti, oi, xi, token, li, None, wi, code, None)
+                                found[mi] = route
+                                if vi >= gate[0] and watch is not None:
+                                    watch(route)
+                    else:
+                        span_i = spans[i]
+                        if span_i is None:
+                            span_i = spans[i] = _spans(alts_i)
+                        for way, part in _signed(alts_i, together):
+                            mi = way[0]
+                            if mi not in found:
+                                kept = (span_i[0] | part, span_i[1], alts_i, None, together, part)
+                                route = (
+                                    mi,
+                                    vi,
+                                    ci,
+                                    ti,
+                                    oi,
+                                    way[3],
+                                    token,
+                                    way[4],
+                                    None,
+                                    wi,
+                                    code,
+                                    kept,
+                                )
+                                found[mi] = route
+                                if vi >= gate[0] and watch is not None:
+                                    watch(route)
             else:
                 cut = True
             bi = blocks[i]
@@ -1688,19 +1762,75 @@ def _walk(
                             continue
                         v = vi + vs[j]
                         w = wi + ws[j]
+                        if (
+                            by_exits is not None
+                            and need <= v < by_exits.most
+                            and v < by_exits.need(bi | blocks[j], code)
+                        ):
+                            # not enough beside the other trains' routes that may run with it
+                            cut = True
+                            j += 1
+                            continue
                         if v >= need and w >= need_w:
                             if endable is None or endable[j]:
-                                # every pair of ways that share nothing is a route; where
-                                # none is, no way of a longer arm pairs either
+                                # every pair of ways that share nothing is a route (or, with
+                                # ``together``, the pairs using the same of the rated track);
+                                # where none is, no way of a longer arm pairs either
                                 blocked = True
                                 cj, tj, oj, _ = counts[j]
                                 alts_j = alts[j]
-                                for mi, _, _, xi, li, _, bi_way in alts_i:
-                                    for mj, _, _, xj, lj, _, bj_way in alts_j:
-                                        if bi_way & bj_way:
-                                            continue
+                                if together is None or len(alts_i) * len(alts_j) == 1:
+                                    for mi, _, _, xi, li, _, bi_way in alts_i:
+                                        for mj, _, _, xj, lj, _, bj_way in alts_j:
+                                            if bi_way & bj_way:
+                                                continue
+                                            blocked = False
+                                            mask = mi | mj
+                                            if mask in found:
+                                                continue
+                                            route = (
+                                                mask,
+                                                v,
+                                                ci + cj - bc,
+                                                ti + tj - bt,
+                                                oi + oj - bo,
+                                                xi + xj,
+                                                token,
+                                                li,
+                                                lj,
+                                                w,
+                                                code,
+                                                None,
+                                            )
+                                            found[mask] = route
+                                            if v >= gate[0] and watch is not None:
+                                                watch(route)
+                                                floor = reach.floor
+                                else:
+                                    # the ways kept together: a route for each part of the
+                                    # rated track pairs of them use
+                                    if not together:
+                                        pairs = _paired(alts_i, alts_j)
+                                    else:
+                                        parts_i = parts[i]
+                                        if parts_i is None:
+                                            parts_i = parts[i] = _parts(alts_i, together)
+                                        parts_j = parts[j]
+                                        if parts_j is None:
+                                            parts_j = parts[j] = _parts(alts_j, together)
+                                        pairs = _paired_parts(parts_i, parts_j)
+                                    if pairs:
                                         blocked = False
-                                        mask = mi | mj
+                                        span_i = spans[i]
+                                        if span_i is None:
+                                            span_i = spans[i] = _spans(alts_i)
+                                        span_j = spans[j]
+                                        if span_j is None:
+                                            span_j = spans[j] = _spans(alts_j)
+                                        core = span_i[0] | span_j[0]
+                                        union = span_i[1] | span_j[1]
+                                    for a, b, part in pairs:
+                                        mask = a[0] | b[0]
                                         if mask in found:
                                             continue
                                         route = (
@@ -1709,12 +1839,13 @@ def _walk(
                                             ci + cj - bc,
                                             ti + tj - bt,
                                             oi + oj - bo,
-                                            xi + xj,
+                                            a[3] + b[3],
                                             token,
-                                            li,
-                                            lj,
+                                            a[4],
+                                            b[4],
                                             w,
                                             code,
+                                            (core | part, union, alts_i, alts_j, together, part),
                                         )
                                         found[mask] = route
                                         if v >= gate[0] and watch is not None:
@@ -1737,6 +1868,178 @@ def _walk(
                     known.append((ends[i], out))
             i += 1
     return found, cut
+
+
+def _spans(ways: tuple[_Way, ...]) -> tuple[int, int]:
+    """The track every one of an arm's ways uses, and that some way uses."""
+    core = union = ways[0][0]
+    for way in ways:
+        core &= way[0]
+        union |= way[0]
+    return core, union
+
+
+def _signed(ways: tuple[_Way, ...], together: int) -> list[tuple[_Way, int]]:
+    """One of ``ways`` (the first) for each part of the track ``together`` they use, with
+    that part (:func:`_walk`)."""
+    if not together:
+        return [(ways[0], 0)]
+    out: dict[int, _Way] = {}
+    for way in ways:
+        out.setdefault(way[0] & together, way)
+    return [(way, part) for part, way in out.items()]
+
+
+def _paired(ways_i: tuple[_Way, ...], ways_j: tuple[_Way, ...]) -> list[tuple[_Way, _Way, int]]:
+    """The first pair of ways, one of each arm, that share nothing (:func:`_walk`), as
+    ``[(way 1, way 2, 0)]``; ``[]`` where no pair does."""
+    for a in ways_i:
+        block = a[6]
+        for b in ways_j:
+            if not block & b[6]:
+                return [(a, b, 0)]
+    return []
+
+
+def _parts(ways: tuple[_Way, ...], together: int) -> dict[int, list[_Way]]:
+    """An arm's ways by the part of the track ``together`` they use."""
+    out: dict[int, list[_Way]] = {}
+    for way in ways:
+        out.setdefault(way[0] & together, []).append(way)
+    return out
+
+
+def _paired_parts(
+    parts_i: dict[int, list[_Way]], parts_j: dict[int, list[_Way]]
+) -> list[tuple[_Way, _Way, int]]:
+    """:func:`_paired` for each part of the rated track pairs use (arms' ways by their parts,
+    :func:`_parts`): the first pair sharing nothing with that part, and the part."""
+    out: dict[int, tuple[_Way, _Way, int]] = {}
+    for part_i, firsts in parts_i.items():
+        for part_j, seconds in parts_j.items():
+            part = part_i | part_j
+            if part in out:
+                continue
+            for a in firsts:
+                block = a[6]
+                b = next((b for b in seconds if not block & b[6]), None)
+                if b is not None:
+                    out[part] = (a, b, part)
+                    break
+    return list(out.values())
+
+
+def _track(found: _Found) -> int:
+    """The track every way of a found route uses (its mask where it has one way)."""
+    kept = found[11]
+    return found[0] if kept is None else kept[0]
+
+
+def _any_track(found: _Found) -> int:
+    """The track some way of a found route uses (its mask where it has one way)."""
+    kept = found[11]
+    return found[0] if kept is None else kept[1]
+
+
+def _members(found: _Found) -> Iterator[tuple[int, _Way | None, _Way | None]]:
+    """The ways of a found route (:data:`_Ways`): (track mask, arm 1's way, arm 2's way);
+    a route of one way: its mask alone."""
+    kept = found[11]
+    if kept is None:
+        yield found[0], None, None
+        return
+    _, _, ways_i, ways_j, together, part = kept
+    if ways_j is None:
+        for a in ways_i:
+            if a[0] & together == part:
+                yield a[0], a, None
+        return
+    for a in ways_i:
+        block = a[6]
+        for b in ways_j:
+            if not block & b[6]:
+                mask = a[0] | b[0]
+                if mask & together == part:
+                    yield mask, a, b
+
+
+def _resolve(
+    chosen: Sequence[tuple[_Found, int] | None],
+) -> list[_Found | None] | None:
+    """A way for each route of a run (``chosen``: a route and the shift of its train's track
+    pool, or None), no two sharing track, each route as that way (None: there is no such
+    choice). The combination chooses routes by the track all their ways use
+    (:func:`_track`); this settles a run it found."""
+    out: list[_Found | None] = [c[0] if c is not None else None for c in chosen]
+    several = [k for k, c in enumerate(chosen) if c is not None and c[0][11] is not None]
+    if not several:
+        return out
+    used = 0
+    for c in chosen:
+        if c is not None and c[0][11] is None:
+            used |= c[0][0] << c[1]
+    # the routes with fewest ways first; each way tried once per the track the later
+    # routes may use
+    several.sort(key=lambda k: _count_ways(chosen[k]))
+    later = [0] * (len(several) + 1)
+    for i in range(len(several) - 1, -1, -1):
+        item = chosen[several[i]]
+        assert item is not None
+        later[i] = later[i + 1] | _any_track(item[0]) << item[1]
+    picked: list[tuple[int, _Way | None, _Way | None]] = []
+
+    def choose(i: int, used: int) -> bool:
+        if i == len(several):
+            return True
+        item = chosen[several[i]]
+        assert item is not None
+        found, shift = item
+        tried: set[int] = set()
+        for member in _members(found):
+            mask = member[0] << shift
+            if mask & used:
+                continue
+            key = mask & later[i + 1]
+            if key in tried:
+                continue
+            tried.add(key)
+            picked.append(member)
+            if choose(i + 1, used | mask):
+                return True
+            picked.pop()
+        return False
+
+    if not choose(0, used):
+        return None
+    for k, (mask, a, b) in zip(several, picked, strict=True):
+        item = chosen[k]
+        assert item is not None and a is not None
+        f = item[0]
+        x = a[3] + (b[3] if b is not None else 0)
+        out[k] = (
+            mask,
+            f[1],
+            f[2],
+            f[3],
+            f[4],
+            x,
+            f[6],
+            a[4],
+            None if b is None else b[4],
+            f[9],
+            f[10],
+            None,
+        )
+    return out
+
+
+def _count_ways(item: tuple[_Found, int] | None) -> int:
+    """How many ways a chosen route may have at most (its arms' ways' product)."""
+    assert item is not None
+    kept = item[0][11]
+    if kept is None:
+        return 1
+    return len(kept[2]) * (len(kept[3]) if kept[3] is not None else 1)
 
 
 #: The key of an arm's ways to a stop as :func:`_grown` groups them: the stop's node in the
@@ -1784,9 +2087,11 @@ class _Ranked:
         "_refine",
         "_waiting",
         "found",
+        "grouped",
         "masks",
         "revs",
         "shift",
+        "unions",
     )
 
     def __init__(
@@ -1808,8 +2113,12 @@ class _Ranked:
         self._rate = rate
         self._refine = refine
         self.revs: list[int] = []
+        #: the track every way of each ranked route uses, and that some way uses (shifted)
         self.masks: list[int] = []
+        self.unions: list[int] = []
         self.found: list[_Found] = []
+        #: whether some route ranked has several ways (:data:`_Ways`)
+        self.grouped = False
 
     @classmethod
     def exact(cls, ranked: list[tuple[int, int, _Found]], shift: int = 0) -> _Ranked:
@@ -1817,7 +2126,9 @@ class _Ranked:
         out = cls([], lambda f: None, shift)
         out.revs = [r[0] for r in ranked]
         out.found = [r[2] for r in ranked]
-        out.masks = [f[0] << shift for f in out.found]
+        out.masks = [_track(f) << shift for f in out.found]
+        out.unions = [_any_track(f) << shift for f in out.found]
+        out.grouped = any(f[11] is not None for f in out.found)
         return out
 
     def _advance(self) -> None:
@@ -1873,7 +2184,14 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            self.masks.append(found[0] << self.shift)
+            kept = found[11]
+            if kept is None:
+                self.masks.append(found[0] << self.shift)
+                self.unions.append(found[0] << self.shift)
+            else:
+                self.grouped = True
+                self.masks.append(kept[0] << self.shift)
+                self.unions.append(kept[1] << self.shift)
             self.found.append(found)
         return j < len(revs)
 
@@ -1898,7 +2216,14 @@ class _Ranked:
                 break
             value, _, found = heapq.heappop(heap)
             revs.append(-value)
-            masks.append(found[0] << shift)
+            kept = found[11]
+            if kept is None:
+                masks.append(found[0] << shift)
+                self.unions.append(found[0] << shift)
+            else:
+                self.grouped = True
+                masks.append(kept[0] << shift)
+                self.unions.append(kept[1] << shift)
             found_list.append(found)
             if -value <= ceiling or len(revs) >= size:
                 break
@@ -2276,12 +2601,18 @@ class RoutePlanner:
             return RunResult(self.corporation, self.phase.name, (), 0, 0)
         search = _Search(self, slots, running)
         total, picks, lists, candidates = search.run()
+        # a way for each route chosen (the combination chose them by the track all their
+        # ways use)
+        chosen = _resolve(
+            [(lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)]
+        )
+        assert chosen is not None
         routes: list[Route] = []
         plain = 0
-        for slot, j in enumerate(picks):
-            if j < 0:
+        for slot, found in enumerate(chosen):
+            if found is None:
                 continue
-            rated = self.rated(slots[slot], lists[slot].found[j])
+            rated = self.rated(slots[slot], found)
             assert rated is not None
             plain += rated[0]
             routes.append(self._route(slots[slot], rated))
@@ -2303,7 +2634,7 @@ class _Walker:
     what the rest of a route may add beyond an arm (:class:`_Ceiling`, made when first
     asked)."""
 
-    __slots__ = ("_ceiling", "arms", "bound", "prune", "reach", "specs")
+    __slots__ = ("_ceiling", "arms", "bound", "by_exits", "prune", "reach", "specs")
 
     def __init__(
         self, specs: list[TrainSpec], bound: list[int], prune: list[int], reach: _Reach
@@ -2313,6 +2644,8 @@ class _Walker:
         self.prune = prune
         self.reach = reach
         self.arms: list[_Arms] | None = None
+        #: whether the arms were cut by the exits their ways use too (:class:`_ExitNeeds`)
+        self.by_exits = False
         self._ceiling: _Ceiling | None = None
 
     def ceiling(self, net: _Net) -> _Ceiling:
@@ -2340,6 +2673,107 @@ def _walk_groups(specs: Sequence[TrainSpec], arrays: Sequence[list[int]]) -> lis
     return list(pools.values())
 
 
+class _OtherBest:
+    """The most one train (of a run's others) earns on a route that uses none of some
+    exits (:class:`_ExitNeeds`): the best bound of its routes a walk kept whose ways all use
+    none of them (``rows``: (bound, the exits all its ways use), best first, one per exits
+    used), else what a route the walk left out earns at most (``floor``; a train may run
+    nothing: 0). ``pool``: the train's track pool."""
+
+    __slots__ = ("_known", "_using", "floor", "pool", "values")
+
+    def __init__(self, rows: list[tuple[int, int]], floor: int, pool: int) -> None:
+        rows = [r for r in rows if r[0] > floor]
+        #: the rows' bounds, best first, and per exit the rows using it (a bit per row)
+        self.values = [value for value, _ in rows]
+        self._using: dict[int, int] = {}
+        for i, (_, used) in enumerate(rows):
+            while used:
+                low = used & -used
+                self._using[low] = self._using.get(low, 0) | 1 << i
+                used ^= low
+        self.floor = floor
+        self.pool = pool
+        self._known: dict[int, int] = {}
+
+    def best(self, exits: int) -> int:
+        """The most the train earns on a route using none of ``exits``."""
+        found = self._known.get(exits)
+        if found is None:
+            # the first row using none of them
+            taken = 0
+            rest = exits
+            using = self._using
+            while rest:
+                low = rest & -rest
+                taken |= using.get(low, 0)
+                rest ^= low
+            i = (~taken & (taken + 1)).bit_length() - 1
+            found = self.values[i] if i < len(self.values) else self.floor
+            self._known[exits] = found
+        return found
+
+
+class _ExitNeeds:
+    """What a route of each train of a walk must earn to be in a run worth more than one
+    found (:class:`_Search`, step 2), by the exits every way of it uses (the paths leaving the
+    corporation's token cities, where the routes of a run compete: the trains' best routes
+    mostly leave the busiest token by the same paths): the run found, less the most each
+    other train earns on a route that uses none of those exits (:class:`_OtherBest`; any
+    route, for a train of another track pool), less the most the game's rule for runs adds.
+    As sums of bound values (:attr:`_Reach.least`), never below the walk's own."""
+
+    __slots__ = ("_known", "_others", "_reach", "_targets", "exits", "most")
+
+    def __init__(
+        self,
+        reach: _Reach,
+        exits: int,
+        targets: list[int],
+        others: list[list[tuple[_OtherBest, bool]]],
+    ) -> None:
+        self._reach = reach
+        self.exits = exits
+        #: per train: what its route and the others' must earn, less its bound's constant
+        self._targets = targets
+        #: per train: the other trains, each with whether it shares the train's track pool
+        self._others = others
+        self._known: dict[int, list[int]] = {}
+        #: the most any train needs (of a route using every exit): a route reaching it
+        #: reaches what its exits ask
+        self.most = max(self.least(exits), default=_NO_THRESHOLD)
+
+    def least(self, used: int) -> list[int]:
+        """Each train's least sum for a route whose ways all use the track ``used``."""
+        key = used & self.exits
+        found = self._known.get(key)
+        if found is None:
+            reach = self._reach
+            found = []
+            for base, target, others, scale in zip(
+                reach.least, self._targets, self._others, reach.scales, strict=True
+            ):
+                beside = sum(o.best(key if same else 0) for o, same in others)
+                found.append(max(base, -(-(target - beside) // scale)))
+            self._known[key] = found
+        return found
+
+    def need(self, used: int, code: int) -> int:
+        """The least sum a route with the counts packed in ``code`` (:func:`_pack`) whose
+        ways all use the track ``used`` needs for some train that may run it."""
+        least = self._known.get(used & self.exits)
+        if least is None:
+            least = self.least(used)
+        fitting = self._reach.fits.get(code)
+        if fitting is None:
+            fitting = self._reach.fitting(code)
+        found = _NO_FIT
+        for i, _ in fitting:
+            if least[i] < found:
+                found = least[i]
+        return found
+
+
 class _Search:
     """The best routes of trains together (:meth:`RoutePlanner.best`), exactly (see the
     module docstring):
@@ -2358,9 +2792,10 @@ class _Search:
        gap (or the gap proven, where that is not much more), the walk made again where it
        kept too few (at most :data:`_WIDEN` times wider), each combination seeking only runs
        better than the one found, without the routes that cannot make one with the most
-       the other trains may earn beside them (:func:`_beside`). Where the game's rule for
-       runs cannot change this run (:meth:`GameRules.run_applies`), the search is the
-       generic one.
+       the other trains may earn beside them (:func:`_beside`; a walk made again keeps
+       only the routes that may, by the exits their ways use: :class:`_ExitNeeds`). Where
+       the game's rule for runs cannot change this run (:meth:`GameRules.run_applies`), the
+       search is the generic one.
     3. One route per train (or none) with disjoint track, by branch and bound over each
        train's routes best first, rated exactly only as far as the bound asks
        (:class:`_Ranked`, :func:`_choose`).
@@ -2377,6 +2812,9 @@ class _Search:
         n = len(ctx.classes)
         #: whether the game's rule for runs may change what this run earns
         self.run_rules = rules.run_applies(ctx, sum(1 for s in slots if s.runs))
+        #: the track the game rates (a route's ways that use the same of it are kept
+        #: together: :func:`_walk`)
+        self.together = rules.rating_track(ctx)
         bounds = [rules.route_bound(ctx, s) for s in running]
         self.exactable = all(b is not None for b in bounds)
         self.cheap: dict[TrainSpec, bool] = {}
@@ -2488,7 +2926,10 @@ class _Search:
         running = self.running
         walkers = self.walkers
         if not self.exactable:
-            return self._combine([_walk(net, w.reach, self._arms(w))[0] for w in walkers], {})
+            together = self.together
+            return self._combine(
+                [_walk(net, w.reach, self._arms(w), together=together)[0] for w in walkers], {}
+            )
         consts = self.consts
         rate = self.rate
         upper = self.upper
@@ -2588,7 +3029,7 @@ class _Search:
                     settle(pending.pop(), ks)
 
             arms = self._arms(w, watch, gate, rated)
-            routes, cut = _walk(net, w.reach, arms, watch, gate)
+            routes, cut = _walk(net, w.reach, arms, watch, gate, self.together)
             found.append(routes)
             cuts.append(cut)
             if pending and len(found) < len(walkers):
@@ -2642,13 +3083,61 @@ class _Search:
                 step = proven
             if any(best[s] - step - extra < walked[s] for s in running):
                 wide = min(proven, _WIDEN * gap)
+                # (worth asking only after walks that kept many routes: see _EXITS_AFTER)
+                exit_needs = (
+                    self._exit_needs(found, walked, result[0], extra)
+                    if sum(map(len, found)) >= _EXITS_AFTER
+                    else None
+                )
                 for i, w in enumerate(walkers):
                     if cuts[i]:
                         w.reach.set_thresholds(
                             [best[s] - wide - extra - consts[s] for s in w.specs]
                         )
-                        found[i], cuts[i] = _walk(net, w.reach, self._arms(w))
+                        by_exits = None if exit_needs is None else exit_needs(w)
+                        found[i], cuts[i] = _walk(
+                            net,
+                            w.reach,
+                            self._arms(w, by_exits=by_exits),
+                            together=self.together,
+                            by_exits=by_exits,
+                        )
             gap = step
+
+    def _exit_needs(
+        self, found: list[dict[int, _Found]], walked: dict[TrainSpec, int], seed: int, extra: int
+    ) -> Callable[[_Walker], _ExitNeeds]:
+        """What each walk made again asks of its routes by their exits (:class:`_ExitNeeds`),
+        from the routes the last walks kept (``found``, each walk's; ``walked``: each train's
+        least bound kept, where its walk left routes out) beside a run worth ``seed``."""
+        exits = self.planner._net.exits
+        of_walker = {id(w): i for i, w in enumerate(self.walkers)}
+        others: dict[TrainSpec, _OtherBest] = {}
+        for t in self.running:
+            upper = self.upper[t]
+            runs = _runner(t)
+            best_by: dict[int, int] = {}
+            for f in found[of_walker[id(self.walker_of[t])]].values():
+                if runs(f):
+                    used = _track(f) & exits
+                    value = upper(f)
+                    if value > best_by.get(used, -_BIG):
+                        best_by[used] = value
+            rows = sorted(((v, u) for u, v in best_by.items()), reverse=True)
+            others[t] = _OtherBest(rows, max(walked[t] - 1, 0), t.pool)
+        trains = [s for s in self.slots if s.runs]
+
+        def make(walker: _Walker) -> _ExitNeeds:
+            per: list[list[tuple[_OtherBest, bool]]] = []
+            targets: list[int] = []
+            for s in walker.specs:
+                rest = list(trains)
+                rest.remove(s)
+                per.append([(others[t], t.pool == s.pool) for t in rest])
+                targets.append(seed + 1 - extra - self.consts[s])
+            return _ExitNeeds(walker.reach, exits, targets, per)
+
+        return make
 
     def _alone(
         self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
@@ -2670,20 +3159,29 @@ class _Search:
         watch: Callable[[_Found], None] | None = None,
         gate: list[int] | None = None,
         settle: Callable[[], None] | None = None,
+        by_exits: _ExitNeeds | None = None,
     ) -> Iterable[_Arms]:
         """The arms of a walk (:func:`_grown`): grown a token at a time as the walk comes to
         it, those no route could need at the thresholds the walk has reached left out; kept
         for another walk whose thresholds are no lower than those they were cut at.
         ``settle`` (the walk's routes kept unrated, rated) is called where a walk of one
-        train comes to its next token: the thresholds it sets may leave the token out."""
+        train comes to its next token: the thresholds it sets may leave the token out.
+        ``by_exits``: what each train needs of an arm by its exits, too (:class:`_ExitNeeds`;
+        they only rise from one walk to the next, so arms cut by them serve a later walk
+        that has them)."""
         held = walker.arms
         least = walker.reach.least
-        if held is not None and all(
-            a.pruned is None or all(n >= p for n, p in zip(least, a.pruned, strict=True))
-            for a in held
+        if (
+            held is not None
+            and (by_exits is not None or not walker.by_exits)
+            and all(
+                a.pruned is None or all(n >= p for n, p in zip(least, a.pruned, strict=True))
+                for a in held
+            )
         ):
             return held
-        return self._grown(walker, watch, gate, settle)
+        walker.by_exits = by_exits is not None
+        return self._grown(walker, watch, gate, settle, by_exits)
 
     def _grown(
         self,
@@ -2691,6 +3189,7 @@ class _Search:
         watch: Callable[[_Found], None] | None,
         gate: list[int] | None,
         settle: Callable[[], None] | None,
+        by_exits: _ExitNeeds | None = None,
     ) -> Iterator[_Arms]:
         net = self.planner._net
         # a train alone in its walk (and in one slot): its threshold is its best so far
@@ -2708,6 +3207,7 @@ class _Search:
             watch,
             gate,
             alone,
+            by_exits,
         ):
             out.append(arms)
             yield arms
@@ -2839,16 +3339,17 @@ def _beside(
             continue
         shift = s.pool * width
         best = max(ordered[0][0], 0)
-        track = ordered[0][2][0] << shift
+        track = _track(ordered[0][2]) << shift
         without: dict[int, int] = {}
         open_ = track
         for value, _, found in ordered:
-            newly = open_ & ~(found[0] << shift)
+            mask = _track(found) << shift
+            newly = open_ & ~mask
             while newly:
                 low = newly & -newly
                 without[low] = max(value, 0)
                 newly ^= low
-            open_ &= found[0] << shift
+            open_ &= mask
             if not open_:
                 break
         while open_:
@@ -2880,7 +3381,7 @@ def _beside(
             if value + most_of <= seed:
                 break
             if value + least_of <= seed:
-                mask = item[2][0] << shift
+                mask = _track(item[2]) << shift
                 key = tuple([mask & track for track in tracks])
                 most = beside.get(key)
                 if most is None:
@@ -3002,6 +3503,11 @@ _ONWARD_REACH = 16
 #: (:class:`_Search`, step 2): wide enough that a second walk mostly proves the run found
 #: best, not so wide that it keeps far more routes than that needs.
 _WIDEN = 4
+
+#: A walk made again asks of its routes what their exits need (:class:`_ExitNeeds`) where
+#: the walks before kept at least this many routes (fewer: the walk made again is quick, and
+#: asking costs more than it saves).
+_EXITS_AFTER = 2048
 
 #: How many routes the walk keeps unrated before it rates them and sets thresholds.
 _EAGER = 64
@@ -3177,19 +3683,31 @@ def _solve(
     picks = [-1] * n
     best_picks = [-1] * n
     best = [0]
-    # a greedy start
+    # a greedy start (by the track some way of a route uses: any way of each may run)
     used = 0
     total = 0
     for i in range(first, n):
         j = 0
+        unions = lists[i].unions
         while fills[i](j):
-            mask = masks[i][j]
+            mask = unions[j]
             if not mask & used:
                 used |= mask
                 total += revenues[i][j]
                 best_picks[i] = j
                 break
             j += 1
+
+    def runs(picks: list[int]) -> bool:
+        # the routes are chosen by the track all their ways use: whether some way of each
+        # shares no track with the others' (:func:`_resolve`)
+        if not any(lst.grouped for lst in lists):
+            return True
+        chosen = [
+            (lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)
+        ]
+        return _resolve(chosen) is not None
+
     best[0] = total if exact is None else exact(best_picks, total)
     if exact is not None and best[0] < 0:
         best[0] = 0
@@ -3211,7 +3729,7 @@ def _solve(
             if not fresh:
                 return  # the run is one of those the seed was the best of
             value = total if exact is None else exact(picks, total)
-            if value > best[0]:
+            if value > best[0] and runs(picks):
                 best[0] = value
                 best_picks[:] = picks
             return
@@ -3251,10 +3769,14 @@ def _solve(
                     done = groups[i].rank(_BIG, old - 1)
                     lo = max(lo, bisect.bisect_left(revs, 1 - old, 0, done, key=operator.neg))
             j = groups[i].first_free(used, ceiling, lo) if lo >= 0 else -1
-            if j >= 0:
+            while j >= 0:
                 picks[i] = j
-                go(n, used | msks[j], total + revs[j], j + 1, True)
-                picks[i] = -1
+                if runs(picks):
+                    go(n, used | msks[j], total + revs[j], j + 1, True)
+                    break
+                # no way of the route runs beside the others' ways: the next that fits
+                j = groups[i].first_free(used, ceiling, j + 1)
+            picks[i] = -1
         elif start >= 0:
             # the routes a chunk at a time (ranked as far as the rising best asks), each
             # chunk's routes that fit found group by group

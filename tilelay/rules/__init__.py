@@ -22,6 +22,7 @@ hook                      what it says (default: the 18xx.games base rules)
 ``stops_bound``           a closer bound of a route from its stops and track (before rating)
 ``walk_rules``            rules the walk applies itself (ends, passes, hexes entered again)
 ``hex_distance``          how far an H-train's route reaches (hex sides crossed)
+``rating_track``          the track whose use changes what a route earns (ways rated once)
 ========================  ==================================================================
 
 The search stays exact with route and run-level rules: it bounds a route by its stops'
@@ -684,6 +685,9 @@ class GameRules:
     route_hooks: ClassVar[bool] = False
     #: Set by subclasses that override :meth:`run_revenue`.
     run_hooks: ClassVar[bool] = False
+    #: Set by subclasses whose route and run hooks read a route's stops alone, never its
+    #: track (:meth:`rating_track` is then 0).
+    stops_rated: ClassVar[bool] = False
 
     def route_allowed(self, view: RouteView) -> bool:
         """Whether the route, as it runs (``view.stops``: every stop it visits), is legal in
@@ -730,6 +734,20 @@ class GameRules:
         (an express train scoring its best stops). ``None``: no such bound (the
         default)."""
         return None
+
+    def rating_track(self, ctx: RouteContext) -> int | None:
+        """The track whose use may change what a route earns or whether it may run, as
+        :attr:`RouteView.track` bits: routes visiting the same stops in the same order that
+        use the same of it earn alike, whichever ways along the rest of the track they take
+        (the search then rates them once, and keeps them together as one route with several
+        ways: a late board's double track and junctions give a run of stops many). ``0``: a
+        route earns by its stops alone; ``None``: by all its track (every way rated on its
+        own). The default: 0 where the game leaves the route-level hooks and the rule for
+        runs alone, or says its hooks read the stops alone (:attr:`stops_rated`), else
+        None."""
+        cls = type(self)
+        own = cls.route_hooks or cls.run_hooks or cls.hex_distance is not GameRules.hex_distance
+        return None if own and not cls.stops_rated else 0
 
     def train_type(self, game: Game, name: str) -> TrainType | None:
         """A train the game's rules make of another during play, by the name it runs under

@@ -24,6 +24,7 @@ class G1836Jr30(GameRules):
 
     names = ("1836Jr30", "1836Jr56")
     route_hooks = True
+    stops_rated = True
 
     def scored_allowed(self, view: RouteView) -> bool:
         return _port(view) is None or len(view.paid) >= 3

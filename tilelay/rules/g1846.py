@@ -70,6 +70,7 @@ class G1846(GameRules):
     #: which counts once more, or None: once).
     bonuses: tuple[tuple[str, int, str | None], ...] = BONUSES
     route_hooks = True
+    stops_rated = True
     bonus_monotone = True  # every bonus needs its stops scored
     run_hooks = True
 

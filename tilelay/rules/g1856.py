@@ -37,6 +37,7 @@ class G1856(GameRules):
 
     names = ("1856",)
     route_hooks = True
+    stops_rated = True
 
     def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         kind = action.get("type")

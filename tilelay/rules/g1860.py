@@ -49,6 +49,7 @@ class G1860(GameRules):
     halts = True
     route_hooks = True
     run_hooks = True
+    stops_rated = True
     #: whether a route may pass through a tokened-out city (once a run)
     bypass: ClassVar[bool] = True
 

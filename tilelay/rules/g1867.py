@@ -55,6 +55,7 @@ class G1867(GameRules):
 
     names = ("1867",)
     route_hooks = True
+    stops_rated = True
     one_stop_per_hex = True
     #: the hexes of the capitals, and the hex a route from one earns 40 more for reaching
     capitals: frozenset[str] = frozenset({"F16", "L12", "O7"})

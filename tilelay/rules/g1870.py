@@ -32,6 +32,7 @@ class G1870(GameRules):
 
     names = ("1870",)
     route_hooks = True
+    stops_rated = True
 
     def after_action(self, state: GameState, action: Mapping[str, Any]) -> None:
         if action.get("type") != "choose" or action.get("choice") not in ("Map", "Charter"):

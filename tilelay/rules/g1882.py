@@ -22,6 +22,7 @@ class G1882(GameRules):
     names = ("1882",)
     neutral_owner = "CN"
     route_hooks = True
+    stops_rated = True
 
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
         # the bonus needs Hudson Bay scored

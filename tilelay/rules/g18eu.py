@@ -61,6 +61,7 @@ class G18EU(GameRules):
     names = ("18EU",)
     route_hooks = True
     run_hooks = True
+    stops_rated = True
     bonus_monotone = True
     #: the red-to-red bonus per phase: per token scored, at most
     red_to_red: ClassVar[Mapping[str, tuple[int, int]]] = {

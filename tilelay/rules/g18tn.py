@@ -24,6 +24,7 @@ class G18TN(GameRules):
 
     names = ("18TN",)
     run_hooks = True
+    stops_rated = True
 
     def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
         if kind != "civil_war":

@@ -730,6 +730,14 @@ class G18USA(G1817):
             )
         return bonus
 
+    def rating_track(self, ctx: RouteContext) -> int | None:
+        # besides its stops, a route earns by the resource hexes its track passes, and may
+        # not pass one twice: their paths
+        out = 0
+        for mask, _, _ in self._stop_facts(ctx).resource_track:
+            out |= mask
+        return out
+
     def route_bound(self, ctx: RouteContext, spec: TrainSpec) -> tuple[list[int], int]:
         # per stop: bridges, pullmans, the subsidies' and P8's bonuses at their stops (a
         # route earns each once; it may stop at one node of P8's Mexico), a company town's

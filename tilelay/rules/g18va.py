@@ -50,6 +50,7 @@ class G18VA(GameRules):
     names = ("18VA",)
     goods_trains = True
     route_hooks = True
+    stops_rated = True
 
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx
