@@ -12,15 +12,19 @@ every fifth ``run_routes`` of a record (the routes walked with the search's boun
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests.conftest import engine_games_known, recorded_runs, reference
 from tilelay import routes
-from tilelay.replay import load_record, replay_steps
+from tilelay.replay import ReplayStep, load_record, replay_steps
 from tilelay.routes import (
     _NO_THRESHOLD,
     RoutePlanner,
+    RunResult,
     _beside,
+    _Found,
     _grow,
     _grown,
     _Reach,
@@ -253,17 +257,12 @@ def test_arms_grown_towards_the_ends_leave_out_no_route(monkeypatch: pytest.Monk
     assert checked > 0 and fewer > 0
 
 
-@pytest.mark.parametrize(
-    "stem",
-    ("1817__15528", "1822__33845", "1846__10264", "18India__18India_game_end_bank", *GENERIC),
-)
-def test_routes_left_out_beside_the_other_trains_are_in_no_better_run(stem: str) -> None:
-    """The combination leaves out a route that, with the most the other trains' routes may
-    earn beside it (their best routes without the track it shares with them:
-    :func:`tilelay.routes._beside`), cannot make a run better than one found: every route of
-    the best run stays in (its train's routes walked without thresholds, the run found
-    taken as one earning one less), and some routes are left out."""
-    checked = left_out = 0
+def _runs_of_several(
+    stem: str,
+) -> Iterator[tuple[ReplayStep, RoutePlanner, RunResult, _Search, list[dict[int, _Found]]]]:
+    """Every third recorded run of the record whose best run has two routes or more: its
+    step, planner, best run, a search of its trains and each walk's routes walked without
+    thresholds."""
     for step, corp in recorded_runs(stem, 3):
         names = step.runnable_names(corp)
         if len(names) < 2:
@@ -276,13 +275,27 @@ def test_routes_left_out_beside_the_other_trains_are_in_no_better_run(stem: str)
         running = list(dict.fromkeys(s for s in specs if s.runs))
         search = _Search(planner, sorted(specs, key=_reach_key), running)
         net = planner._net
-        walked = [
-            list(_walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0].values())
-            for w in search.walkers
+        found = [
+            _walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0] for w in search.walkers
         ]
-        held = search._held(walked, {})
+        yield step, planner, best, search, found
+
+
+@pytest.mark.parametrize(
+    "stem",
+    ("1817__15528", "1822__33845", "1846__10264", "18India__18India_game_end_bank", *GENERIC),
+)
+def test_routes_left_out_beside_the_other_trains_are_in_no_better_run(stem: str) -> None:
+    """The combination leaves out a route that, with the most the other trains' routes may
+    earn beside it (their best routes without the track it shares with them:
+    :func:`tilelay.routes._beside`), cannot make a run better than one found: every route of
+    the best run stays in (its train's routes walked without thresholds, the run found
+    taken as one earning one less), and some routes are left out."""
+    checked = left_out = 0
+    for step, planner, best, search, found in _runs_of_several(stem):
+        held = search._held([list(f.values()) for f in found], {})
         extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
-        kept = _beside(held, search.slots, best.revenue - 1 - extra, net.width)
+        kept = _beside(held, search.slots, best.revenue - 1 - extra, planner._net.width)
         for route in best.routes:
             spec, rated = planner._origin[route]
             assert rated[1] in {f[0] for _, _, f in kept[spec][0]}, (step.action_id, route)
@@ -303,23 +316,9 @@ def test_routes_left_out_by_their_exits_are_in_no_better_run(stem: str) -> None:
     best run is kept (the other trains' routes walked without thresholds, the run found
     taken as one earning one less), and some routes are left out."""
     checked = left_out = 0
-    for step, corp in recorded_runs(stem, 3):
-        names = step.runnable_names(corp)
-        if len(names) < 2:
-            continue
-        planner = RoutePlanner(step.board, corp, step.phase, facts=step.facts)
-        best = planner.best(names)
-        if len(best.routes) < 2:
-            continue
-        specs = [planner.spec(t) for t in names]
-        running = list(dict.fromkeys(s for s in specs if s.runs))
-        search = _Search(planner, sorted(specs, key=_reach_key), running)
-        net = planner._net
-        found = [
-            _walk(net, w.reach, _grow(net, w.reach, w.bound, w.prune))[0] for w in search.walkers
-        ]
+    for step, planner, best, search, found in _runs_of_several(stem):
         extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
-        walked = dict.fromkeys(running, _NO_THRESHOLD)
+        walked = dict.fromkeys(search.running, _NO_THRESHOLD)
         make = search._exit_needs(found, walked, best.revenue - 1, extra)
         needs = {id(w): make(w) for w in search.walkers}
         for route in best.routes:
