@@ -29,6 +29,7 @@ from tilelay.routes import (
     _grown,
     _Reach,
     _reach_key,
+    _resolve,
     _Search,
     _track,
     _walk,
@@ -332,3 +333,31 @@ def test_routes_left_out_by_their_exits_are_in_no_better_run(stem: str) -> None:
         checked += 1
     assert checked > 0
     assert left_out > 0
+
+
+@pytest.mark.parametrize("stem", ("1817__15528", "1846__10264", *GENERIC))
+def test_a_run_seeded_from_a_promising_route_runs(stem: str) -> None:
+    """Where a first combination's run is far below the trains' bests, the search seeks a
+    better one before it walks again (:meth:`tilelay.routes._Search._seeded`): a promising
+    route of the longer train, and the other's best on the track it leaves. Asked here after
+    no run at all, the run it gives is a run: its routes share no track, earn what it says
+    and no more than the best run."""
+    seeded = 0
+    for _, planner, best, search, found in _runs_of_several(stem):
+        walked = dict.fromkeys(search.running, _NO_THRESHOLD)
+        none = (0, [-1] * len(search.slots), [], 0)
+        total, picks, lists, _ = search._seeded(none, found, walked)
+        if total == 0:
+            continue
+        chosen = _resolve(
+            [(lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)]
+        )
+        assert chosen is not None
+        ran = [(s, f) for s, f in zip(search.slots, chosen, strict=True) if f is not None]
+        assert len(ran) == 2
+        assert not ran[0][1][0] & ran[1][1][0]
+        rated = [planner.rated(s, f) for s, f in ran]
+        assert total == sum(r[0] for r in rated if r is not None)
+        assert total <= best.revenue
+        seeded += 1
+    assert seeded > 0

@@ -1074,6 +1074,7 @@ def _grown(
     gate: list[int] | None = None,
     eager: bool = True,
     by_exits: _ExitNeeds | None = None,
+    forbid: int = 0,
 ) -> Iterator[_Arms]:
     """The arms from each of the corporation's token cities (:class:`_Arms`), a token at a
     time. With ``ceiling`` (making a :class:`_Ceiling` when the walk first has a threshold),
@@ -1089,7 +1090,7 @@ def _grown(
     ``watch`` (with ``gate``, as :func:`_walk` takes them) sees each route of a token and
     one arm as its arm is grown, so that the floor rises before the token's arms are all
     grown. With ``by_exits``, what each train needs of an arm is also by the exits its ways
-    all use (:class:`_ExitNeeds`)."""
+    all use (:class:`_ExitNeeds`). No arm uses the track ``forbid``."""
     g = net.graph
     node_ends = g.node_ends
     terminal = g.terminal
@@ -1284,7 +1285,7 @@ def _grown(
                         extras = chain_hexes(e)
                 for index, (m, mask, cx, cends, jm, term) in enumerate(out_chains):
                     gm = groups[m]
-                    if visited[m] or common & mask or gm & gmask:
+                    if visited[m] or common & mask or gm & gmask or mask & forbid:
                         continue
                     nx = x + cx
                     if nx > max_x:
@@ -2801,10 +2802,18 @@ class _Search:
        (:class:`_Ranked`, :func:`_choose`).
     """
 
-    def __init__(self, planner: RoutePlanner, slots: list[TrainSpec], running: list[TrainSpec]):
+    def __init__(
+        self,
+        planner: RoutePlanner,
+        slots: list[TrainSpec],
+        running: list[TrainSpec],
+        forbid: int = 0,
+    ) -> None:
         self.planner = planner
         self.slots = slots
         self.running = running
+        #: the track no route of the search may use (:meth:`_seeded`)
+        self.forbid = forbid
         ctx = planner.context
         rules = planner.rules
         self.ctx = ctx
@@ -3065,6 +3074,10 @@ class _Search:
             within = min(best[s] - extra - bars[s] for s in running)
             if result is None:
                 result = self._combine(found, bars)
+                if tops - result[0] > _WIDEN * gap and sum(map(len, found)) >= _EXITS_AFTER:
+                    # a run found too far below the trains' bests for one walk made again
+                    # to prove it best (nor to ask much of its routes beside it)
+                    result = self._seeded(result, found, walked)
             else:
                 # only a run better than the one found can change the answer, and it has a
                 # route the last combination left out (one earning less than its bar)
@@ -3104,12 +3117,90 @@ class _Search:
                         )
             gap = step
 
+    def _seeded(
+        self,
+        result: tuple[int, list[int], list[_Ranked], int],
+        found: list[dict[int, _Found]],
+        walked: dict[TrainSpec, int],
+    ) -> tuple[int, list[int], list[_Ranked], int]:
+        """A run better than ``result`` (the first combination's, of the routes the walks
+        kept: ``found``, each walk's; ``walked`` as :meth:`_exit_needs` takes it) where one
+        is quick to find: two trains of one track pool whose best routes leave each other
+        little. The longer train's routes that, with the most the other earns on a route
+        using none of their exits (:class:`_OtherBest`), promise most (:data:`_SEEDS` of
+        them), each with the other's best route on the track it leaves (a search of that
+        train alone). The walks made again
+        then ask more of their routes beside it (:class:`_ExitNeeds`), and the search
+        needs to widen less. Any better run has a route below its train's bar, as the
+        first combination's result has (it was the best of the routes at their bars)."""
+        trains = [s for s in self.slots if s.runs]
+        if len(trains) != 2 or self.run_rules or trains[0].pool != trains[1].pool:
+            return result
+        first, second = trains
+        beside = self._others_best(found, walked)[second]
+        exits = self.planner._net.exits
+        upper = self.upper[first]
+        runs_first = _runner(first)
+        promising = sorted(
+            (
+                (upper(f) + beside.best(_track(f) & exits), i, f)
+                for i, f in enumerate(found[self.walkers.index(self.walker_of[first])].values())
+                if runs_first(f)
+            ),
+            key=_first,
+        )
+        planner = self.planner
+        best = result
+        for promise, _, route in promising[:_SEEDS]:
+            if promise <= best[0]:
+                break
+            rated = planner.rated(first, route)
+            if rated is None:
+                continue
+            other = _Search(planner, [second], [second], forbid=route[0])
+            if other.run_rules:
+                return result
+            total, picks, lists, _ = other.run()
+            if picks[0] < 0 or rated[0] + total <= best[0]:
+                continue
+            runs = [i for i, s in enumerate(self.slots) if s.runs]
+            shift = first.pool * planner._net.width
+            out_lists = [_Ranked([], lambda f: None) for _ in self.slots]
+            out_picks = [-1] * len(self.slots)
+            out_lists[runs[0]] = _Ranked.exact([(rated[0], 0, route)], shift)
+            out_lists[runs[1]] = _Ranked.exact([(total, 0, lists[0].found[picks[0]])], shift)
+            out_picks[runs[0]] = out_picks[runs[1]] = 0
+            best = (rated[0] + total, out_picks, out_lists, result[3])
+        return best
+
     def _exit_needs(
         self, found: list[dict[int, _Found]], walked: dict[TrainSpec, int], seed: int, extra: int
     ) -> Callable[[_Walker], _ExitNeeds]:
         """What each walk made again asks of its routes by their exits (:class:`_ExitNeeds`),
         from the routes the last walks kept (``found``, each walk's; ``walked``: each train's
         least bound kept, where its walk left routes out) beside a run worth ``seed``."""
+        exits = self.planner._net.exits
+        others = self._others_best(found, walked)
+        trains = [s for s in self.slots if s.runs]
+
+        def make(walker: _Walker) -> _ExitNeeds:
+            per: list[list[tuple[_OtherBest, bool]]] = []
+            targets: list[int] = []
+            for s in walker.specs:
+                rest = list(trains)
+                rest.remove(s)
+                per.append([(others[t], t.pool == s.pool) for t in rest])
+                targets.append(seed + 1 - extra - self.consts[s])
+            return _ExitNeeds(walker.reach, exits, targets, per)
+
+        return make
+
+    def _others_best(
+        self, found: list[dict[int, _Found]], walked: dict[TrainSpec, int]
+    ) -> dict[TrainSpec, _OtherBest]:
+        """Each running train's most on a route using none of some exits
+        (:class:`_OtherBest`), from the routes the walks kept (``found``, each walk's;
+        ``walked`` as :meth:`_exit_needs` takes it)."""
         exits = self.planner._net.exits
         of_walker = {id(w): i for i, w in enumerate(self.walkers)}
         others: dict[TrainSpec, _OtherBest] = {}
@@ -3125,19 +3216,7 @@ class _Search:
                         best_by[used] = value
             rows = sorted(((v, u) for u, v in best_by.items()), reverse=True)
             others[t] = _OtherBest(rows, max(walked[t] - 1, 0), t.pool)
-        trains = [s for s in self.slots if s.runs]
-
-        def make(walker: _Walker) -> _ExitNeeds:
-            per: list[list[tuple[_OtherBest, bool]]] = []
-            targets: list[int] = []
-            for s in walker.specs:
-                rest = list(trains)
-                rest.remove(s)
-                per.append([(others[t], t.pool == s.pool) for t in rest])
-                targets.append(seed + 1 - extra - self.consts[s])
-            return _ExitNeeds(walker.reach, exits, targets, per)
-
-        return make
+        return others
 
     def _alone(
         self, spec: TrainSpec, route: _Found | None, revenue: int, candidates: int
@@ -3208,6 +3287,7 @@ class _Search:
             gate,
             alone,
             by_exits,
+            self.forbid,
         ):
             out.append(arms)
             yield arms
@@ -3508,6 +3588,9 @@ _WIDEN = 4
 #: the walks before kept at least this many routes (fewer: the walk made again is quick, and
 #: asking costs more than it saves).
 _EXITS_AFTER = 2048
+
+#: How many of the longer train's most promising routes :meth:`_Search._seeded` tries.
+_SEEDS = 8
 
 #: How many routes the walk keeps unrated before it rates them and sets thresholds.
 _EAGER = 64
