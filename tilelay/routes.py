@@ -36,9 +36,10 @@ by revenue, bounded by the best remaining route per train, plus the most the gam
 rule can add; each complete run evaluated exactly). Routes are bounded first and rated
 exactly only where the bound cannot settle them: the walk keeps only routes that may matter
 (:class:`_Search`; a walk made again, only those that may beside what the other trains earn
-on routes leaving the tokens by other paths: :class:`_ExitNeeds`), and the combination ranks
-each train's routes lazily, passing over at once the routes that share a token's exit with
-those chosen (:class:`_Groups`). The ways along the track between the same stops that use the
+on routes leaving the tokens by other paths: :class:`_ExitNeeds`, and before it, where the
+run found is far below the trains' bests, a better run is sought: :meth:`_Search._seeded`),
+and the combination ranks each train's routes lazily, passing over at once the routes that
+share a token's exit with those chosen (:class:`_Groups`). The ways along the track between the same stops that use the
 same of the track the game rates (:meth:`GameRules.rating_track`: all of them, in most games)
 are one route, rated once: the combination chooses routes by the track all their ways use,
 and settles each run it finds by choosing a way of each route that shares no track with the
