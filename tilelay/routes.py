@@ -39,13 +39,13 @@ exactly only where the bound cannot settle them: the walk keeps only routes that
 on routes leaving the tokens by other paths: :class:`_ExitNeeds`, and before it, where the
 run found is far below the trains' bests, a better run is sought: :meth:`_Search._seeded`),
 and the combination ranks each train's routes lazily, passing over at once the routes that
-share a token's exit with those chosen (:class:`_Groups`). The ways along the track between the same stops that use the
-same of the track the game rates (:meth:`GameRules.rating_track`: all of them, in most games)
-are one route, rated once: the combination chooses routes by the track all their ways use,
-and settles each run it finds by choosing a way of each route that shares no track with the
-others' (:func:`_resolve`). A late board's double track and junctions give a run of stops
-dozens of ways; a run of two long trains there had hundreds of thousands of routes to
-combine.
+share a token's exit with those chosen (:class:`_Groups`). The ways along the track between
+the same stops that use the same of the track the game rates
+(:meth:`GameRules.rating_track`: all of them, in most games) are one route, rated once: the
+combination chooses routes by the track all their ways use, and settles each run it finds by
+choosing a way of each route that shares no track with the others' (:func:`_resolve`). A
+late board's double track and junctions give a run of stops dozens of ways; a run of two
+long trains there had hundreds of thousands of routes to combine.
 
 >>> from tilelay.board import Board, TrackGraph
 >>> from tilelay.games import load_game
