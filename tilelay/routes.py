@@ -3130,10 +3130,10 @@ class _Search:
         little. The longer train's routes that, with the most the other earns on a route
         using none of their exits (:class:`_OtherBest`), promise most (:data:`_SEEDS` of
         them), each with the other's best route on the track it leaves (a search of that
-        train alone). The walks made again
-        then ask more of their routes beside it (:class:`_ExitNeeds`), and the search
-        needs to widen less. Any better run has a route below its train's bar, as the
-        first combination's result has (it was the best of the routes at their bars)."""
+        train alone). The walks made again then ask more of their routes beside it
+        (:class:`_ExitNeeds`), and the search needs to widen less. Any better run has a
+        route below its train's bar, as the first combination's result has (it was the best
+        of the routes at their bars)."""
         trains = [s for s in self.slots if s.runs]
         if len(trains) != 2 or self.run_rules or trains[0].pool != trains[1].pool:
             return result
