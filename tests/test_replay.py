@@ -152,6 +152,19 @@ def test_actions_in_force_follow_the_rule(script: list[tuple[str, int]]) -> None
     assert actions_in_force(actions) == _in_force_by_the_letter(actions)
 
 
+def test_actions_in_force_name_corporations_and_companies_without_outer_spaces() -> None:
+    """The engine names some corporations with a space before (18Dixie's minors, ``' 1'``):
+    the actions in force name them as tilelay reads them, and keep every other field (and an
+    action without such a name is the record's own)."""
+    plain = {"type": "pass", "id": 1, "entity": "PRR", "entity_type": "corporation"}
+    spaced = {"type": "lay_tile", "id": 2, "entity": " 1", "entity_type": "minor", "hex": " K17"}
+    merge = {"type": "merge", "id": 3, "entity": "SR", "corporation": " 2 ", "minor": " 3"}
+    out = actions_in_force([plain, spaced, merge])
+    assert out[0] is plain
+    assert out[1] == {**spaced, "entity": "1"}
+    assert out[2] == {**merge, "corporation": "2", "minor": "3"}
+
+
 def test_many_undos_to_an_action_replay() -> None:
     # 20,000 passes each undone to the action before it: the undos must not rescan the record
     actions: list[dict[str, Any]] = [{"id": 1, "type": "pass"}]

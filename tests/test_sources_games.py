@@ -222,3 +222,30 @@ def test_convert_game_says_what_a_rails_game_loses(capsys: pytest.CaptureFixture
     assert "major_stops" not in err  # 99 and 999 both mean unlimited
     assert main(["convert-game", "1889"]) == 0  # tilelay's own: nothing lost
     assert capsys.readouterr().err == ""
+
+
+def test_18dixie_s_minors_are_named_without_the_engine_s_spaces(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """The engine names 18Dixie's minors ``' 1'`` … ``' 13'`` (the space sorts them first),
+    which no action's text can name: tilelay reads them ``1`` … ``13``, and a board takes a
+    minor's token and runs its routes; a record naming ``' 1'`` replays onto it
+    (:func:`tilelay.replay.actions_in_force`)."""
+    from tilelay.replay import RecordError, replay
+    from tilelay.sandbox import BoardState
+
+    registry.add_entries([engine_entries["18Dixie"]])
+    game = registry.load_game("18Dixie")
+    minors = [c for c in game.corporations if c.kind == "minor"]
+    assert [c.sym for c in minors] == [str(n) for n in range(1, len(minors) + 1)]
+    assert all(c.sym == c.sym.strip() for c in game.companies)
+    home = minors[0].home
+    assert home is not None
+    state = BoardState(game="18Dixie").place_token(home, "1")
+    assert state.board().tokens[(home, 0)] == ("1",)
+    assert state.with_routes("1", ["2"]).actions == state.actions
+    # the engine's record names the minor ' 1': the replay knows it as the board's 1, whose
+    # home token its setup placed
+    action = {"type": "place_token", "id": 1, "entity": " 1", "entity_type": "minor"}
+    with pytest.raises(RecordError, match=f"{home}: 1 already has a token in city 0"):
+        replay({"title": "18Dixie", "actions": [{**action, "city": f"{home}-0-0"}]})

@@ -158,7 +158,8 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def actions_in_force(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The actions still in force after applying ``undo`` / ``redo``, in order.
+    """The actions still in force after applying ``undo`` / ``redo``, in order, the names of
+    the corporations and companies they name as tilelay reads them (:func:`_plain_names`).
 
     The actions in force are kept as a prefix (``length``) of one array, so an undo only moves
     the end of the prefix back and a redo moves it forward again; an ordinary action
@@ -208,7 +209,24 @@ def actions_in_force(actions: Sequence[Mapping[str, Any]]) -> list[Mapping[str, 
     in_force = done[:length]
     if messages:
         in_force = sorted(in_force + messages, key=lambda pair: pair[0])
-    return [action for _, action in in_force]
+    return [_plain_names(action) for _, action in in_force]
+
+
+#: The fields of an action that name a corporation or a company.
+_NAME_FIELDS = ("entity", "corporation", "company", "minor", "target", "tokener")
+
+
+def _plain_names(action: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``action`` with the corporations and companies it names (:data:`_NAME_FIELDS`)
+    without spaces around them, as tilelay reads the engine's names (18Dixie's minors are
+    ``' 1'`` … ``' 13'`` in the engine, the space sorting them first); ``action`` itself
+    where no name has them."""
+    if not any(isinstance(v := action.get(key), str) and v != v.strip() for key in _NAME_FIELDS):
+        return action
+    return {
+        key: value.strip() if key in _NAME_FIELDS and isinstance(value, str) else value
+        for key, value in action.items()
+    }
 
 
 def _id_key(value: object) -> object:

@@ -203,8 +203,9 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                     )
                 home = home[0] if home else None
             corp: dict[str, Any] = {
-                "sym": str(entry.get("sym")),
-                "name": str(entry.get("name") or entry.get("sym")),
+                # (without the spaces around it: 18Dixie's minors' ' 1' sorts them first)
+                "sym": str(entry.get("sym")).strip(),
+                "name": str(entry.get("name") or entry.get("sym")).strip(),
                 # a minor written among the corporations says so with its type (1867)
                 "kind": "minor" if entry.get("type") == "minor" else kind,
             }
@@ -229,8 +230,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     for entry in game.played("COMPANIES"):
         value, revenue = entry.get("value"), entry.get("revenue")
         company: dict[str, Any] = {
-            "sym": str(entry.get("sym")),
-            "name": str(entry.get("name") or entry.get("sym")),
+            "sym": str(entry.get("sym")).strip(),
+            "name": str(entry.get("name") or entry.get("sym")).strip(),
             "value": value if isinstance(value, int) else 0,
             "revenue": revenue if isinstance(revenue, int) else 0,
         }
