@@ -191,20 +191,20 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         ("minor", game.played("MINORS")),
     ):
         for entry in entries:
+            # (without the spaces around it: 18Dixie's minors' ' 1' sorts them first)
+            sym = str(entry.get("sym")).strip()
             home = entry.get("coordinates")
             if isinstance(home, list):
                 if len(home) > 1:
                     notes.append(
                         ReadWarning(
-                            f"corporation {entry.get('sym')}: several homes {home}; "
-                            "the first is used",
+                            f"corporation {sym}: several homes {home}; the first is used",
                             source,
                         )
                     )
                 home = home[0] if home else None
             corp: dict[str, Any] = {
-                # (without the spaces around it: 18Dixie's minors' ' 1' sorts them first)
-                "sym": str(entry.get("sym")).strip(),
+                "sym": sym,
                 "name": str(entry.get("name") or entry.get("sym")).strip(),
                 # a minor written among the corporations says so with its type (1867)
                 "kind": "minor" if entry.get("type") == "minor" else kind,
