@@ -249,3 +249,17 @@ def test_18dixie_s_minors_are_named_without_the_engine_s_spaces(
     action = {"type": "place_token", "id": 1, "entity": " 1", "entity_type": "minor"}
     with pytest.raises(RecordError, match=f"{home}: 1 already has a token in city 0"):
         replay({"title": "18Dixie", "actions": [{**action, "city": f"{home}-0-0"}]})
+
+
+def test_a_home_city_on_a_tile_of_one_city_is_that_city(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """The engine reserves a tile of one city's city for whatever city a corporation's home
+    asks (``Tile#add_reservation!``): 18VA's SR asks for city 1 of Richmond, whose tile has
+    one; tilelay homes it there without a word, as it does 18Dixie's SR in Knoxville."""
+    for title, hex_ in (("18VA", "F11"), ("18Dixie", "C17")):
+        game = engine_entries[title].load()
+        sr = game.corporation("SR")
+        assert (sr.home, sr.city) == (hex_, None)
+        assert len(game.hex_tile(hex_).cities) == 1
+        assert not [p for p in game.problems if "SR" in str(p)], game.problems

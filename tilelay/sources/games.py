@@ -114,6 +114,12 @@ def _hex_groups(hexes: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
     ]
 
 
+def _cities_in(spec: Mapping[str, str] | None) -> int:
+    """How many cities an engine hex's tile string has (its ``city=`` parts)."""
+    code = str(spec.get("code", "")) if spec is not None else ""
+    return sum(1 for part in code.split(";") if part.strip().partition("=")[0] == "city")
+
+
 def _company_blocks(company: Mapping[str, Any]) -> list[str]:
     blocks: list[str] = []
     for ability in company.get("abilities") or []:
@@ -211,7 +217,11 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             }
             if isinstance(home, str):
                 corp["home"] = home
-            if isinstance(entry.get("city"), int):
+            if isinstance(entry.get("city"), int) and not (
+                isinstance(home, str) and _cities_in(game.hexes.get(home)) == 1
+            ):
+                # (the engine reserves a tile of one city's city for any city asked:
+                # 18VA's and 18Dixie's SR ask for city 1 of Richmond and Knoxville)
                 corp["city"] = entry["city"]
             tokens = entry.get("tokens")
             if isinstance(tokens, list) and all(isinstance(t, int) for t in tokens):
