@@ -263,3 +263,15 @@ def test_a_home_city_on_a_tile_of_one_city_is_that_city(
         assert (sr.home, sr.city) == (hex_, None)
         assert len(game.hex_tile(hex_).cities) == 1
         assert not [p for p in game.problems if "SR" in str(p)], game.problems
+
+
+def test_a_corporation_without_tokens_has_no_home_token_to_place(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """1858's private railways stand in towns and have no token: the engine places no home
+    token for them, and tilelay gives them no home (before, each was said to have a home
+    with no city)."""
+    game = engine_entries["1858"].load()
+    railway = game.corporation("R&T")
+    assert railway.tokens == () and railway.home is None
+    assert not [p for p in game.problems if "has no city" in str(p)], game.problems

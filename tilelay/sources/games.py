@@ -215,6 +215,10 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                 # a minor written among the corporations says so with its type (1867)
                 "kind": "minor" if entry.get("type") == "minor" else kind,
             }
+            if entry.get("tokens") == []:
+                # no token, so no home token: the home is only where it stands (1858's
+                # private railways, in towns)
+                home = None
             if isinstance(home, str):
                 corp["home"] = home
             if isinstance(entry.get("city"), int) and not (
