@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from tests.conftest import REFERENCE, reference, slowed_searches
@@ -440,7 +440,7 @@ def test_a_board_whose_routes_take_too_long_shows_without_them(
         "corporation": "KO",
         "trains": ["2", "3"],
     }
-    created = httpx.post(server + "/api/boards", json={"name": "slow", "state": state})
+    created = httpx2.post(server + "/api/boards", json={"name": "slow", "state": state})
     assert created.status_code == 201, created.text
     monkeypatch.setenv("TILELAY_REQUEST_SECONDS", "1")
 
@@ -482,7 +482,7 @@ def test_a_phone_s_width_has_nothing_off_the_side(server: str, browser: Any) -> 
     pg = _page(browser, 390, 844, touch=True)
     pg.goto(server + "/", wait_until="load")
     _no_overflow(pg)
-    made = httpx.post(
+    made = httpx2.post(
         f"{server}/api/boards", json={"name": "phone", "state": BoardState("1889").to_json()}
     ).json()
     _open(pg, f"{server}/board/1889?board={made['board']['id']}")
@@ -495,7 +495,7 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
     server: str, browser: Any, tmp_path: Path
 ) -> None:
     state = BoardState("1889").to_json()
-    made = httpx.post(f"{server}/api/boards", json={"name": "to rename", "state": state})
+    made = httpx2.post(f"{server}/api/boards", json={"name": "to rename", "state": state})
     assert made.status_code == 201
     board_id = made.json()["board"]["id"]
     pg = _page(browser)
@@ -508,7 +508,7 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
         " === 'renamed in the browser'",
         arg=str(board_id),
     )
-    assert httpx.get(f"{server}/api/boards/{board_id}").json()["board"]["name"] == (
+    assert httpx2.get(f"{server}/api/boards/{board_id}").json()["board"]["name"] == (
         "renamed in the browser"
     )
     # an import the server refuses: its message
@@ -519,7 +519,7 @@ def test_saved_boards_page_renames_deletes_and_refuses_a_bad_import(
     row.locator("button.delete").click()
     row.wait_for(state="detached")
     assert asked == ["Delete it? This cannot be undone."]
-    assert httpx.get(f"{server}/api/boards/{board_id}").status_code == 404
+    assert httpx2.get(f"{server}/api/boards/{board_id}").status_code == 404
 
 
 def test_saved_boards_page_lists_a_board_s_versions_and_restores_one(
@@ -530,9 +530,9 @@ def test_saved_boards_page_lists_a_board_s_versions_and_restores_one(
     restores one (the version it replaces kept in its turn)."""
     first = BoardState("1889").lay("K8", "57", 1)
     second = first.lay("J3", "8", 0)
-    made = httpx.post(f"{server}/api/boards", json={"name": "versions", "state": first.to_json()})
+    made = httpx2.post(f"{server}/api/boards", json={"name": "versions", "state": first.to_json()})
     board_id = made.json()["board"]["id"]
-    saved = httpx.put(
+    saved = httpx2.put(
         f"{server}/api/boards/{board_id}", json={"version": 1, "state": second.to_json()}
     )
     assert saved.status_code == 200 and saved.json()["board"]["version"] == 2
@@ -551,7 +551,7 @@ def test_saved_boards_page_lists_a_board_s_versions_and_restores_one(
         ".dataset.version === '3'",
         arg=str(board_id),
     )
-    kept = httpx.get(f"{server}/api/boards/{board_id}").json()
+    kept = httpx2.get(f"{server}/api/boards/{board_id}").json()
     assert kept["state"]["actions"] == first.to_json()["actions"]
     # the version it replaced is among the versions now, and listed again
     pg.wait_for_function(
@@ -655,7 +655,7 @@ def test_long_names_wrap_or_are_cut_short(
     state = BoardState("1889").to_json()
     ids = []
     for name in _LONG_NAMES:
-        made = httpx.post(f"{server}/api/boards", json={"name": name, "state": state})
+        made = httpx2.post(f"{server}/api/boards", json={"name": name, "state": state})
         assert made.status_code == 201, made.text
         ids.append(made.json()["board"]["id"])
     pg = _page(browser, width, height)

@@ -30,7 +30,6 @@ import contextlib
 import functools
 import json
 import os
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -41,10 +40,7 @@ from urllib.parse import quote, urlencode
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from tests.conftest import REFERENCE, engine_games_known
 from tilelay import dsl

@@ -13,17 +13,13 @@ import os
 import socket
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from tests.conftest import reference
 from tilelay import dsl, limits
@@ -73,7 +69,7 @@ def _one_line_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str], *words
     return err
 
 
-def _api_error(response: httpx.Response, status: int = 400) -> dict[str, Any]:
+def _api_error(response: httpx2.Response, status: int = 400) -> dict[str, Any]:
     assert response.status_code == status, response.text[:300]
     body: dict[str, Any] = response.json()
     assert set(body) == {"error", "status", "suggestions"}
@@ -81,7 +77,7 @@ def _api_error(response: httpx.Response, status: int = 400) -> dict[str, Any]:
     return body
 
 
-def _page_error(response: httpx.Response, status: int = 400) -> str:
+def _page_error(response: httpx2.Response, status: int = 400) -> str:
     assert response.status_code == status, response.text[:300]
     assert response.headers["content-type"].startswith("text/html")
     return response.text
@@ -402,8 +398,8 @@ def test_the_server_answers_while_one_request_computes(monkeypatch: pytest.Monke
     monkeypatch.setattr(best_routes, "analyse", slow)
 
     async def run() -> tuple[int, list[float]]:
-        transport = httpx.ASGITransport(app=create_app())
-        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+        transport = httpx2.ASGITransport(app=create_app())
+        async with httpx2.AsyncClient(transport=transport, base_url="http://t") as c:
             await c.get("/tiles/57")  # warm
             long = asyncio.create_task(c.post("/api/routes/1889", content=_record()))
             await asyncio.sleep(0.3)
@@ -783,8 +779,8 @@ def test_serve_runs_workers_that_answer_and_end_with_it(tmp_path: Path) -> None:
         answers = 0
         while answers < 10 and time.monotonic() < deadline:
             try:
-                response = httpx.get(f"http://127.0.0.1:{port}/tiles/57", timeout=10)
-            except httpx.TransportError:
+                response = httpx2.get(f"http://127.0.0.1:{port}/tiles/57", timeout=10)
+            except httpx2.TransportError:
                 time.sleep(0.2)
                 continue
             assert response.status_code == 200
@@ -894,9 +890,9 @@ def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=10).status_code == 200:
+            if httpx2.get(f"http://127.0.0.1:{port}/api/games", timeout=10).status_code == 200:
                 break
-        except httpx.TransportError:
+        except httpx2.TransportError:
             time.sleep(0.2)
     proc.kill()
     proc.wait(timeout=10)

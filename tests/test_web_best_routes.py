@@ -6,16 +6,12 @@ from __future__ import annotations
 import json
 import math
 import re
-import warnings
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from tests.conftest import REFERENCE
 from tilelay.board import Board

@@ -5,18 +5,13 @@ from __future__ import annotations
 import json
 import re
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from starlette.routing import Route
+from starlette.testclient import TestClient
 
 from tests.conftest import reference, slowed_searches
 from tilelay.routes import RoutePlanner

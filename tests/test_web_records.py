@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import json
-import warnings
 from pathlib import Path
 
 import pytest
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from tests.conftest import reference
 from tilelay.audit import audit_record

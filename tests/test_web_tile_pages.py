@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-with warnings.catch_warnings():  # starlette's notice about httpx, not about this project
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from starlette.testclient import TestClient
 
 from tilelay import catalogue
 from tilelay.games import load_game
