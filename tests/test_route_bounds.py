@@ -320,7 +320,7 @@ def test_routes_left_out_by_their_exits_are_in_no_better_run(stem: str) -> None:
     for step, planner, best, search, found in _runs_of_several(stem):
         extra = planner.rules.run_bonus_bound(planner.context) if search.run_rules else 0
         walked = dict.fromkeys(search.running, _NO_THRESHOLD)
-        make = search._exit_needs(found, walked, best.revenue - 1, extra)
+        make = search._exit_needs(search._others_best(found, walked), best.revenue - 1, extra)
         needs = {id(w): make(w) for w in search.walkers}
         for route in best.routes:
             spec, rated = planner._origin[route]
@@ -346,12 +346,10 @@ def test_a_run_seeded_from_a_promising_route_runs(stem: str) -> None:
     for _, planner, best, search, found in _runs_of_several(stem):
         walked = dict.fromkeys(search.running, _NO_THRESHOLD)
         none = (0, [-1] * len(search.slots), [], 0)
-        total, picks, lists, _ = search._seeded(none, found, walked)
+        total, picks, lists, _ = search._seeded(none, found, search._others_best(found, walked))
         if total == 0:
             continue
-        chosen = _resolve(
-            [(lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)]
-        )
+        chosen = _resolve(lists, picks)
         assert chosen is not None
         ran = [(s, f) for s, f in zip(search.slots, chosen, strict=True) if f is not None]
         assert len(ran) == 2

@@ -1628,7 +1628,7 @@ def _walk(
         #: the track every way of each arm uses and that some way uses, and its ways by the
         #: part of the rated track they use (made when asked: :func:`_spans`, :func:`_parts`)
         spans: list[tuple[int, int] | None] = [] if together is None else [None] * n
-        parts: list[dict[int, list[_Way]] | None] = [None] * n if together else []
+        parts: list[dict[int, list[_Way]] | None] = [] if together is None else [None] * n
         bc, bt, bo = _token_counts(net, token)
         own = _pack(bc, bt, bo, 0)
         # the game's rules of where routes end: an arm whose last stop may not end a route
@@ -1674,12 +1674,12 @@ def _walk(
             wi = w0 + ws[i]
             ci, ti, oi, _ = counts[i]
             ends_i = endable is None or endable[i]
-            if by_exits is not None and need <= vi < by_exits.most and wi >= need_w:
-                # not enough beside the other trains' routes that may run with it
-                bi = blocks[i] if blocks[i] >= 0 else bits[firsts[i] >> 1]
-                if vi < by_exits.need(bi, code):
-                    need = vi + 1
-            if vi >= need and wi >= need_w:
+            reaches = vi >= need and wi >= need_w
+            if reaches and by_exits is not None and vi < by_exits.most:
+                # enough beside the other trains' routes that may run with it?
+                used = blocks[i] if blocks[i] >= 0 else bits[firsts[i] >> 1]
+                reaches = vi >= by_exits.need(used, code)
+            if reaches:
                 if ends_i and token_ends:
                     if together is None or len(alts_i) == 1:
                         for mi, _, _, xi, li, _, _ in alts_i:
@@ -1692,7 +1692,10 @@ def _walk(
                         span_i = spans[i]
                         if span_i is None:
                             span_i = spans[i] = _spans(alts_i)
-                        for way, part in _signed(alts_i, together):
+                        parts_i = parts[i]
+                        if parts_i is None:
+                            parts_i = parts[i] = _parts(alts_i, together)
+                        for part, (way, *_) in parts_i.items():
                             mi = way[0]
                             if mi not in found:
                                 kept = (span_i[0] | part, span_i[1], alts_i, None, together, part)
@@ -1811,16 +1814,13 @@ def _walk(
                                 else:
                                     # the ways kept together: a route for each part of the
                                     # rated track pairs of them use
-                                    if not together:
-                                        pairs = _paired(alts_i, alts_j)
-                                    else:
-                                        parts_i = parts[i]
-                                        if parts_i is None:
-                                            parts_i = parts[i] = _parts(alts_i, together)
-                                        parts_j = parts[j]
-                                        if parts_j is None:
-                                            parts_j = parts[j] = _parts(alts_j, together)
-                                        pairs = _paired_parts(parts_i, parts_j)
+                                    parts_i = parts[i]
+                                    if parts_i is None:
+                                        parts_i = parts[i] = _parts(alts_i, together)
+                                    parts_j = parts[j]
+                                    if parts_j is None:
+                                        parts_j = parts[j] = _parts(alts_j, together)
+                                    pairs = _paired(parts_i, parts_j)
                                     if pairs:
                                         blocked = False
                                         span_i = spans[i]
@@ -1881,41 +1881,21 @@ def _spans(ways: tuple[_Way, ...]) -> tuple[int, int]:
     return core, union
 
 
-def _signed(ways: tuple[_Way, ...], together: int) -> list[tuple[_Way, int]]:
-    """One of ``ways`` (the first) for each part of the track ``together`` they use, with
-    that part (:func:`_walk`)."""
-    if not together:
-        return [(ways[0], 0)]
-    out: dict[int, _Way] = {}
-    for way in ways:
-        out.setdefault(way[0] & together, way)
-    return [(way, part) for part, way in out.items()]
-
-
-def _paired(ways_i: tuple[_Way, ...], ways_j: tuple[_Way, ...]) -> list[tuple[_Way, _Way, int]]:
-    """The first pair of ways, one of each arm, that share nothing (:func:`_walk`), as
-    ``[(way 1, way 2, 0)]``; ``[]`` where no pair does."""
-    for a in ways_i:
-        block = a[6]
-        for b in ways_j:
-            if not block & b[6]:
-                return [(a, b, 0)]
-    return []
-
-
 def _parts(ways: tuple[_Way, ...], together: int) -> dict[int, list[_Way]]:
-    """An arm's ways by the part of the track ``together`` they use."""
+    """An arm's ways by the part of the track ``together`` they use, in order (all of them
+    one part where it is 0)."""
     out: dict[int, list[_Way]] = {}
     for way in ways:
         out.setdefault(way[0] & together, []).append(way)
     return out
 
 
-def _paired_parts(
+def _paired(
     parts_i: dict[int, list[_Way]], parts_j: dict[int, list[_Way]]
 ) -> list[tuple[_Way, _Way, int]]:
-    """:func:`_paired` for each part of the rated track pairs use (arms' ways by their parts,
-    :func:`_parts`): the first pair sharing nothing with that part, and the part."""
+    """For each part of the rated track that pairs of two arms' ways use (their ways by
+    part, :func:`_parts`), the first pair, one way of each arm, that shares nothing, and
+    the part (:func:`_walk`); ``[]`` where no pair shares nothing."""
     out: dict[int, tuple[_Way, _Way, int]] = {}
     for part_i, firsts in parts_i.items():
         for part_j, seconds in parts_j.items():
@@ -1965,13 +1945,14 @@ def _members(found: _Found) -> Iterator[tuple[int, _Way | None, _Way | None]]:
                     yield mask, a, b
 
 
-def _resolve(
-    chosen: Sequence[tuple[_Found, int] | None],
-) -> list[_Found | None] | None:
-    """A way for each route of a run (``chosen``: a route and the shift of its train's track
-    pool, or None), no two sharing track, each route as that way (None: there is no such
-    choice). The combination chooses routes by the track all their ways use
-    (:func:`_track`); this settles a run it found."""
+def _resolve(lists: Sequence[_Ranked], picks: Sequence[int]) -> list[_Found | None] | None:
+    """A way for each route of a run (``picks``: a route index in each list, or -1 for
+    none), no two sharing track, each route as that way (None: there is no such choice).
+    The combination chooses routes by the track all their ways use (:func:`_track`); this
+    settles a run it found."""
+    chosen = [
+        (lst.found[j], lst.shift) if j >= 0 else None for lst, j in zip(lists, picks, strict=True)
+    ]
     out: list[_Found | None] = [c[0] if c is not None else None for c in chosen]
     several = [k for k, c in enumerate(chosen) if c is not None and c[0][11] is not None]
     if not several:
@@ -2126,11 +2107,8 @@ class _Ranked:
     def exact(cls, ranked: list[tuple[int, int, _Found]], shift: int = 0) -> _Ranked:
         """A list whose routes are rated already: (revenue, walk order, route), best first."""
         out = cls([], lambda f: None, shift)
-        out.revs = [r[0] for r in ranked]
-        out.found = [r[2] for r in ranked]
-        out.masks = [_track(f) << shift for f in out.found]
-        out.unions = [_any_track(f) << shift for f in out.found]
-        out.grouped = any(f[11] is not None for f in out.found)
+        for revenue, _, found in ranked:
+            out._take(revenue, found)
         return out
 
     def _advance(self) -> None:
@@ -2185,17 +2163,21 @@ class _Ranked:
             if not heap:
                 break
             value, _, found = heapq.heappop(heap)
-            revs.append(-value)
-            kept = found[11]
-            if kept is None:
-                self.masks.append(found[0] << self.shift)
-                self.unions.append(found[0] << self.shift)
-            else:
-                self.grouped = True
-                self.masks.append(kept[0] << self.shift)
-                self.unions.append(kept[1] << self.shift)
-            self.found.append(found)
+            self._take(-value, found)
         return j < len(revs)
+
+    def _take(self, revenue: int, found: _Found) -> None:
+        """Rank ``found`` next, earning ``revenue``."""
+        self.revs.append(revenue)
+        kept = found[11]
+        if kept is None:
+            self.masks.append(found[0] << self.shift)
+            self.unions.append(found[0] << self.shift)
+        else:
+            self.grouped = True
+            self.masks.append(kept[0] << self.shift)
+            self.unions.append(kept[1] << self.shift)
+        self.found.append(found)
 
     @property
     def exhausted(self) -> bool:
@@ -2209,24 +2191,12 @@ class _Ranked:
         if len(revs) >= size or (revs and revs[-1] <= ceiling):
             return len(revs)
         heap = self._heap
-        masks = self.masks
-        found_list = self.found
-        shift = self.shift
         while True:
             self._advance()
             if not heap:
                 break
             value, _, found = heapq.heappop(heap)
-            revs.append(-value)
-            kept = found[11]
-            if kept is None:
-                masks.append(found[0] << shift)
-                self.unions.append(found[0] << shift)
-            else:
-                self.grouped = True
-                masks.append(kept[0] << shift)
-                self.unions.append(kept[1] << shift)
-            found_list.append(found)
+            self._take(-value, found)
             if -value <= ceiling or len(revs) >= size:
                 break
         return len(revs)
@@ -2605,9 +2575,7 @@ class RoutePlanner:
         total, picks, lists, candidates = search.run()
         # a way for each route chosen (the combination chose them by the track all their
         # ways use)
-        chosen = _resolve(
-            [(lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)]
-        )
+        chosen = _resolve(lists, picks)
         assert chosen is not None
         routes: list[Route] = []
         plain = 0
@@ -2680,11 +2648,11 @@ class _OtherBest:
     exits (:class:`_ExitNeeds`): the best bound of its routes a walk kept whose ways all use
     none of them (``rows``: (bound, the exits all its ways use), best first, one per exits
     used), else what a route the walk left out earns at most (``floor``; a train may run
-    nothing: 0). ``pool``: the train's track pool."""
+    nothing: 0)."""
 
-    __slots__ = ("_known", "_using", "floor", "pool", "values")
+    __slots__ = ("_known", "_using", "floor", "values")
 
-    def __init__(self, rows: list[tuple[int, int]], floor: int, pool: int) -> None:
+    def __init__(self, rows: list[tuple[int, int]], floor: int) -> None:
         rows = [r for r in rows if r[0] > floor]
         #: the rows' bounds, best first, and per exit the rows using it (a bit per row)
         self.values = [value for value, _ in rows]
@@ -2695,7 +2663,6 @@ class _OtherBest:
                 self._using[low] = self._using.get(low, 0) | 1 << i
                 used ^= low
         self.floor = floor
-        self.pool = pool
         self._known: dict[int, int] = {}
 
     def best(self, exits: int) -> int:
@@ -2763,9 +2730,7 @@ class _ExitNeeds:
     def need(self, used: int, code: int) -> int:
         """The least sum a route with the counts packed in ``code`` (:func:`_pack`) whose
         ways all use the track ``used`` needs for some train that may run it."""
-        least = self._known.get(used & self.exits)
-        if least is None:
-            least = self.least(used)
+        least = self.least(used)
         fitting = self._reach.fits.get(code)
         if fitting is None:
             fitting = self._reach.fitting(code)
@@ -3073,12 +3038,17 @@ class _Search:
             }
             bars = {s: max(best[s] - gap - extra, walked[s]) for s in running}
             within = min(best[s] - extra - bars[s] for s in running)
+            # (worth asking beside the other trains' routes by exits only after walks that
+            # kept many routes: see _EXITS_AFTER)
+            many = sum(map(len, found)) >= _EXITS_AFTER
+            others: dict[TrainSpec, _OtherBest] | None = None
             if result is None:
                 result = self._combine(found, bars)
-                if tops - result[0] > _WIDEN * gap and sum(map(len, found)) >= _EXITS_AFTER:
+                if tops - result[0] > _WIDEN * gap and many:
                     # a run found too far below the trains' bests for one walk made again
                     # to prove it best (nor to ask much of its routes beside it)
-                    result = self._seeded(result, found, walked)
+                    others = self._others_best(found, walked)
+                    result = self._seeded(result, found, others)
             else:
                 # only a run better than the one found can change the answer, and it has a
                 # route the last combination left out (one earning less than its bar)
@@ -3097,12 +3067,11 @@ class _Search:
                 step = proven
             if any(best[s] - step - extra < walked[s] for s in running):
                 wide = min(proven, _WIDEN * gap)
-                # (worth asking only after walks that kept many routes: see _EXITS_AFTER)
-                exit_needs = (
-                    self._exit_needs(found, walked, result[0], extra)
-                    if sum(map(len, found)) >= _EXITS_AFTER
-                    else None
-                )
+                exit_needs = None
+                if many:
+                    if others is None:
+                        others = self._others_best(found, walked)
+                    exit_needs = self._exit_needs(others, result[0], extra)
                 for i, w in enumerate(walkers):
                     if cuts[i]:
                         w.reach.set_thresholds(
@@ -3122,24 +3091,25 @@ class _Search:
         self,
         result: tuple[int, list[int], list[_Ranked], int],
         found: list[dict[int, _Found]],
-        walked: dict[TrainSpec, int],
+        others: dict[TrainSpec, _OtherBest],
     ) -> tuple[int, list[int], list[_Ranked], int]:
         """A run better than ``result`` (the first combination's, of the routes the walks
-        kept: ``found``, each walk's; ``walked`` as :meth:`_exit_needs` takes it) where one
-        is quick to find: two trains of one track pool whose best routes leave each other
-        little. The longer train's routes that, with the most the other earns on a route
-        using none of their exits (:class:`_OtherBest`), promise most (:data:`_SEEDS` of
-        them), each with the other's best route on the track it leaves (a search of that
-        train alone). The walks made again then ask more of their routes beside it
-        (:class:`_ExitNeeds`), and the search needs to widen less. Any better run has a
-        route below its train's bar, as the first combination's result has (it was the best
-        of the routes at their bars)."""
+        kept: ``found``, each walk's; ``others``: what each train earns on them beside some
+        exits, :meth:`_others_best`) where one is quick to find: two trains of one track
+        pool whose best routes leave each other little. The longer train's routes that, with
+        the most the other earns on a route using none of their exits, promise most
+        (:data:`_SEEDS` of them), each with the other's best route on the track it leaves
+        (a search of that train alone). The walks made again then ask more of their routes
+        beside it (:class:`_ExitNeeds`), and the search needs to widen less. Any better run
+        has a route below its train's bar, as the first combination's result has (it was
+        the best of the routes at their bars)."""
         trains = [s for s in self.slots if s.runs]
         if len(trains) != 2 or self.run_rules or trains[0].pool != trains[1].pool:
             return result
         first, second = trains
-        beside = self._others_best(found, walked)[second]
-        exits = self.planner._net.exits
+        beside = others[second]
+        planner = self.planner
+        exits = planner._net.exits
         upper = self.upper[first]
         runs_first = _runner(first)
         promising = sorted(
@@ -3150,7 +3120,8 @@ class _Search:
             ),
             key=_first,
         )
-        planner = self.planner
+        runs = [i for i, s in enumerate(self.slots) if s.runs]
+        shift = first.pool * planner._net.width
         best = result
         for promise, _, route in promising[:_SEEDS]:
             if promise <= best[0]:
@@ -3164,8 +3135,6 @@ class _Search:
             total, picks, lists, _ = other.run()
             if picks[0] < 0 or rated[0] + total <= best[0]:
                 continue
-            runs = [i for i, s in enumerate(self.slots) if s.runs]
-            shift = first.pool * planner._net.width
             out_lists = [_Ranked([], lambda f: None) for _ in self.slots]
             out_picks = [-1] * len(self.slots)
             out_lists[runs[0]] = _Ranked.exact([(rated[0], 0, route)], shift)
@@ -3175,13 +3144,12 @@ class _Search:
         return best
 
     def _exit_needs(
-        self, found: list[dict[int, _Found]], walked: dict[TrainSpec, int], seed: int, extra: int
+        self, others: dict[TrainSpec, _OtherBest], seed: int, extra: int
     ) -> Callable[[_Walker], _ExitNeeds]:
         """What each walk made again asks of its routes by their exits (:class:`_ExitNeeds`),
-        from the routes the last walks kept (``found``, each walk's; ``walked``: each train's
-        least bound kept, where its walk left routes out) beside a run worth ``seed``."""
+        from what each train earns beside exits on the routes the last walks kept
+        (``others``, :meth:`_others_best`), beside a run worth ``seed``."""
         exits = self.planner._net.exits
-        others = self._others_best(found, walked)
         trains = [s for s in self.slots if s.runs]
 
         def make(walker: _Walker) -> _ExitNeeds:
@@ -3201,7 +3169,7 @@ class _Search:
     ) -> dict[TrainSpec, _OtherBest]:
         """Each running train's most on a route using none of some exits
         (:class:`_OtherBest`), from the routes the walks kept (``found``, each walk's;
-        ``walked`` as :meth:`_exit_needs` takes it)."""
+        ``walked``: each train's least bound kept, where its walk left routes out)."""
         exits = self.planner._net.exits
         of_walker = {id(w): i for i, w in enumerate(self.walkers)}
         others: dict[TrainSpec, _OtherBest] = {}
@@ -3216,7 +3184,7 @@ class _Search:
                     if value > best_by.get(used, -_BIG):
                         best_by[used] = value
             rows = sorted(((v, u) for u, v in best_by.items()), reverse=True)
-            others[t] = _OtherBest(rows, max(walked[t] - 1, 0), t.pool)
+            others[t] = _OtherBest(rows, max(walked[t] - 1, 0))
         return others
 
     def _alone(
@@ -3785,12 +3753,7 @@ def _solve(
     def runs(picks: list[int]) -> bool:
         # the routes are chosen by the track all their ways use: whether some way of each
         # shares no track with the others' (:func:`_resolve`)
-        if not any(lst.grouped for lst in lists):
-            return True
-        chosen = [
-            (lists[k].found[j], lists[k].shift) if j >= 0 else None for k, j in enumerate(picks)
-        ]
-        return _resolve(chosen) is not None
+        return not any(lst.grouped for lst in lists) or _resolve(lists, picks) is not None
 
     best[0] = total if exact is None else exact(best_picks, total)
     if exact is not None and best[0] < 0:
