@@ -18,7 +18,7 @@ from __future__ import annotations
 from tilelay import dsl
 from tilelay.tile import Color, Tile
 
-__all__ = ["NODE_PARTS", "parse_engine_code", "part_positions"]
+__all__ = ["NODE_PARTS", "city_count", "parse_engine_code", "part_positions"]
 
 #: The parts that are nodes, in the engine's and tilelay's reading alike.
 NODE_PARTS = frozenset({"city", "town", "offboard", "junction", "halt", "pass"})
@@ -32,17 +32,29 @@ def _lanes(params: str) -> int:
     return 1
 
 
+def _parts(code: str) -> list[tuple[str, str]]:
+    """The parts of ``code`` in order: (kind, parameters)."""
+    out: list[tuple[str, str]] = []
+    for raw in code.split(";"):
+        kind, _, params = raw.strip().partition("=")
+        out.append((kind.strip(), params))
+    return out
+
+
 def part_positions(code: str) -> list[int]:
     """The engine's part number of each node of ``code``, in node order."""
     out: list[int] = []
     position = 0
-    for raw in code.split(";"):
-        kind, _, params = raw.strip().partition("=")
-        kind = kind.strip()
+    for kind, params in _parts(code):
         if kind in NODE_PARTS:
             out.append(position)
         position += _lanes(params) if kind == "path" else 1
     return out
+
+
+def city_count(code: str) -> int:
+    """How many cities ``code`` has."""
+    return sum(1 for kind, _ in _parts(code) if kind == "city")
 
 
 def parse_engine_code(code: str, *, name: str = "", color: Color | str = Color.WHITE) -> Tile:

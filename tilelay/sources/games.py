@@ -33,7 +33,7 @@ from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.games.toml import load_game_file
 from tilelay.sources import cache
 from tilelay.sources.engine import EngineCheckout, EngineGame
-from tilelay.sources.engine_codes import parse_engine_code, part_positions
+from tilelay.sources.engine_codes import city_count, parse_engine_code, part_positions
 from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
 from tilelay.sources.rails import find_rails_games, load_rails_game
 from tilelay.tile import Color
@@ -112,12 +112,6 @@ def _hex_groups(hexes: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
     return [
         {**_engine_tile(color, code), "coords": coords} for (color, code), coords in groups.items()
     ]
-
-
-def _cities_in(spec: Mapping[str, str] | None) -> int:
-    """How many cities an engine hex's tile string has (its ``city=`` parts)."""
-    code = str(spec.get("code", "")) if spec is not None else ""
-    return sum(1 for part in code.split(";") if part.strip().partition("=")[0] == "city")
 
 
 def _company_blocks(company: Mapping[str, Any]) -> list[str]:
@@ -222,7 +216,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             if isinstance(home, str):
                 corp["home"] = home
             if isinstance(entry.get("city"), int) and not (
-                isinstance(home, str) and _cities_in(game.hexes.get(home)) == 1
+                isinstance(home, str)
+                and city_count(str(game.hexes.get(home, {}).get("code", ""))) == 1
             ):
                 # (the engine reserves a tile of one city's city for any city asked:
                 # 18VA's and 18Dixie's SR ask for city 1 of Richmond and Knoxville)
