@@ -514,3 +514,64 @@ def test_a_data_method_read_with_the_options_off() -> None:
     assert program.method_value("G::Game", "game_phases", options=frozenset({"short"})) == [
         {"name": "1"}
     ]
+
+
+def test_a_data_method_calls_the_games_own_methods() -> None:
+    """A data method may call the game's own methods without arguments where they only build
+    data (1824's ``optional_hexes`` calls ``map_optional_hexes``, which tests an option with
+    ``option_goods_time``), and run ``if``/``elsif``/``else``/``unless`` statements on the
+    options; a method taking arguments, or one that is not data, is reported by name."""
+    from tilelay.errors import NotDataError
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module G
+      class Game
+        def optional_hexes
+          base_map
+        end
+        def option_goods_time
+          @optional_rules&.include?(:goods_time)
+        end
+        def base_map
+          plain = %w[A1 B2 C3]
+          town = 'town=revenue:0'
+          if option_goods_time
+            plain -= %w[B2]
+            town += ';label=G'
+          elsif self.short_map?
+            plain = []
+          else
+            plain += %w[D4]
+          end
+          unless option_goods_time
+            town += ';label=N'
+          end
+          { white: { plain => '', %w[E5] => town } }
+        end
+        def with_argument
+          helper(3)
+        end
+        def helper(n)
+          n
+        end
+        def in_play
+          @players.size
+        end
+        def uses_in_play
+          in_play
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+    assert program.method_value("G::Game", "optional_hexes") == {
+        "white": {("A1", "B2", "C3", "D4"): "", ("E5",): "town=revenue:0;label=N"}
+    }
+    goods = program.method_value("G::Game", "optional_hexes", options=frozenset({"goods_time"}))
+    assert goods == {"white": {("A1", "C3"): "", ("E5",): "town=revenue:0;label=G"}}
+    with pytest.raises(NotDataError, match="calls method helper"):
+        program.method_value("G::Game", "with_argument")
+    with pytest.raises(NotDataError, match=r"calls method in_play, which is not data \(g\.rb:"):
+        program.method_value("G::Game", "uses_in_play")

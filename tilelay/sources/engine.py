@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from tilelay.errors import NoGameError, NotDataError, RubySyntaxError
-from tilelay.sources.ruby import Problem, Program, Range, RubyFile, Symbol, Value, parse
+from tilelay.sources.ruby import Key, Problem, Program, Range, RubyFile, Symbol, Value, parse
 
 __all__ = [
     "DATA_CONSTANTS",
@@ -161,6 +161,11 @@ class EngineGame:
     """What an overridden data method gives when a game starts with every optional rule off,
     for the methods that only build data (``{"CORPORATIONS": […]}`` for 18GA, whose
     corporations are a method): the game as it is played, where the constant is not."""
+    started_map: Mapping[str, Mapping[str, str]] | None = None
+    """The map as the game starts it with every optional rule off, where a data method
+    (``optional_hexes``, ``game_hexes``) builds it and only builds data: 1824's, whose
+    ``HEXES`` are those of 1837 it builds on; 1893's, which has no ``HEXES``. ``None`` where
+    the map is :attr:`hexes`."""
     problems: tuple[Problem, ...] = ()
     """Constants that are not data (or not in the expected shape), with file, line and why."""
 
@@ -191,6 +196,11 @@ class EngineGame:
         if where is not None:
             return where.module != _BASE_MODULE
         return any(p.constant.rsplit("::", 1)[-1] == constant for p in self.problems)
+
+    def played_map(self) -> Mapping[str, Mapping[str, str]]:
+        """The map as a game starts with: :attr:`started_map` where read, else
+        :attr:`hexes`."""
+        return self.hexes if self.started_map is None else self.started_map
 
     def problem(self, constant: str) -> Problem | None:
         """The problem reading ``constant`` (e.g. ``HEXES``), if any."""
@@ -481,6 +491,39 @@ class EngineCheckout:
         return out
 
 
+def _hex_map(
+    value: dict[Key, Value], where: Found, problems: list[Problem]
+) -> dict[str, dict[str, str]]:
+    """A map as the engine writes it (colour -> coordinates -> tile string) by coordinate;
+    what is not such is added to ``problems``."""
+    hexes: dict[str, dict[str, str]] = {}
+    for color, group in value.items():
+        if not isinstance(group, dict):
+            problems.append(
+                Problem(
+                    where.source,
+                    where.line,
+                    f"{where.module}::HEXES",
+                    f"colour {color} does not hold a hash of hexes",
+                )
+            )
+            continue
+        for coords, code in group.items():
+            if not isinstance(code, str):
+                problems.append(
+                    Problem(
+                        where.source,
+                        where.line,
+                        f"{where.module}::HEXES",
+                        f"hex {coords!r} has no tile string",
+                    )
+                )
+                continue
+            for coord in coords if isinstance(coords, tuple) else (coords,):
+                hexes[str(coord)] = {"color": str(color), "code": code}
+    return hexes
+
+
 def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     program = checkout.program
     base = f"Engine::Game::{name}"
@@ -522,6 +565,11 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         return EngineGame(name, folder.name, klass, title, meta, problems=tuple(problems))
 
     raw = {constant: read(klass, constant) for constant in DATA_CONSTANTS}
+    built: dict[str, Found] = {}
+    for method in DATA_METHODS:
+        defined = program.method_where(klass, method)
+        if defined is not None and defined[0] != _BASE_MODULE:
+            built[method] = Found(*defined)
 
     def shape(constant: str, ok: bool, what: str) -> bool:
         if raw[constant] is None or ok:
@@ -533,31 +581,43 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     hexes: dict[str, dict[str, str]] = {}
     if shape("HEXES", isinstance(raw["HEXES"], dict), "not a hash of colours"):
         assert isinstance(raw["HEXES"], dict)
-        where = found["HEXES"]
-        for color, group in raw["HEXES"].items():
-            if not isinstance(group, dict):
+        hexes = _hex_map(raw["HEXES"], found["HEXES"], problems)
+
+    started_map: dict[str, dict[str, str]] | None = None
+    if "optional_hexes" in built or "game_hexes" in built:
+        # the map as the game starts it with its options off (1824's is a method's, where
+        # the HEXES it inherits are 1837's)
+        method = "optional_hexes" if "optional_hexes" in built else "game_hexes"
+        where = built[method]
+        try:
+            map_value = program.method_value(klass, "optional_hexes")
+        except NotDataError as err:
+            written = found.get("HEXES")
+            read_instead = (
+                f"the map read is {written.module}::HEXES, which may not be the one played"
+                if raw["HEXES"] and written is not None
+                else "no map is read"
+            )
+            problems.append(
+                Problem(
+                    where.source,
+                    where.line,
+                    f"{where.module}#{method}",
+                    f"builds the map as a game starts ({err}); {read_instead}",
+                )
+            )
+        else:
+            if not isinstance(map_value, dict):
                 problems.append(
                     Problem(
                         where.source,
                         where.line,
-                        f"{where.module}::HEXES",
-                        f"colour {color} does not hold a hash of hexes",
+                        f"{where.module}#{method}",
+                        "gives no hash of colours as a game starts; the map read is HEXES",
                     )
                 )
-                continue
-            for coords, code in group.items():
-                if not isinstance(code, str):
-                    problems.append(
-                        Problem(
-                            where.source,
-                            where.line,
-                            f"{where.module}::HEXES",
-                            f"hex {coords!r} has no tile string",
-                        )
-                    )
-                    continue
-                for coord in coords if isinstance(coords, tuple) else (coords,):
-                    hexes[str(coord)] = {"color": str(color), "code": code}
+            elif (read_map := _hex_map(map_value, where, problems)) != hexes:
+                started_map = read_map
 
     def listed(constant: str) -> list[dict[str, Json]]:
         value = raw[constant]
@@ -566,11 +626,6 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
             return []
         return [_json(v) for v in value] if isinstance(value, list) else []
 
-    built: dict[str, Found] = {}
-    for method in DATA_METHODS:
-        defined = program.method_where(klass, method)
-        if defined is not None and defined[0] != _BASE_MODULE:
-            built[method] = Found(*defined)
     # a data method that only builds data with the game's options off is read as the game
     # starts it (18GA's corporations, 1856's trains)
     started: dict[str, list[dict[str, Json]]] = {}
@@ -612,6 +667,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         found=found,
         built_in_code=built,
         started=started,
+        started_map=started_map,
         problems=tuple(problems),
     )
 

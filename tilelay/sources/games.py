@@ -150,7 +150,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     notes: list[ReadWarning] = []
     meta = game.meta
     aliases = [a for a in meta.get("GAME_ALIASES") or [] if isinstance(a, str)]
-    hex_groups = _hex_groups(game.hexes)
+    hex_groups = _hex_groups(game.played_map())
     data: dict[str, Any] = {
         "title": game.title,
         "display_title": game.display_title,
@@ -217,7 +217,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                 corp["home"] = home
             if isinstance(entry.get("city"), int) and not (
                 isinstance(home, str)
-                and city_count(str(game.hexes.get(home, {}).get("code", ""))) == 1
+                and city_count(str(game.played_map().get(home, {}).get("code", ""))) == 1
             ):
                 # (the engine reserves a tile of one city's city for any city asked:
                 # 18VA's and 18Dixie's SR ask for city 1 of Richmond and Knoxville)
@@ -351,7 +351,7 @@ class EngineReader(SourceReader):
         out: list[tuple[str, list[str]]] = []
         for name in self.checkout.games():
             game = self.checkout.read(name)
-            if not game.hexes:
+            if not game.played_map():
                 continue  # no map as data (built in code): listed by the source's problems
             names = [game.title, game.display_title, name[1:], game.folder]
             names += [a for a in game.meta.get("GAME_ALIASES") or [] if isinstance(a, str)]

@@ -64,6 +64,7 @@ import tree_sitter_ruby
 from tilelay.errors import NotDataError, RubySyntaxError
 
 __all__ = [
+    "Key",
     "ModuleRef",
     "Problem",
     "Program",
@@ -1377,10 +1378,14 @@ _BASE_DATA_METHODS = {
 }
 
 
+#: How deep the game's own methods may call one another (:meth:`_MethodEvaluator.helper`).
+_HELPER_DEPTH = 8
+
+
 class _MethodEvaluator(_Evaluator):
     """Runs a method that only builds data (see :meth:`Program.method_value`)."""
 
-    __slots__ = ("klass", "locals", "method", "options", "owner")
+    __slots__ = ("depth", "klass", "locals", "method", "options", "owner")
 
     def __init__(
         self,
@@ -1391,12 +1396,14 @@ class _MethodEvaluator(_Evaluator):
         owner: str,
         method: str,
         options: frozenset[str],
+        depth: int = 0,
     ) -> None:
         super().__init__(program, file, nesting)
         self.klass = klass
         self.owner = owner
         self.method = method
         self.options = options
+        self.depth = depth
         self.locals: dict[str, Value] = {}
 
     def run(self, method_node: Node) -> Value:
@@ -1450,14 +1457,33 @@ class _MethodEvaluator(_Evaluator):
             name = self.file.text(left)
             old = self.locals.get(name)
             new = self.value(right)
-            if not isinstance(old, list) or not isinstance(new, list):
-                raise _NotData(node, f"{op} on something that is not an array")
-            value = old + new if op == "+=" else [v for v in old if v not in new]
-            self.locals[name] = value
-            return value
+            changed: Value
+            if isinstance(old, list) and isinstance(new, list):
+                changed = old + new if op == "+=" else [v for v in old if v not in new]
+            elif op == "+=" and type(old) is str and type(new) is str:
+                changed = old + new
+            else:
+                raise _NotData(node, f"{op} on something that is not an array or a string")
+            self.locals[name] = changed
+            return changed
+        if t in ("if", "unless"):
+            return self.branch(node)
         if t == "call" and node.child_by_field_name("block") is not None:
             return self.block_call(node)
         return self.value(node)
+
+    def branch(self, node: Node) -> Value:
+        """An ``if`` (its ``elsif``\\ s and ``else``) or ``unless`` statement on the options."""
+        cond = node.child_by_field_name("condition")
+        if cond is None:
+            raise _NotData(node, "a condition without a test")
+        taken = self.truth(cond) == (node.type != "unless")
+        part = node.child_by_field_name("consequence" if taken else "alternative")
+        if part is None:
+            return None
+        if part.type == "elsif":
+            return self.branch(part)
+        return self.statements(self._items(part))
 
     def truth(self, node: Node) -> bool:
         """A condition on the game's options: only option tests and their combinations."""
@@ -1492,7 +1518,20 @@ class _MethodEvaluator(_Evaluator):
                     if len(items) == 1:
                         option = self.value(items[0])
                         return isinstance(option, str) and str(option) in self.options
-        if t in ("identifier", "call") and text.endswith("?") and "(" not in text:
+        if t == "identifier" or (
+            t == "call"
+            and node.child_by_field_name("receiver") is None
+            and node.child_by_field_name("arguments") is None
+        ):
+            name = self.file.text(node.child_by_field_name("method") or node)
+            try:  # the game's own test (1824's option_goods_time)
+                value = self.helper(node, name)
+            except _NotData:
+                if not (text.endswith("?") and "(" not in text):
+                    raise
+                return False  # an option predicate (cotton_port?) that is not data: off
+            return value is not None and value is not False
+        if t == "call" and text.endswith("?") and "(" not in text:
             return False  # an option predicate (cotton_port?): off
         raise _NotData(node, f"the condition {text[:40]} is not a test of the game's options")
 
@@ -1503,8 +1542,8 @@ class _MethodEvaluator(_Evaluator):
             if name in self.locals:
                 return self.locals[name]
             if name.endswith("?"):
-                return False
-            raise _NotData(node, f"calls method {name}")
+                return self.truth(node)
+            return self.helper(node, name)
         if t == "conditional":
             cond = node.child_by_field_name("condition")
             yes = node.child_by_field_name("consequence")
@@ -1533,12 +1572,41 @@ class _MethodEvaluator(_Evaluator):
             return self.call_value(node)
         return super().value(node)
 
+    def helper(self, node: Node, name: str) -> Value:
+        """What the game's own method ``name``, called without arguments, returns where it
+        only builds data too (1824's ``map_optional_hexes``, 1893's ``base_map``)."""
+        found = self.program._method(self.klass, name, None)
+        if found is None or self.depth >= _HELPER_DEPTH:
+            raise _NotData(node, f"calls method {name}")
+        owner, d = found
+        params = d.node.child_by_field_name("parameters")
+        if params is not None and params.named_children:
+            raise _NotData(node, f"calls method {name} with arguments")
+        inner = _MethodEvaluator(
+            self.program, d.file, d.nesting, self.klass, owner, name, self.options, self.depth + 1
+        )
+        try:
+            return inner.run(d.node)
+        except _NotData as err:
+            line = _line(err.node)
+            error = NotDataError(
+                err.message, constant=f"{owner}#{name}", source=d.file.name, line=line
+            )
+            raise _NotData(node, f"calls method {name}", error) from None
+
     def super_value(self, node: Node) -> Value:
         found = self.program._method(self.klass, self.method, self.owner)
         if found is not None and found[0] != "Engine::Game::Base":
             owner, d = found
             inner = _MethodEvaluator(
-                self.program, d.file, d.nesting, self.klass, owner, self.method, self.options
+                self.program,
+                d.file,
+                d.nesting,
+                self.klass,
+                owner,
+                self.method,
+                self.options,
+                self.depth,
             )
             return inner.run(d.node)
         constant = _BASE_DATA_METHODS.get(self.method)
@@ -1558,7 +1626,9 @@ class _MethodEvaluator(_Evaluator):
         args = node.child_by_field_name("arguments")
         items = self._items(args) if args is not None else []
         if receiver is None and name.endswith("?") and not items:
-            return False
+            return self.truth(node)
+        if (receiver is None or self.file.text(receiver) == "self") and not items:
+            return self.helper(node, name)
         if receiver is not None and name == "include?" and len(items) == 1:
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
