@@ -599,3 +599,19 @@ def test_1824_is_read_on_its_own_map() -> None:
     assert {"C6", "A12", "A22", "H25"} <= set(game.hexes)
     assert all(c.home in game.hexes for c in game.corporations if c.home), game.problems
     assert not [p for p in game.problems if "home" in p.message]
+
+
+def test_train_counts_the_game_works_out_in_code() -> None:
+    """Where a game counts its trains in code (``num_trains``) and the count only needs its
+    options (off), each train has that count: 1830's 6-trains are 2 (3 with its optional
+    rule), not unlimited; 1893's 2-trains 7. Counts that depend on the players (1846's) stay
+    unknown, reported so."""
+    checkout = EngineCheckout(reference("18xxgames", "engine"))
+    counts = {t["name"]: t.get("num") for t in checkout.read("G1830").played("TRAINS")}
+    assert counts == {"2": 6, "3": 5, "4": 4, "5": 3, "6": 2, "D": "unlimited"}
+    assert [t["num"] for t in checkout.read("G1893").played("TRAINS") if t["name"] == "2"] == [7]
+    game_1830 = engine_game(checkout.read("G1830"))
+    assert game_1830.trains.card_type("6").quantity == 2
+    assert not [p for p in game_1830.problems if "no num" in p.message]
+    game_1846 = engine_game(checkout.read("G1846"))
+    assert [p for p in game_1846.problems if "train 2: no num" in p.message]

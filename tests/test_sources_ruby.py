@@ -575,3 +575,43 @@ def test_a_data_method_calls_the_games_own_methods() -> None:
         program.method_value("G::Game", "with_argument")
     with pytest.raises(NotDataError, match=r"calls method in_play, which is not data \(g\.rb:"):
         program.method_value("G::Game", "uses_in_play")
+
+
+def test_a_data_method_with_arguments() -> None:
+    """``num_trains(train)``: a method's parameters bound to the values given, tests of data
+    (``train[:name] == '6'``), ``return … unless``; ``super`` of a method the engine's
+    ``Base`` computes in code, and a count of the players, are not data."""
+    from tilelay.errors import NotDataError
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module G
+      class Game
+        def num_trains(train)
+          return super if train[:num] == 'unlimited'
+          return train[:num] unless train[:name] == '6'
+          optional_6_train ? 3 : 2
+        end
+        def optional_6_train
+          @optional_rules&.include?(:optional_6_train)
+        end
+        def per_player(train)
+          train[:name] == '2' ? @players.size + 4 : 1
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+    six = {"name": "6", "distance": 6}
+    assert program.method_value("G::Game", "num_trains", args=(six,)) == 2
+    options = frozenset({"optional_6_train"})
+    assert program.method_value("G::Game", "num_trains", args=(six,), options=options) == 3
+    assert program.method_value("G::Game", "num_trains", args=({"name": "2", "num": 6},)) == 6
+    with pytest.raises(NotDataError, match="super of num_trains"):
+        program.method_value("G::Game", "num_trains", args=({"name": "D", "num": "unlimited"},))
+    with pytest.raises(NotDataError):
+        program.method_value("G::Game", "per_player", args=({"name": "2"},))
+    assert program.method_value("G::Game", "per_player", args=({"name": "3"},)) == 1
+    with pytest.raises(NotDataError, match="takes other parameters"):
+        program.method_value("G::Game", "num_trains")

@@ -26,7 +26,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from tilelay.errors import NoGameError, NotDataError, RubySyntaxError
 from tilelay.sources.ruby import Key, Problem, Program, Range, RubyFile, Symbol, Value, parse
@@ -639,6 +639,22 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             started[constant] = [_json(v) for v in value]
 
+    trains = listed("TRAINS")
+    counted = program.method_where(klass, "num_trains")
+    if counted is not None and counted[0] != _BASE_MODULE:
+        # how many of each train the game counts in code (num_trains), where that is data
+        # with the options off (1830's 6s; 1846's depend on the players: left out)
+        played = [dict(t) for t in started.get("TRAINS", trains)]
+        for train in played:
+            try:
+                num = program.method_value(klass, "num_trains", args=(cast(Value, train),))
+            except NotDataError:
+                continue
+            if isinstance(num, int) and not isinstance(num, bool) and num >= 0:
+                train["num"] = num
+        if played != started.get("TRAINS", trains):
+            started["TRAINS"] = played
+
     layout = raw["LAYOUT"]
     axes = _json(raw["AXES"])
     if raw["TILES"] == []:  # a game without tiles (Rolling Stock) writes an empty list
@@ -658,7 +674,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         hexes=hexes,
         tiles=tiles,
         location_names=_json(names) if isinstance(names, dict) else {},
-        trains=listed("TRAINS"),
+        trains=trains,
         phases=listed("PHASES"),
         corporations=listed("CORPORATIONS"),
         minors=listed("MINORS"),

@@ -845,22 +845,28 @@ class Program:
         return result
 
     def method_value(
-        self, module: str, name: str, *, options: frozenset[str] = frozenset()
+        self,
+        module: str,
+        name: str,
+        *,
+        options: frozenset[str] = frozenset(),
+        args: tuple[Value, ...] = (),
     ) -> Value:
         """What the instance method ``name`` of ``module`` returns when it only builds data:
         its statements run with local variables, the game's optional rules ``options`` on and
         every other option off (``@optional_rules&.include?(:x)``, ``x?`` predicates),
         ``self.class::X`` and ``super`` (the ancestor's method, or ``Base``'s
         ``game_trains`` → ``TRAINS``…) resolved, and filters by simple blocks
-        (``list.reject! { |t| t[:name] == x }``). Raises ``KeyError`` when no such method is
-        defined and :class:`~tilelay.errors.NotDataError` when it does more than that."""
+        (``list.reject! { |t| t[:name] == x }``); ``args`` are its parameters' values
+        (``num_trains(train)``). Raises ``KeyError`` when no such method is defined and
+        :class:`~tilelay.errors.NotDataError` when it does more than that."""
         found = self._method(module, name, None)
         if found is None:
             raise KeyError(_join(module, name))
         owner, d = found
         try:
             return _MethodEvaluator(self, d.file, d.nesting, module, owner, name, options).run(
-                d.node
+                d.node, args
             )
         except _NotData as err:
             message = err.message
@@ -1406,7 +1412,13 @@ class _MethodEvaluator(_Evaluator):
         self.depth = depth
         self.locals: dict[str, Value] = {}
 
-    def run(self, method_node: Node) -> Value:
+    def run(self, method_node: Node, args: tuple[Value, ...] = ()) -> Value:
+        params = method_node.child_by_field_name("parameters")
+        names = [] if params is None else params.named_children
+        if len(names) != len(args) or any(n.type != "identifier" for n in names):
+            raise _NotData(method_node, f"takes other parameters than {len(args)} values")
+        for param, arg in zip(names, args, strict=True):
+            self.locals[self.file.text(param)] = arg
         body = next((c for c in method_node.named_children if c.type == "body_statement"), None)
         if body is None:
             return None
@@ -1533,6 +1545,14 @@ class _MethodEvaluator(_Evaluator):
             return value is not None and value is not False
         if t == "call" and text.endswith("?") and "(" not in text:
             return False  # an option predicate (cotton_port?): off
+        if t == "binary" or t == "element_reference":
+            # a test of data (``train[:name] == '6'``): Ruby's truth (all but nil and false)
+            try:
+                value = self.value(node)
+            except _NotData:
+                pass
+            else:
+                return value is not None and value is not False
         raise _NotData(node, f"the condition {text[:40]} is not a test of the game's options")
 
     def value(self, node: Node) -> Value:
