@@ -418,3 +418,35 @@ def test_a_game_made_from_another_with_more_hexes_leaves_the_other_as_it_was() -
         name = game.options[0].name
         assert more.with_options([name]) is not game.with_options([name])
         assert more.with_options([name]).hexes.keys() == more.hexes.keys()
+
+
+def test_a_train_that_cannot_be_read_is_left_out_alone() -> None:
+    """Read leniently (an engine's game), a train tilelay cannot read is left out and named
+    (1822 CA's grain train runs to grain elevators, a kind of stop tilelay does not know):
+    the game keeps its other trains, and writes and reads back as tilelay's format. Read
+    strictly, the game is refused, naming the train."""
+    from tilelay.errors import GameDataError
+    from tilelay.games.data import game_from_data
+    from tilelay.games.toml import game_to_toml, read_game_toml
+
+    data = {
+        "title": "Grain",
+        "layout": "flat",
+        "hexes": [{"color": "white", "coords": ["A1"], "code": "city=revenue:20"}],
+        "trains": [
+            {"name": "2", "distance": 2, "price": 80, "num": 4},
+            {"name": "G", "distance": [{"nodes": ["grain_elevator"], "pay": 9}], "price": 0},
+            {"name": "3", "distance": 3, "price": 180, "num": 3, "rusts_on": "G"},
+        ],
+        "phases": [{"name": "2", "tiles": ["yellow"], "on": "2"}, {"name": "3", "on": "3"}],
+    }
+    game = game_from_data(data, source="grain.json", strict=False)
+    assert [c.name for c in game.trains.card_types] == ["2", "3"]
+    (problem,) = [p.message for p in game.problems if "left out" in p.message]
+    assert problem == (
+        "trains[1] (G): unknown distance node kind 'grain_elevator'; the train is left out"
+    )
+    again = read_game_toml(game_to_toml(game), "grain.toml")
+    assert [c.name for c in again.trains.card_types] == ["2", "3"]
+    with pytest.raises(GameDataError, match=r"trains\[1\]: unknown distance node kind"):
+        game_from_data(data, source="grain.json")

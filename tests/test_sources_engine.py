@@ -35,15 +35,9 @@ from tilelay.svg import tile_svg
 FACTS_DIR = REFERENCE / "18xxgames" / "facts"
 FACT_GAMES = sorted(p.stem for p in FACTS_DIR.glob("*.json")) if FACTS_DIR.is_dir() else []
 
-KNOWN_DIFFERENCES: dict[tuple[str, str], tuple[str, str, str]] = {
-    # (game, facts field): (constant, what the problem says, the cause)
-    ("G1835", "trains"): (
-        "TRAINS",
-        "calls method plus_train_distance",
-        "the n+n trains' distances are built by calling the game's own method "
-        "plus_train_distance(n) (g_1835/game.rb:151): code, not data, so TRAINS is absent",
-    ),
-}
+#: (game, facts field): (constant, what the problem says, the cause). None now: 1835's TRAINS
+#: call the game's own plus_train_distance(n), a module method that only builds data, and read.
+KNOWN_DIFFERENCES: dict[tuple[str, str], tuple[str, str, str]] = {}
 
 
 @pytest.fixture(scope="module")

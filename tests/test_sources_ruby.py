@@ -615,3 +615,53 @@ def test_a_data_method_with_arguments() -> None:
     assert program.method_value("G::Game", "per_player", args=({"name": "3"},)) == 1
     with pytest.raises(NotDataError, match="takes other parameters"):
         program.method_value("G::Game", "num_trains")
+
+
+def test_a_constant_built_by_a_module_method() -> None:
+    """A constant may call a module method (``def self.name``) that only builds data: 1822
+    CA's ``HEXES = merge_hexes(WESTERN, EASTERN)``, which merges with ``Hash.new { |h, k|
+    h[k] = {} }``, ``each`` and ``update``, called from its module and from another one.
+    A method that changes a hash it did not make is not data."""
+    from tilelay.errors import NotDataError
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module CA
+      module Map
+        def self.merge_hexes(*hex_sets)
+          merged = Hash.new { |h, color| h[color] = {} }
+          hex_sets.each do |hex_set|
+            hex_set.each do |color, hexes|
+              merged[color].update(hexes)
+            end
+          end
+          merged
+        end
+        def self.spoil(hexes)
+          hexes.update(yellow: {})
+        end
+        WEST = { white: { %w[A1] => '' }, red: { %w[A3] => 'offboard=revenue:20' } }.freeze
+        EAST = { white: { %w[B2] => 'city=revenue:10' } }.freeze
+        HEXES = merge_hexes(WEST, EAST).freeze
+        SPOILT = spoil(WEST)
+      end
+    end
+    module ERS
+      module Map
+        HEXES = CA::Map.merge_hexes(CA::Map::EAST)
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="map.rb"))
+    assert program.value("CA::Map", "HEXES") == {
+        "white": {("A1",): "", ("B2",): "city=revenue:10"},
+        "red": {("A3",): "offboard=revenue:20"},
+    }
+    assert program.value("ERS::Map", "HEXES") == {"white": {("B2",): "city=revenue:10"}}
+    assert program.value("CA::Map", "WEST") == {
+        "white": {("A1",): ""},
+        "red": {("A3",): "offboard=revenue:20"},
+    }
+    with pytest.raises(NotDataError, match="calls method spoil, which is not data"):
+        program.value("CA::Map", "SPOILT")

@@ -450,6 +450,37 @@ def _market(r: _Reader, data: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(row) for row in rows)
 
 
+def _lenient_trains(
+    r: _Reader,
+    train_data: tuple[dict[str, Any], ...],
+    phase_data: tuple[dict[str, Any], ...],
+    quantities: Mapping[str, int] | None,
+    err: GameDataError,
+) -> tuple[tuple[dict[str, Any], ...], TrainManager]:
+    """The trains of a game read leniently (``err``: why they are not read as they are): the
+    trains tilelay cannot read left out (1822 CA's grain train runs to grain elevators, a
+    kind of stop it does not know), each named; where the rest do not read either, none."""
+    kept: list[dict[str, Any]] = []
+    for index, entry in enumerate(train_data):
+        try:
+            trains_from_game_data([entry], [], source=r.source, quantities=quantities)
+        except GameDataError as bad:
+            why = bad.message.split(": ", 1)[-1]
+            r.problem(f"trains[{index}] ({entry.get('name')}): {why}; the train is left out")
+        else:
+            kept.append(entry)
+    if len(kept) < len(train_data):
+        try:
+            rest = tuple(kept)
+            return rest, trains_from_game_data(
+                rest, phase_data, source=r.source, quantities=quantities
+            )
+        except GameDataError as again:
+            err = again
+    r.problem(f"trains and phases: {err.message}; the game has none")
+    return (), TrainManager(())
+
+
 def game_from_data(
     data: Mapping[str, Any],
     *,
@@ -498,8 +529,9 @@ def game_from_data(
         except GameDataError as err:
             if strict:
                 raise
-            r.problem(f"trains and phases: {err.message}; the game has none")
-            trains = TrainManager(())
+            train_data, trains = _lenient_trains(r, train_data, phase_data, train_quantities, err)
+            if not trains.card_types:
+                phase_data = train_data = ()
     elif train_data or phase_data:
         raise r.fail("trains are given both as data and as a train manager")
     players = data.get("players")

@@ -36,9 +36,22 @@ What counts as data:
   ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
   ``X[k] = v``, ``X.push``…) makes the constant not data.
 
-Anything else — calling another method, any other block, a condition, a local variable — is
-not data: evaluating it raises :class:`~tilelay.errors.NotDataError` naming the file, the line
-and why. A constant whose value refers to a constant that is not data is not data either.
+* a call of a module method (``def self.name``, from its module or as ``Mod.name(…)``) that
+  only builds data, run as a method is (below): 1822 CA's ``HEXES = merge_hexes(WEST, EAST)``,
+  1835's ``plus_train_distance(2)``.
+
+A method that only builds data (:meth:`Program.method_value`: the engine's ``game_trains``,
+``optional_hexes``, ``num_trains(train)``…) runs with its parameters and local variables; its
+statements may be assignments (``+=``, ``-=`` of arrays and strings), ``return``, ``if``,
+``elsif``, ``else`` and ``unless`` on the game's options or on data, ``each`` over data,
+``Hash.new { |h, k| h[k] = value }`` and ``update`` of a hash it made; it may call the game's
+own methods without arguments that only build data too (1824's ``map_optional_hexes``, an
+option test such as ``option_goods_time``).
+
+Anything else — any other method, any other block, a condition on the players or the game's
+state — is not data: evaluating it raises :class:`~tilelay.errors.NotDataError` naming the
+file, the line and why. A constant whose value refers to a constant that is not data is not
+data either.
 
 Ruby symbols are read as :class:`Symbol`, a ``str`` holding the name (so ``{yellow: 1}``
 reads as ``{Symbol("yellow"): 1}``, equal to ``{"yellow": 1}``); arrays used as hash keys
@@ -281,6 +294,7 @@ class _Module:
         "metas",
         "methods",
         "name",
+        "singletons",
         "superclass",
     )
 
@@ -289,6 +303,7 @@ class _Module:
         self.is_class = False
         self.consts: dict[str, _Def] = {}
         self.methods: dict[str, _Def] = {}  # instance methods (def name), for reports
+        self.singletons: dict[str, _Def] = {}  # the module's own methods (def self.name)
         self.changes: dict[str, list[_Def]] = {}  # statements changing a constant in place
         self.includes: list[_Def] = []  # in order: later ones come first among ancestors
         self.metas: list[_Def] = []  # ``include_meta(X)``: X's constants are copied in
@@ -532,6 +547,11 @@ class Program:
                 method_name = node.child_by_field_name("name")
                 if method_name is not None:
                     here.methods[file.text(method_name)] = _Def(node, file, nesting)
+            elif kind == "singleton_method" and nesting:
+                method_name = node.child_by_field_name("name")
+                owner = node.child_by_field_name("object")
+                if method_name is not None and owner is not None and owner.type == "self":
+                    here.singletons[file.text(method_name)] = _Def(node, file, nesting)
             elif kind == "call" and node.child_by_field_name("receiver") is None:
                 method = node.child_by_field_name("method")
                 args = node.child_by_field_name("arguments")
@@ -1156,9 +1176,13 @@ class _Evaluator:
         name = self.file.text(method) if method is not None else "call"
         if node.child_by_field_name("block") is not None:
             return self.block_call(node)
+        arg_nodes = list(self._items(args)) if args is not None else []
+        if receiver is None or receiver.type in ("constant", "scope_resolution", "self"):
+            called = self.singleton(receiver, name)
+            if called is not None:
+                return self.singleton_call(node, called, name, arg_nodes)
         if receiver is None:
             raise _NotData(node, f"calls method {name}")
-        arg_nodes = list(self._items(args)) if args is not None else []
         if name in _IDENTITY and not arg_nodes:
             return self.value(receiver)
         if name == "include?" and len(arg_nodes) == 1:
@@ -1191,6 +1215,48 @@ class _Evaluator:
                 raise _NotData(node, "merge on something that is not a hash")
             return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
+
+    def singleton(self, receiver: Node | None, name: str) -> tuple[str, _Def] | None:
+        """The module method (``def self.name``) a call of ``name`` on ``receiver`` (none or
+        ``self``: the module written in) names, if any."""
+        program = self.program
+        if receiver is None or receiver.type == "self":
+            module = self.nesting[0] if self.nesting else ""
+        else:
+            try:
+                found = program._resolve(receiver, self.file, self.nesting, None)
+            except _NotData:
+                return None
+            if not isinstance(found, _Module):
+                return None
+            module = found.name
+        for anc in program.ancestors(module) if module in program._modules else ():
+            d = program._modules[anc].singletons.get(name)
+            if d is not None:
+                return anc, d
+        return None
+
+    def singleton_call(
+        self, node: Node, called: tuple[str, _Def], name: str, arg_nodes: list[Node]
+    ) -> Value:
+        """What a module method that only builds data returns (1822 CA's ``merge_hexes``)."""
+        owner, d = called
+        depth = getattr(self, "depth", 0)
+        if depth >= _HELPER_DEPTH:
+            raise _NotData(node, f"calls method {name}")
+        args = tuple(self.value(a) for a in arg_nodes)
+        options: frozenset[str] = getattr(self, "options", frozenset())
+        inner = _MethodEvaluator(
+            self.program, d.file, d.nesting, owner, owner, name, options, depth + 1
+        )
+        try:
+            return inner.run(d.node, args)
+        except _NotData as err:
+            line = _line(err.node)
+            error = NotDataError(
+                err.message, constant=f"{owner}.{name}", source=d.file.name, line=line
+            )
+            raise _NotData(node, f"calls method {name}", error) from None
 
     def block_call(self, node: Node) -> Value:
         """A block on data: ``list.reject { |x| test }``, ``select`` and ``filter`` (``!`` too),
@@ -1259,6 +1325,11 @@ class _Evaluator:
             raise _NotData(node, "an element reference ([]) with several indexes is not data")
         container = self.value(obj)
         index = self.value(args[0])
+        if isinstance(container, _Defaults):
+            key = _key(index)
+            if key not in container:
+                container[key] = container.make()
+            return container[key]
         if isinstance(container, dict):
             try:
                 return container.get(_key(index))
@@ -1391,7 +1462,7 @@ _HELPER_DEPTH = 8
 class _MethodEvaluator(_Evaluator):
     """Runs a method that only builds data (see :meth:`Program.method_value`)."""
 
-    __slots__ = ("depth", "klass", "locals", "method", "options", "owner")
+    __slots__ = ("depth", "fresh", "klass", "locals", "method", "options", "owner")
 
     def __init__(
         self,
@@ -1411,14 +1482,26 @@ class _MethodEvaluator(_Evaluator):
         self.options = options
         self.depth = depth
         self.locals: dict[str, Value] = {}
+        #: the hashes this method made (``Hash.new``), which it may change in place
+        self.fresh: set[int] = set()
 
     def run(self, method_node: Node, args: tuple[Value, ...] = ()) -> Value:
         params = method_node.child_by_field_name("parameters")
-        names = [] if params is None else params.named_children
-        if len(names) != len(args) or any(n.type != "identifier" for n in names):
+        names: list[str] = []
+        rest: str | None = None  # a last *parameter: the values left
+        for param in [] if params is None else params.named_children:
+            splat = param.child_by_field_name("name") if param.type == "splat_parameter" else None
+            if param.type == "identifier" and rest is None:
+                names.append(self.file.text(param))
+            elif splat is not None and rest is None:
+                rest = self.file.text(splat)
+            else:
+                raise _NotData(method_node, "takes parameters other than names and a *list")
+        if len(args) < len(names) or (rest is None and len(args) != len(names)):
             raise _NotData(method_node, f"takes other parameters than {len(args)} values")
-        for param, arg in zip(names, args, strict=True):
-            self.locals[self.file.text(param)] = arg
+        self.locals.update(zip(names, args, strict=False))
+        if rest is not None:
+            self.locals[rest] = list(args[len(names) :])
         body = next((c for c in method_node.named_children if c.type == "body_statement"), None)
         if body is None:
             return None
@@ -1653,6 +1736,16 @@ class _MethodEvaluator(_Evaluator):
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
                 return self.truth(node)
+        if receiver is not None and name in ("update", "merge!") and items:
+            changed = self.value(receiver)
+            if not isinstance(changed, dict) or id(changed) not in self.fresh:
+                raise _NotData(node, f"{name} changes a hash this method did not make")
+            for item in items:
+                other = self.value(item)
+                if not isinstance(other, dict):
+                    raise _NotData(node, f"{name} with something that is not a hash")
+                changed.update(other)
+            return changed
         if receiver is not None and name in ("dup", "freeze", "clone", "compact") and not items:
             value = self.value(receiver)
             return (
@@ -1663,7 +1756,21 @@ class _MethodEvaluator(_Evaluator):
         return super().value(node)
 
     def block_call(self, node: Node) -> Value:
-        """As :meth:`_Evaluator.block_call`; a ``!`` filter of a local variable changes it."""
+        """As :meth:`_Evaluator.block_call`; a ``!`` filter of a local variable changes it;
+        ``Hash.new { |h, k| h[k] = value }`` and ``each`` over data run their blocks."""
+        method = node.child_by_field_name("method")
+        receiver = node.child_by_field_name("receiver")
+        block = node.child_by_field_name("block")
+        name = self.file.text(method) if method is not None else ""
+        if receiver is not None and block is not None and block.type != "block_argument":
+            params = block.child_by_field_name("parameters")
+            body = block.child_by_field_name("body")
+            names = [self.file.text(c) for c in params.named_children] if params else []
+            statements = self._items(body) if body is not None else []
+            if name == "new" and self.file.text(receiver) == "Hash":
+                return self.defaults(node, names, statements)
+            if name == "each":
+                return self.each(node, self.value(receiver), names, statements)
         kept = super().block_call(node)
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
@@ -1671,6 +1778,53 @@ class _MethodEvaluator(_Evaluator):
         if receiver is not None and name.endswith("!") and receiver.type == "identifier":
             self.locals[self.file.text(receiver)] = kept
         return kept
+
+    def defaults(self, node: Node, names: list[str], statements: list[Node]) -> Value:
+        """``Hash.new { |h, k| h[k] = value }``: a hash whose missing keys, read, take a new
+        ``value`` (data)."""
+        statement = statements[0] if len(statements) == 1 else None
+        left = statement.child_by_field_name("left") if statement is not None else None
+        right = statement.child_by_field_name("right") if statement is not None else None
+        if (
+            statement is None
+            or statement.type != "assignment"
+            or left is None
+            or right is None
+            or left.type != "element_reference"
+            or len(names) != 2
+            or [self.file.text(c) for c in left.named_children] != names
+        ):
+            raise _NotData(node, "Hash.new with a block other than h[k] = value")
+
+        def make() -> Value:
+            value = self.value(right)
+            self.fresh.add(id(value))
+            return value
+
+        made = _Defaults(make)
+        self.fresh.add(id(made))
+        return made
+
+    def each(self, node: Node, items: Value, names: list[str], statements: list[Node]) -> Value:
+        """``items.each do |x| … end`` (``|key, value|`` on a hash): the block's statements
+        run for each item, its parameters bound."""
+        rows: list[tuple[Value, ...]]
+        if isinstance(items, list) and len(names) == 1:
+            rows = [(item,) for item in items]
+        elif isinstance(items, dict) and len(names) == 2:
+            rows = list(items.items())
+        else:
+            raise _NotData(node, f"each with {len(names)} block parameters on this value")
+        saved = {k: self.locals[k] for k in names if k in self.locals}
+        try:
+            for row in rows:
+                self.locals.update(zip(names, row, strict=True))
+                self.statements(statements)
+        finally:
+            for k in names:
+                self.locals.pop(k, None)
+            self.locals.update(saved)
+        return items
 
     def in_block(self, statement: Node, bindings: dict[str, Value]) -> Value:
         """As :meth:`_Evaluator.in_block`, with the method's local variables, options and
@@ -1711,6 +1865,16 @@ _HANDLERS: dict[str, _Handler] = {
     "element_reference": _Evaluator.element,
     "binary": _Evaluator.binary,
 }
+
+
+class _Defaults(dict[Key, Value]):
+    """A hash made by ``Hash.new { |h, k| h[k] = value }``: ``make`` gives a missing key's."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Value]) -> None:
+        super().__init__()
+        self.make = make
 
 
 def literal(source: str, name: str = "<ruby>") -> Value:
