@@ -558,6 +558,15 @@ def test_a_data_method_calls_the_games_own_methods() -> None:
         def in_play
           @players.size
         end
+        def with_a_local_test
+          base = game_base
+          return 'plain' unless base
+          'based'
+        end
+        def game_base
+          return 'b' if @optional_rules.include?(:base_2)
+          nil
+        end
         def uses_in_play
           in_play
         end
@@ -571,6 +580,10 @@ def test_a_data_method_calls_the_games_own_methods() -> None:
     }
     goods = program.method_value("G::Game", "optional_hexes", options=frozenset({"goods_time"}))
     assert goods == {"white": {("A1", "C3"): "", ("E5",): "town=revenue:0;label=G"}}
+    # (18ZOO's optional_hexes: ``return hexes unless base``, a local variable)
+    assert program.method_value("G::Game", "with_a_local_test") == "plain"
+    based = program.method_value("G::Game", "with_a_local_test", options=frozenset({"base_2"}))
+    assert based == "based"
     with pytest.raises(NotDataError, match="calls method helper"):
         program.method_value("G::Game", "with_argument")
     with pytest.raises(NotDataError, match=r"calls method in_play, which is not data \(g\.rb:"):

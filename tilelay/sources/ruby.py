@@ -1613,6 +1613,8 @@ class _MethodEvaluator(_Evaluator):
                     if len(items) == 1:
                         option = self.value(items[0])
                         return isinstance(option, str) and str(option) in self.options
+        if t == "identifier" and text in self.locals:
+            return _truthy(self.locals[text])
         if t == "identifier" or (
             t == "call"
             and node.child_by_field_name("receiver") is None
