@@ -609,3 +609,21 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     assert not [p for p in game_1830.problems if "no num" in p.message]
     game_1846 = engine_game(checkout.read("G1846"))
     assert [p for p in game_1846.problems if "train 2: no num" in p.message]
+
+
+def test_the_1822_scenarios_start_with_their_own_corporations() -> None:
+    """1822's scenarios play a part of its map with some of its corporations: the engine
+    starts those ``STARTING_CORPORATIONS`` names, changed as ``STARTING_CORPORATIONS_OVERRIDE``
+    says (1822 NRS's LNWR starts in N29, city 0, where 1822's starts in London). Read so,
+    every home is a hex of the scenario's map. 1822 itself keeps all 40, since its optional
+    rule plus_expansion starts the six more of ``STARTING_CORPORATIONS_PLUS``."""
+    checkout = EngineCheckout(reference("18xxgames", "engine"))
+    nrs = checkout.read("G1822NRS")
+    assert len(nrs.corporations) == 40 and len(nrs.played("CORPORATIONS")) == 22
+    lnwr = next(c for c in nrs.played("CORPORATIONS") if c["sym"] == "LNWR")
+    assert (lnwr["coordinates"], lnwr["city"]) == ("N29", 0)
+    assert len(checkout.read("G1822").played("CORPORATIONS")) == 40
+    for name in ("G1822MRS", "G1822NRS", "G1822CaErs", "G1822CaWrs", "G1822PnwSrs"):
+        game = engine_game(checkout.read(name))
+        assert all(c.home in game.hexes for c in game.corporations if c.home), name
+        assert not [p for p in game.problems if "home" in p.message], name

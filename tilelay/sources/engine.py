@@ -524,6 +524,44 @@ def _hex_map(
     return hexes
 
 
+def _starting_corporations(
+    program: Program, klass: str, options: Json
+) -> tuple[frozenset[str], dict[str, dict[str, Json]]] | None:
+    """The corporations a game of the 1822 family may start with (its ``init_corporations``
+    keeps those ``STARTING_CORPORATIONS`` names, or under its optional rule
+    ``plus_expansion`` those of ``STARTING_CORPORATIONS_PLUS``; each changed as
+    ``STARTING_CORPORATIONS_OVERRIDE`` says: its scenarios' smaller maps), where the game
+    has these constants as data; else None. ``options``: the game's ``OPTIONAL_RULES``."""
+    where = program.method_where(klass, "init_corporations")
+    if where is None or where[0] == _BASE_MODULE:
+        return None
+    lists = ["STARTING_CORPORATIONS"]
+    offered = (
+        [o.get("sym") for o in options if isinstance(o, dict)] if isinstance(options, list) else []
+    )
+    if "plus_expansion" in offered:
+        lists.append("STARTING_CORPORATIONS_PLUS")
+    names: list[str] = []
+    for constant in lists:
+        try:
+            value = program.value(klass, constant)
+        except (KeyError, NotDataError):
+            return None
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            return None
+        names += [str(n) for n in value]
+    changes: dict[str, dict[str, Json]] = {}
+    try:
+        overrides = program.value(klass, "STARTING_CORPORATIONS_OVERRIDE")
+    except (KeyError, NotDataError):
+        overrides = None
+    if isinstance(overrides, dict):
+        for sym, change in overrides.items():
+            if isinstance(change, dict):
+                changes[str(sym)] = {str(k): _json(v) for k, v in change.items()}
+    return frozenset(str(n) for n in names), changes
+
+
 def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     program = checkout.program
     base = f"Engine::Game::{name}"
@@ -638,6 +676,15 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
             continue
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             started[constant] = [_json(v) for v in value]
+
+    starting = _starting_corporations(program, klass, meta.get("OPTIONAL_RULES"))
+    if starting is not None:
+        kept, changes = starting
+        started["CORPORATIONS"] = [
+            {**c, **changes.get(str(c.get("sym")), {})}
+            for c in started.get("CORPORATIONS", listed("CORPORATIONS"))
+            if c.get("sym") in kept
+        ]
 
     trains = listed("TRAINS")
     counted = program.method_where(klass, "num_trains")
