@@ -497,27 +497,17 @@ def _hex_map(
     """A map as the engine writes it (colour -> coordinates -> tile string) by coordinate;
     what is not such is added to ``problems``."""
     hexes: dict[str, dict[str, str]] = {}
+
+    def problem(message: str) -> None:
+        problems.append(Problem(where.source, where.line, f"{where.module}::HEXES", message))
+
     for color, group in value.items():
         if not isinstance(group, dict):
-            problems.append(
-                Problem(
-                    where.source,
-                    where.line,
-                    f"{where.module}::HEXES",
-                    f"colour {color} does not hold a hash of hexes",
-                )
-            )
+            problem(f"colour {color} does not hold a hash of hexes")
             continue
         for coords, code in group.items():
             if not isinstance(code, str):
-                problems.append(
-                    Problem(
-                        where.source,
-                        where.line,
-                        f"{where.module}::HEXES",
-                        f"hex {coords!r} has no tile string",
-                    )
-                )
+                problem(f"hex {coords!r} has no tile string")
                 continue
             for coord in coords if isinstance(coords, tuple) else (coords,):
                 hexes[str(coord)] = {"color": str(color), "code": code}
