@@ -1241,21 +1241,36 @@ class _Evaluator:
     ) -> Value:
         """What a module method that only builds data returns (1822 CA's ``merge_hexes``)."""
         owner, d = called
-        depth = getattr(self, "depth", 0)
+        args = tuple(self.value(a) for a in arg_nodes)
+        return self.called(node, owner, owner, d, name, args, ".")
+
+    def called(
+        self,
+        node: Node,
+        klass: str,
+        owner: str,
+        d: _Def,
+        name: str,
+        args: tuple[Value, ...],
+        joiner: str,
+    ) -> Value:
+        """What the method ``name`` (``d``, of ``owner``, run for ``klass``; named
+        ``owner + joiner + name`` in reports) returns called here (``node``) with ``args``,
+        where it only builds data; the options and the depth of calls are this
+        evaluation's."""
+        depth: int = getattr(self, "depth", 0)
+        shown = f"{owner}{joiner}{name}"
         if depth >= _HELPER_DEPTH:
             raise _NotData(node, f"calls method {name}")
-        args = tuple(self.value(a) for a in arg_nodes)
         options: frozenset[str] = getattr(self, "options", frozenset())
         inner = _MethodEvaluator(
-            self.program, d.file, d.nesting, owner, owner, name, options, depth + 1
+            self.program, d.file, d.nesting, klass, owner, name, options, depth + 1
         )
         try:
             return inner.run(d.node, args)
         except _NotData as err:
             line = _line(err.node)
-            error = NotDataError(
-                err.message, constant=f"{owner}.{name}", source=d.file.name, line=line
-            )
+            error = NotDataError(err.message, constant=shown, source=d.file.name, line=line)
             raise _NotData(node, f"calls method {name}", error) from None
 
     def block_call(self, node: Node) -> Value:
@@ -1506,9 +1521,12 @@ class _MethodEvaluator(_Evaluator):
         if body is None:
             return None
         try:
-            return self.statements(self._items(body))
+            result = self.statements(self._items(body))
         except _Return as done:
-            return done.value
+            result = done.value
+        # (a hash made with a default is plain data once returned: a later read of a key it
+        # lacks must not add one)
+        return dict(result) if isinstance(result, _Defaults) else result
 
     def statements(self, nodes: list[Node]) -> Value:
         result: Value = None
@@ -1581,7 +1599,9 @@ class _MethodEvaluator(_Evaluator):
         return self.statements(self._items(part))
 
     def truth(self, node: Node) -> bool:
-        """A condition on the game's options: only option tests and their combinations."""
+        """A condition: tests of the game's options (its own, such as 1824's
+        ``option_goods_time``, too) and their combinations, local variables, and tests of
+        data (``train[:name] == '6'``)."""
         t = node.type
         text = self.file.text(node)
         if t == "parenthesized_statements":
@@ -1627,7 +1647,7 @@ class _MethodEvaluator(_Evaluator):
                 if not (text.endswith("?") and "(" not in text):
                     raise
                 return False  # an option predicate (cotton_port?) that is not data: off
-            return value is not None and value is not False
+            return _truthy(value)
         if t == "call" and text.endswith("?") and "(" not in text:
             return False  # an option predicate (cotton_port?): off
         if t == "binary" or t == "element_reference":
@@ -1637,7 +1657,7 @@ class _MethodEvaluator(_Evaluator):
             except _NotData:
                 pass
             else:
-                return value is not None and value is not False
+                return _truthy(value)
         raise _NotData(node, f"the condition {text[:40]} is not a test of the game's options")
 
     def value(self, node: Node) -> Value:
@@ -1687,17 +1707,7 @@ class _MethodEvaluator(_Evaluator):
         params = d.node.child_by_field_name("parameters")
         if params is not None and params.named_children:
             raise _NotData(node, f"calls method {name} with arguments")
-        inner = _MethodEvaluator(
-            self.program, d.file, d.nesting, self.klass, owner, name, self.options, self.depth + 1
-        )
-        try:
-            return inner.run(d.node)
-        except _NotData as err:
-            line = _line(err.node)
-            error = NotDataError(
-                err.message, constant=f"{owner}#{name}", source=d.file.name, line=line
-            )
-            raise _NotData(node, f"calls method {name}", error) from None
+        return self.called(node, self.klass, owner, d, name, (), "#")
 
     def super_value(self, node: Node) -> Value:
         found = self.program._method(self.klass, self.method, self.owner)
