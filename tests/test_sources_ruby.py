@@ -656,6 +656,7 @@ def test_a_constant_built_by_a_module_method() -> None:
         WEST = { white: { %w[A1] => '' }, red: { %w[A3] => 'offboard=revenue:20' } }.freeze
         EAST = { white: { %w[B2] => 'city=revenue:10' } }.freeze
         HEXES = merge_hexes(WEST, EAST).freeze
+        BLUE = HEXES[:blue]
         SPOILT = spoil(WEST)
       end
     end
@@ -672,6 +673,12 @@ def test_a_constant_built_by_a_module_method() -> None:
         "red": {("A3",): "offboard=revenue:20"},
     }
     assert program.value("ERS::Map", "HEXES") == {"white": {("B2",): "city=revenue:10"}}
+    # (the merged hash is plain once returned: a key it lacks reads as nil, adding none)
+    assert program.value("CA::Map", "BLUE") is None
+    assert program.value("CA::Map", "HEXES") == {
+        "white": {("A1",): "", ("B2",): "city=revenue:10"},
+        "red": {("A3",): "offboard=revenue:20"},
+    }
     assert program.value("CA::Map", "WEST") == {
         "white": {("A1",): ""},
         "red": {("A3",): "offboard=revenue:20"},
