@@ -607,8 +607,17 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     game_1830 = engine_game(checkout.read("G1830"))
     assert game_1830.trains.card_type("6").quantity == 2
     assert not [p for p in game_1830.problems if "no num" in p.message]
-    game_1846 = engine_game(checkout.read("G1846"))
-    assert [p for p in game_1846.problems if "train 2: no num" in p.message]
+    # 1846 counts its 2-, 4- and 5-trains by the players (unknown until a game has them),
+    # its 6-trains the same for 3 to 5 players: 9
+    read_1846 = checkout.read("G1846")
+    assert read_1846.counts_by_players["2"] == {3: 7, 4: 8, 5: 9}
+    assert [t.get("num") for t in read_1846.played("TRAINS") if t["name"] == "6"] == [9]
+    game_1846 = engine_game(read_1846)
+    assert game_1846.trains.card_type("6/7/8").quantity == 9
+    assert [p.message for p in game_1846.problems if "train 2:" in p.message] == [
+        "train 2: no num (the engine counts it by the players: 7 with 3, 8 with 4, 9 with 5); "
+        "taken as unlimited"
+    ]
 
 
 def test_the_1822_scenarios_start_with_their_own_corporations() -> None:

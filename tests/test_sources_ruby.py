@@ -347,7 +347,7 @@ NOT_DATA = """module Map
   G = G
   H = Nope::X
   I = { ok: [1, 2] }
-  J = 1 * 2
+  J = 1 / 2
 end
 """
 
@@ -395,7 +395,7 @@ def test_not_data_is_reported_with_file_line_and_why() -> None:
     assert "local variable or method call" in _not_data(p, "Map", "F").message
     assert _not_data(p, "Map", "G").message.startswith("refers to Map::G")
     assert "unknown constant Nope" in _not_data(p, "Map", "H").message
-    assert "operator *" in _not_data(p, "Map", "J").message
+    assert "operator /" in _not_data(p, "Map", "J").message
     # a constant that is not data does not stop the others
     assert p.value("Map", "I") == {"ok": [1, 2]}
     problem = Problem.of(a)
@@ -685,3 +685,50 @@ def test_a_constant_built_by_a_module_method() -> None:
     }
     with pytest.raises(NotDataError, match="calls method spoil, which is not data"):
         program.value("CA::Map", "SPOILT")
+
+
+def test_a_data_method_by_the_number_of_players() -> None:
+    """Given the number of players, ``@players.size`` is it: 1846's ``num_trains`` (a
+    ``case`` on the train's name, sums and products, a two-player test of its own), 1840's
+    (``[@players.size, 2].max``, a table by count and ``to_sym``). Without it, a count of
+    the players is not data."""
+    from tilelay.errors import NotDataError
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module G
+      class Game
+        TABLE = { 2 => { Y1: 2 }, 3 => { Y1: 4 } }.freeze
+        def num_trains(train)
+          num_players = @players.size
+          case train[:name]
+          when '2'
+            two_player? ? 7 : num_players + 4
+          when '4', '5'
+            num_players * 2 - 1
+          when 'Y1'
+            TABLE[[@players.size, 2].max][train[:name].to_sym]
+          else
+            num_players < 4 ? 1 : 2
+          end
+        end
+        def two_player?
+          @players.size == 2
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+
+    def count(name: str, players: int) -> object:
+        return program.method_value(
+            "G::Game", "num_trains", args=({"name": name},), players=players
+        )
+
+    assert [count("2", n) for n in (2, 3, 4, 5)] == [7, 7, 8, 9]
+    assert [count("5", n) for n in (3, 4)] == [5, 7]
+    assert [count("Y1", n) for n in (1, 2, 3)] == [2, 2, 4]
+    assert [count("6", n) for n in (3, 4, 5)] == [1, 2, 2]
+    with pytest.raises(NotDataError, match="calls method size"):
+        program.method_value("G::Game", "num_trains", args=({"name": "6"},))

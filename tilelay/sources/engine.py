@@ -166,6 +166,11 @@ class EngineGame:
     (``optional_hexes``, ``game_hexes``) builds it and only builds data: 1824's, whose
     ``HEXES`` are those of 1837 it builds on; 1893's, which has no ``HEXES``. ``None`` where
     the map is :attr:`hexes`."""
+    counts_by_players: Mapping[str, Mapping[int, int]] = field(default_factory=dict)
+    """How many of a train the game has by the number of players, for the trains whose
+    number it works out in code (``num_trains``) from the players alone: 1846's 2-trains,
+    ``{3: 7, 4: 8, 5: 9}``; a train whose number is the same for every number of players has
+    it as its ``num`` (:meth:`played`)."""
     problems: tuple[Problem, ...] = ()
     """Constants that are not data (or not in the expected shape), with file, line and why."""
 
@@ -514,6 +519,47 @@ def _hex_map(
     return hexes
 
 
+def _player_counts(span: Json) -> range:
+    """The numbers of players a ``PLAYER_RANGE`` ([least, most]) allows (none when it is
+    not such)."""
+    if isinstance(span, list) and len(span) == 2:
+        least, most = span
+        if isinstance(least, int) and isinstance(most, int) and 0 < least <= most <= 12:
+            return range(least, most + 1)
+    return range(0)
+
+
+def _train_count(
+    program: Program, klass: str, train: dict[str, Json], players: range
+) -> tuple[int | None, dict[int, int]]:
+    """How many of ``train`` the game has (``num_trains``) with its options off: one number,
+    or one by the number of players (each of ``players``) where they differ; (None, {})
+    where that is not data."""
+    arg = (cast(Value, train),)
+    by: dict[int, int] = {}
+    try:
+        for n in players:
+            count = _count(program.method_value(klass, "num_trains", args=arg, players=n))
+            if count is None:
+                break
+            by[n] = count
+    except NotDataError:
+        by = {}
+    if by and len(by) == len(players):
+        if len(set(by.values())) == 1:
+            return next(iter(by.values())), {}
+        return None, by
+    try:
+        return _count(program.method_value(klass, "num_trains", args=arg)), {}
+    except NotDataError:
+        return None, {}
+
+
+def _count(value: Value) -> int | None:
+    """A number of trains as ``num_trains`` gives it (a whole number), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
 def _starting_corporations(
     program: Program, klass: str, options: Json
 ) -> tuple[frozenset[str], dict[str, dict[str, Json]]] | None:
@@ -677,17 +723,20 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         ]
 
     trains = listed("TRAINS")
+    by_players: dict[str, dict[int, int]] = {}
     counted = program.method_where(klass, "num_trains")
     if counted is not None and counted[0] != _BASE_MODULE:
         # how many of each train the game counts in code (num_trains), where that is data
         # with the options off (1830's 6s; 1846's depend on the players: left out)
         played = [dict(t) for t in started.get("TRAINS", trains)]
+        counts = _player_counts(meta.get("PLAYER_RANGE"))
         for train in played:
-            try:
-                num = program.method_value(klass, "num_trains", args=(cast(Value, train),))
-            except NotDataError:
-                continue
-            if isinstance(num, int) and not isinstance(num, bool) and num >= 0:
+            num, by = _train_count(program, klass, train, counts)
+            if by:
+                # (the engine counts it by the players, whatever TRAINS says)
+                by_players[str(train.get("name"))] = by
+                train.pop("num", None)
+            elif num is not None:
                 train["num"] = num
         if played != started.get("TRAINS", trains):
             started["TRAINS"] = played
@@ -721,6 +770,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         built_in_code=built,
         started=started,
         started_map=started_map,
+        counts_by_players=by_players,
         problems=tuple(problems),
     )
 

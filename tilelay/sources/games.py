@@ -259,9 +259,15 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         train = dict(entry)
         if "num" not in train:
             train["num"] = "unlimited"
+            by = game.counts_by_players.get(str(train.get("name")))
+            how = (
+                "by the players: " + ", ".join(f"{c} with {n}" for n, c in by.items())
+                if by
+                else "in code"
+            )
             notes.append(
                 ReadWarning(
-                    f"train {train.get('name')}: no num (the engine counts it in code); "
+                    f"train {train.get('name')}: no num (the engine counts it {how}); "
                     "taken as unlimited",
                     source,
                 )

@@ -43,10 +43,12 @@ What counts as data:
 A method that only builds data (:meth:`Program.method_value`: the engine's ``game_trains``,
 ``optional_hexes``, ``num_trains(train)``…) runs with its parameters and local variables; its
 statements may be assignments (``+=``, ``-=`` of arrays and strings), ``return``, ``if``,
-``elsif``, ``else`` and ``unless`` on the game's options or on data, ``each`` over data,
+``elsif``, ``else``, ``unless`` and ``case``/``when`` on the game's options or on data
+(``<``, ``>``, ``*`` of numbers, ``max``/``min``, ``to_sym`` too), ``each`` over data,
 ``Hash.new { |h, k| h[k] = value }`` and ``update`` of a hash it made; it may call the game's
 own methods without arguments that only build data too (1824's ``map_optional_hexes``, an
-option test such as ``option_goods_time``).
+option test such as ``option_goods_time``); given the number of players, ``@players.size``
+is it (1846's ``num_trains``).
 
 Anything else — any other method, any other block, a condition on the players or the game's
 state — is not data: evaluating it raises :class:`~tilelay.errors.NotDataError` naming the
@@ -66,6 +68,7 @@ refer to them: treat them as read-only.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -871,6 +874,7 @@ class Program:
         *,
         options: frozenset[str] = frozenset(),
         args: tuple[Value, ...] = (),
+        players: int | None = None,
     ) -> Value:
         """What the instance method ``name`` of ``module`` returns when it only builds data:
         its statements run with local variables, the game's optional rules ``options`` on and
@@ -878,16 +882,19 @@ class Program:
         ``self.class::X`` and ``super`` (the ancestor's method, or ``Base``'s
         ``game_trains`` → ``TRAINS``…) resolved, and filters by simple blocks
         (``list.reject! { |t| t[:name] == x }``); ``args`` are its parameters' values
-        (``num_trains(train)``). Raises ``KeyError`` when no such method is defined and
-        :class:`~tilelay.errors.NotDataError` when it does more than that."""
+        (``num_trains(train)``); ``players``, where given, is the number of players
+        (``@players.size``; otherwise a count of the players is not data). Raises ``KeyError``
+        when no such method is defined and :class:`~tilelay.errors.NotDataError` when it does
+        more than that."""
         found = self._method(module, name, None)
         if found is None:
             raise KeyError(_join(module, name))
         owner, d = found
         try:
-            return _MethodEvaluator(self, d.file, d.nesting, module, owner, name, options).run(
-                d.node, args
+            evaluator = _MethodEvaluator(
+                self, d.file, d.nesting, module, owner, name, options, players=players
             )
+            return evaluator.run(d.node, args)
         except _NotData as err:
             message = err.message
             if err.error is not None:
@@ -1263,8 +1270,9 @@ class _Evaluator:
         if depth >= _HELPER_DEPTH:
             raise _NotData(node, f"calls method {name}")
         options: frozenset[str] = getattr(self, "options", frozenset())
+        players: int | None = getattr(self, "players", None)
         inner = _MethodEvaluator(
-            self.program, d.file, d.nesting, klass, owner, name, options, depth + 1
+            self.program, d.file, d.nesting, klass, owner, name, options, depth + 1, players
         )
         try:
             return inner.run(d.node, args)
@@ -1400,10 +1408,19 @@ class _Evaluator:
         if op in ("||", "or"):
             first = self.value(left_node)
             return first if _truthy(first) else self.value(right_node)
-        if op not in ("+", "-"):
+        if op not in ("+", "-", "*", "<", "<=", ">", ">="):
             raise _NotData(node, f"the operator {op} is not data")
         left = self.value(left_node)
         right = self.value(right_node)
+        if op not in ("+", "-"):
+            # comparisons and products of numbers (18xx.games counts trains by the players:
+            # ``@players.size < 4``, ``num_players + 4``)
+            if not all(
+                isinstance(v, int | float) and not isinstance(v, bool) for v in (left, right)
+            ):
+                raise _NotData(node, f"{op} on something that is not a number")
+            assert isinstance(left, int | float) and isinstance(right, int | float)
+            return _NUMBER_OPERATORS[op](left, right)
         if isinstance(left, list) and isinstance(right, list):
             if op == "+":
                 return left + right
@@ -1419,6 +1436,16 @@ class _Evaluator:
         ):
             return left + right if op == "+" else left - right
         raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
+
+
+#: The operators on two numbers besides + and - (``@players.size < 4``, ``n * 2``).
+_NUMBER_OPERATORS: dict[str, Callable[[float, float], Value]] = {
+    "*": operator.mul,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
 
 
 def _truthy(value: Value) -> bool:
@@ -1477,7 +1504,7 @@ _HELPER_DEPTH = 8
 class _MethodEvaluator(_Evaluator):
     """Runs a method that only builds data (see :meth:`Program.method_value`)."""
 
-    __slots__ = ("depth", "fresh", "klass", "locals", "method", "options", "owner")
+    __slots__ = ("depth", "fresh", "klass", "locals", "method", "options", "owner", "players")
 
     def __init__(
         self,
@@ -1489,6 +1516,7 @@ class _MethodEvaluator(_Evaluator):
         method: str,
         options: frozenset[str],
         depth: int = 0,
+        players: int | None = None,
     ) -> None:
         super().__init__(program, file, nesting)
         self.klass = klass
@@ -1496,6 +1524,8 @@ class _MethodEvaluator(_Evaluator):
         self.method = method
         self.options = options
         self.depth = depth
+        #: the number of players, where known (``@players.size``)
+        self.players = players
         self.locals: dict[str, Value] = {}
         #: the hashes this method made (``Hash.new``), which it may change in place
         self.fresh: set[int] = set()
@@ -1678,6 +1708,8 @@ class _MethodEvaluator(_Evaluator):
             return self.value(yes if self.truth(cond) else no)
         if t == "super":
             return self.super_value(node)
+        if t == "case":
+            return self.case(node)
         if t == "scope_resolution":
             scope = node.child_by_field_name("scope")
             name_node = node.child_by_field_name("name")
@@ -1696,6 +1728,26 @@ class _MethodEvaluator(_Evaluator):
         if t == "call":
             return self.call_value(node)
         return super().value(node)
+
+    def case(self, node: Node) -> Value:
+        """``case value when a, b then … else … end`` on data (1846's train counts)."""
+        subject_node = node.child_by_field_name("value")
+        if subject_node is None:
+            raise _NotData(node, "a case without a value")
+        subject = self.value(subject_node)
+        for part in node.named_children:
+            if part.type == "when":
+                patterns = [c for c in part.named_children if c.type == "pattern"]
+                body = part.child_by_field_name("body")
+                for pattern in patterns:
+                    inner = pattern.named_children
+                    if len(inner) != 1:
+                        raise _NotData(pattern, "a pattern that is not one value")
+                    if self.value(inner[0]) == subject:
+                        return self.statements(self._items(body)) if body is not None else None
+            elif part.type == "else":
+                return self.statements(self._items(part))
+        return None
 
     def helper(self, node: Node, name: str) -> Value:
         """What the game's own method ``name``, called without arguments, returns where it
@@ -1722,6 +1774,7 @@ class _MethodEvaluator(_Evaluator):
                 self.method,
                 self.options,
                 self.depth,
+                self.players,
             )
             return inner.run(d.node)
         constant = _BASE_DATA_METHODS.get(self.method)
@@ -1748,6 +1801,28 @@ class _MethodEvaluator(_Evaluator):
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
                 return self.truth(node)
+        if receiver is not None and name in ("to_sym", "to_s") and not items:
+            text = self.value(receiver)
+            if type(text) is not str and not isinstance(text, Symbol):
+                raise _NotData(node, f"{name} of something that is not a string")
+            return Symbol(text) if name == "to_sym" else str(text)
+        if receiver is not None and name in ("max", "min") and not items:
+            listed = self.value(receiver)
+            items_of = listed if isinstance(listed, list) else []
+            numbers = [
+                v for v in items_of if isinstance(v, int | float) and not isinstance(v, bool)
+            ]
+            if numbers and len(numbers) == len(items_of):
+                return max(numbers) if name == "max" else min(numbers)
+            raise _NotData(node, f"{name} of something that is not numbers")
+        if (
+            receiver is not None
+            and self.players is not None
+            and name in ("size", "count", "length")
+            and not items
+            and self.file.text(receiver) in ("@players", "players")
+        ):
+            return self.players
         if receiver is not None and name in ("update", "merge!") and items:
             changed = self.value(receiver)
             if not isinstance(changed, dict) or id(changed) not in self.fresh:
