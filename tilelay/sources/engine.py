@@ -598,6 +598,43 @@ def _starting_corporations(
     return frozenset(str(n) for n in names), changes
 
 
+def _started_map(
+    program: Program,
+    klass: str,
+    built: Mapping[str, Found],
+    written: Found | None,
+    hexes: dict[str, dict[str, str]],
+    problems: list[Problem],
+) -> dict[str, dict[str, str]] | None:
+    """The map as a game starts it with its options off, where a data method builds it
+    (``built``: the game's own ``optional_hexes`` or ``game_hexes``) and only builds data,
+    and it differs from ``hexes`` (its ``HEXES``, read from ``written``): 1824's, whose
+    ``HEXES`` are 1837's; None otherwise, a problem saying why where the method is not data."""
+    method = "optional_hexes" if "optional_hexes" in built else "game_hexes"
+    where = built.get(method)
+    if where is None:
+        return None
+
+    def problem(message: str) -> None:
+        problems.append(Problem(where.source, where.line, f"{where.module}#{method}", message))
+
+    try:
+        value = program.method_value(klass, "optional_hexes")
+    except NotDataError as err:
+        instead = (
+            f"the map read is {written.module}::HEXES, which may not be the one played"
+            if hexes and written is not None
+            else "no map is read"
+        )
+        problem(f"builds the map as a game starts ({err}); {instead}")
+        return None
+    if not isinstance(value, dict):
+        problem("gives no hash of colours as a game starts; the map read is HEXES")
+        return None
+    started = _hex_map(value, where, problems)
+    return started if started != hexes else None
+
+
 def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     program = checkout.program
     base = f"Engine::Game::{name}"
@@ -657,41 +694,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         assert isinstance(raw["HEXES"], dict)
         hexes = _hex_map(raw["HEXES"], found["HEXES"], problems)
 
-    started_map: dict[str, dict[str, str]] | None = None
-    if "optional_hexes" in built or "game_hexes" in built:
-        # the map as the game starts it with its options off (1824's is a method's, where
-        # the HEXES it inherits are 1837's)
-        method = "optional_hexes" if "optional_hexes" in built else "game_hexes"
-        where = built[method]
-        try:
-            map_value = program.method_value(klass, "optional_hexes")
-        except NotDataError as err:
-            written = found.get("HEXES")
-            read_instead = (
-                f"the map read is {written.module}::HEXES, which may not be the one played"
-                if raw["HEXES"] and written is not None
-                else "no map is read"
-            )
-            problems.append(
-                Problem(
-                    where.source,
-                    where.line,
-                    f"{where.module}#{method}",
-                    f"builds the map as a game starts ({err}); {read_instead}",
-                )
-            )
-        else:
-            if not isinstance(map_value, dict):
-                problems.append(
-                    Problem(
-                        where.source,
-                        where.line,
-                        f"{where.module}#{method}",
-                        "gives no hash of colours as a game starts; the map read is HEXES",
-                    )
-                )
-            elif (read_map := _hex_map(map_value, where, problems)) != hexes:
-                started_map = read_map
+    started_map = _started_map(program, klass, built, found.get("HEXES"), hexes, problems)
 
     def listed(constant: str) -> list[dict[str, Json]]:
         value = raw[constant]
@@ -713,12 +716,13 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             started[constant] = [_json(v) for v in value]
 
+    corporations = listed("CORPORATIONS")
     starting = _starting_corporations(program, klass, meta.get("OPTIONAL_RULES"))
     if starting is not None:
         kept, changes = starting
         started["CORPORATIONS"] = [
             {**c, **changes.get(str(c.get("sym")), {})}
-            for c in started.get("CORPORATIONS", listed("CORPORATIONS"))
+            for c in started.get("CORPORATIONS", corporations)
             if c.get("sym") in kept
         ]
 
@@ -727,7 +731,8 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     counted = program.method_where(klass, "num_trains")
     if counted is not None and counted[0] != _BASE_MODULE:
         # how many of each train the game counts in code (num_trains), where that is data
-        # with the options off (1830's 6s; 1846's depend on the players: left out)
+        # with the options off (1830's 6s), by the number of players where it depends on
+        # them (1846's 2s)
         played = [dict(t) for t in started.get("TRAINS", trains)]
         counts = _player_counts(meta.get("PLAYER_RANGE"))
         for train in played:
@@ -762,7 +767,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         location_names=_json(names) if isinstance(names, dict) else {},
         trains=trains,
         phases=listed("PHASES"),
-        corporations=listed("CORPORATIONS"),
+        corporations=corporations,
         minors=listed("MINORS"),
         companies=listed("COMPANIES"),
         market=_json(market) if isinstance(market, list) else [],
