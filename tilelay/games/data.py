@@ -470,8 +470,8 @@ def _lenient_trains(
         else:
             kept.append(entry)
     if len(kept) < len(train_data):
+        rest = tuple(kept)
         try:
-            rest = tuple(kept)
             return rest, trains_from_game_data(
                 rest, phase_data, source=r.source, quantities=quantities
             )
