@@ -614,10 +614,14 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     assert [t.get("num") for t in read_1846.played("TRAINS") if t["name"] == "6"] == [9]
     game_1846 = engine_game(read_1846)
     assert game_1846.trains.card_type("6/7/8").quantity == 9
-    assert [p.message for p in game_1846.problems if "train 2:" in p.message] == [
+    (problem,) = [p for p in game_1846.problems if "train 2:" in p.message]
+    assert problem.message == (
         "train 2: no num (the engine counts it by the players: 7 with 3, 8 with 4, 9 with 5); "
         "taken as unlimited"
-    ]
+    )
+    trains_at = read_1846.found["TRAINS"]  # (said where TRAINS is written, not the map)
+    assert (problem.source, problem.line) == (trains_at.source, trains_at.line)
+    assert problem.source == "lib/engine/game/g_1846/game.rb"
 
 
 def test_the_1822_scenarios_start_with_their_own_corporations() -> None:

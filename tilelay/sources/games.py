@@ -147,6 +147,12 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     """The game data (:mod:`tilelay.games.data`) of an engine game, and what was adapted."""
     where = game.found.get("HEXES")
     source = where.source if where is not None else game.folder
+
+    def at(constant: str) -> tuple[str, int | None]:
+        """Where ``constant`` is written (the map's file, where it was not read)."""
+        found = game.found.get(constant)
+        return (found.source, found.line) if found is not None else (source, None)
+
     notes: list[ReadWarning] = []
     meta = game.meta
     aliases = [a for a in meta.get("GAME_ALIASES") or [] if isinstance(a, str)]
@@ -199,7 +205,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                     notes.append(
                         ReadWarning(
                             f"corporation {sym}: several homes {home}; the first is used",
-                            source,
+                            *at("CORPORATIONS" if kind == "corporation" else "MINORS"),
                         )
                     )
                 home = home[0] if home else None
@@ -269,7 +275,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                 ReadWarning(
                     f"train {train.get('name')}: no num (the engine counts it {how}); "
                     "taken as unlimited",
-                    source,
+                    *at("TRAINS"),
                 )
             )
         trains.append(train)
