@@ -121,3 +121,14 @@ def test_an_option_value_the_file_does_not_use_exits_2(
         f"game uses {values}\n"
     )
     assert cli.main(["trains", path, "--options", f"{name}=Yes"]) == 0
+
+
+def test_a_number_of_trains_by_the_players_is_listed_so() -> None:
+    from tilelay.train_data import trains_from_game_data
+
+    manager = trains_from_game_data(
+        [{"name": "2", "distance": 2, "price": 80, "num": {"3": 7, "4": 8}}], [], source="t"
+    )
+    text = trains_cli.format_text(manager)
+    assert "  2: 7x with 3, 8x with 4 players" in text.splitlines()
+    assert trains_cli.format_text(manager.for_players(4)).splitlines()[1] == "  2: 8x"

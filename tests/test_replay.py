@@ -531,3 +531,20 @@ def test_a_record_s_settings_and_title_of_another_type_are_refused(
         replay(record)
     with pytest.raises(RecordError, match=re.escape(said)):
         list(replay_steps(record))
+
+
+def test_a_record_is_replayed_with_the_trains_of_its_number_of_players(
+    engine_games: None,
+) -> None:
+    """A game whose numbers of trains depend on the players (1846, from the engine: its
+    2-trains 7, 8, 9 for 3, 4, 5 players) is replayed with those of the record's players
+    (the shared records 1846__12666 has three, 1846__10264 five)."""
+    from tilelay.replay import load_record, replay
+
+    for stem, players, twos in (("1846__12666", 3, 7), ("1846__10264", 5, 9)):
+        path = reference("18xxgames", "fixtures", f"{stem}.json")
+        record = load_record(path)
+        assert len(record["players"]) == players
+        trains = replay(record).game.trains
+        assert trains.card_type("2").quantity == twos
+        assert not trains.card_type("2").quantity_by_players

@@ -607,21 +607,21 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     game_1830 = engine_game(checkout.read("G1830"))
     assert game_1830.trains.card_type("6").quantity == 2
     assert not [p for p in game_1830.problems if "no num" in p.message]
-    # 1846 counts its 2-, 4- and 5-trains by the players (unknown until a game has them),
-    # its 6-trains the same for 3 to 5 players: 9
+    # 1846 counts its 2-, 4- and 5-trains by the players, its 6-trains the same for 3 to 5
+    # players (9): read as a number by players, which a game of so many takes
     read_1846 = checkout.read("G1846")
     assert read_1846.counts_by_players["2"] == {3: 7, 4: 8, 5: 9}
     assert [t.get("num") for t in read_1846.played("TRAINS") if t["name"] == "6"] == [9]
     game_1846 = engine_game(read_1846)
     assert game_1846.trains.card_type("6/7/8").quantity == 9
-    (problem,) = [p for p in game_1846.problems if "train 2:" in p.message]
-    assert problem.message == (
-        "train 2: no num (the engine counts it by the players: 7 with 3, 8 with 4, 9 with 5); "
-        "taken as unlimited"
-    )
-    trains_at = read_1846.found["TRAINS"]  # (said where TRAINS is written, not the map)
+    assert game_1846.trains.card_type("2").quantity_by_players == ((3, 7), (4, 8), (5, 9))
+    assert [c.quantity for c in game_1846.for_players(3).trains.card_types] == [7, 4, 3, 9]
+    assert not [p for p in game_1846.problems if "no num" in p.message]
+    # a count the engine works out otherwise stays unknown, said where TRAINS is written
+    game_1824 = engine_game(checkout.read("G1824"))
+    (problem, *_) = [p for p in game_1824.problems if "no num" in p.message]
+    trains_at = checkout.read("G1824").found["TRAINS"]
     assert (problem.source, problem.line) == (trains_at.source, trains_at.line)
-    assert problem.source == "lib/engine/game/g_1846/game.rb"
 
 
 def test_the_1822_scenarios_start_with_their_own_corporations() -> None:

@@ -49,8 +49,10 @@ def test_1846_from_the_engine(engine_entries: dict[str, registry.GameEntry]) -> 
     assert {c.sym for c in minors} >= {"MS", "BIG4"}
     assert game.hex_tile("D6").location_name == "Chicago"
     assert game.tile("57").cities and game.manifest["57"] == 4
-    # trains the engine counts in code are taken as unlimited, and said so
-    assert any("no num" in str(p) for p in game.problems)
+    # trains the engine counts by the players have a number for each (a game of four: 8 2s)
+    assert game.trains.card_type("2").quantity_by_players == ((3, 7), (4, 8), (5, 9))
+    assert game.for_players(4).trains.card_type("2").quantity == 8
+    assert not any("no num" in str(p) for p in game.problems)
 
 
 def test_the_cache_answers_the_second_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

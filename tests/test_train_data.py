@@ -240,3 +240,30 @@ def test_1822s_local_trains_bring_no_phase_of_their_own() -> None:
     trains = load_game("1822").trains
     assert trains.phase_started_by("L/2", side="L") is None
     assert trains.phase_started_by("L/2", side="2") == "2"
+
+
+def test_a_number_of_trains_by_the_players() -> None:
+    """``num`` may be a table by the number of players (18xx.games counts 1846's 2-trains in
+    code: 7, 8, 9 for 3, 4, 5 players): the card type keeps it, its ``quantity`` is the most
+    players', ``for_players`` takes one, and it is written back as it was read. A table that
+    names no number of players, or is empty, is refused naming the train."""
+    from tilelay.train_data import manager_to_game_data
+
+    data = [
+        {"name": "2", "distance": 2, "price": 80, "num": {"4": 8, "3": 7, "5": 9}},
+        {"name": "6", "distance": 6, "price": 800, "num": 9},
+    ]
+    manager = trains_from_game_data(data, [], source="t")
+    two = manager.card_type("2")
+    assert two.quantity_by_players == ((3, 7), (4, 8), (5, 9)) and two.quantity == 9
+    assert two.for_players(3).quantity == 7 and two.for_players(3).quantity_by_players == ()
+    assert two.for_players(6) is two
+    four = manager.for_players(4)
+    assert [c.quantity for c in four.card_types] == [8, 9]
+    assert manager.card_type("6").for_players(4) is manager.card_type("6")
+    written, _ = manager_to_game_data(manager)
+    assert written[0]["num"] == {"3": 7, "4": 8, "5": 9} and written[1]["num"] == 9
+    assert trains_from_game_data(written, [], source="t") == manager
+    for bad, says in (({"x": 3}, "not a number of players"), ({}, "an empty table")):
+        with pytest.raises(GameDataError, match=rf"trains\[0\]: num: .*{says}"):
+            trains_from_game_data([{**data[0], "num": bad}], [], source="t")

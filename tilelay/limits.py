@@ -40,6 +40,7 @@ __all__ = [
     "MAX_NESTING",
     "MAX_NODES",
     "MAX_PATHS",
+    "MAX_PLAYERS",
     "MAX_SIZE",
     "MAX_SLOTS",
     "MAX_TEXT",
@@ -74,6 +75,8 @@ MAX_COUNT = 9_999
 MAX_CODE = 4_000
 #: Levels of nested arrays and objects in JSON or TOML [8].
 MAX_NESTING = 64
+#: Players of one game, where a number of trains is given by them [6].
+MAX_PLAYERS = 12
 #: The largest whole number (either sign) read from JSON or TOML.
 MAX_INT = 10**15
 #: The drawn size of a terrain symbol or a mountain pass [40].

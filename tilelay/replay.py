@@ -594,6 +594,10 @@ class _Replayer:
             if not isinstance(title, str):
                 raise RecordError(f"its 'title' must be a game's name, not {shown(title)}")
             game = load_game(title)
+        players = record.get("players")
+        if isinstance(players, list) and players:
+            # the numbers of trains a game gives by the players (1846's 2-trains)
+            game = game.for_players(len(players))
         rules = rules_for(game)
         # a game whose setup the record decides (18USA's seeded draws) plays a variant
         variant = rules.game_for(game, record)

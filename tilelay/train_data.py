@@ -114,6 +114,18 @@ class _GameData:
             )
         return value
 
+    def by_players(self, where: str, table: Mapping[Any, Any]) -> tuple[tuple[int, int], ...]:
+        """A number of trains by the number of players (``{"3": 7, "4": 8}``), in order."""
+        rows: list[tuple[int, int]] = []
+        for players, count in table.items():
+            text = str(players)
+            if not text.isdigit() or not 1 <= int(text) <= limits.MAX_PLAYERS:
+                raise self.fail(where, f"num: {players!r} is not a number of players")
+            rows.append((int(text), self.integer(where, count, "num", minimum=0)))
+        if not rows:
+            raise self.fail(where, "num: an empty table of numbers by players")
+        return tuple(sorted(rows))
+
     def text(self, where: str, value: object, what: str) -> str:
         if not isinstance(value, str | int) or isinstance(value, bool) or value == "":
             raise self.fail(where, f"{what} must be a name, not {limits.shown(value)}")
@@ -226,8 +238,10 @@ def trains_from_game_data(
     ones; a ``visit`` larger than ``pay`` is kept as ``max_visits``, and the rows themselves
     as the side's ``allowances``; ``distance`` 0 is a train that does not run (a Pullman);
     ``multiplier`` (any whole number) is kept as the side's. ``num: "unlimited"`` is
-    -1; a train without ``num`` takes its number from ``quantities`` (18xx.games computes some
-    in code, e.g. 1830's 6-trains) or is an error. ``variants`` become the second side of a
+    -1; ``num`` may be a table by the number of players (``{"3": 7, "4": 8, "5": 9}``: 1846's
+    2-trains, :attr:`~tilelay.trains.TrainCardType.quantity_by_players`); a train without
+    ``num`` takes its number from ``quantities`` (18xx.games computes some in code) or is an
+    error. ``variants`` become the second side of a
     dual card named ``"side1/side2"``. ``rusts_on`` (a name or a list) / ``available_on`` name
     the train whose first purchase rusts / releases this one: put on the phase that train
     starts if it alone starts it, else on that train's card type; an ``available_on`` naming a
@@ -263,7 +277,12 @@ def trains_from_game_data(
             vcategory = str(variant.get("category") or category)
             sides.append(data.side(vwhere, merged, vcategory))
         name = "/".join(side.name for side in sides)
-        if "num" in entry:
+        by_players: tuple[tuple[int, int], ...] = ()
+        if "num" in entry and isinstance(entry["num"], Mapping):
+            # a number by the number of players: {"3": 7, "4": 8, "5": 9}
+            by_players = data.by_players(where, entry["num"])
+            quantity = by_players[-1][1]
+        elif "num" in entry:
             num = entry["num"]
             quantity = (
                 UNLIMITED if num == "unlimited" else data.integer(where, num, "num", minimum=1)
@@ -284,7 +303,14 @@ def trains_from_game_data(
                 for train in data.names(where, entry[key], key):
                     pending.append((name, key, train, where))
         cards.append(
-            TrainCardType(name, quantity, tuple(sides), category=category, events=tuple(events))
+            TrainCardType(
+                name,
+                quantity,
+                tuple(sides),
+                category=category,
+                events=tuple(events),
+                quantity_by_players=by_players,
+            )
         )
 
     def side_of(i: int, train: str) -> str | None:
@@ -443,6 +469,7 @@ def manager_to_dict(manager: TrainManager) -> dict[str, Any]:
             {
                 "name": card.name,
                 "quantity": None if card.unlimited else card.quantity,
+                "quantity_by_players": {str(n): q for n, q in card.quantity_by_players},
                 "initial_portfolio": card.initial_portfolio,
                 "category": card.category,
                 "obsoleting": card.obsoleting,
@@ -563,7 +590,13 @@ def manager_to_game_data(
     trains: list[dict[str, Any]] = []
     for card in manager.card_types:
         entry = _side_data(card.sides[0])
-        entry["num"] = "unlimited" if card.unlimited else card.quantity
+        entry["num"] = (
+            {str(n): q for n, q in card.quantity_by_players}
+            if card.quantity_by_players
+            else "unlimited"
+            if card.unlimited
+            else card.quantity
+        )
         rusted_by = manager.rusted_by(card.name)
         if rusted_by is not None:
             entry["rusts_on"] = first.get(rusted_by, rusted_by)

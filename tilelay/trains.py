@@ -254,11 +254,23 @@ class TrainCardType:
     releases: tuple[str, ...] = ()
     obsolete_on: str | None = None
     events: tuple[str, ...] = ()
+    #: how many cards there are by the number of players, where that decides it (18xx.games
+    #: counts 1846's 2-trains in code: 7, 8, 9 for 3, 4, 5 players): ``(players, quantity)``
+    #: pairs in order, ``quantity`` being the most players'; :meth:`for_players` picks one
+    quantity_by_players: tuple[tuple[int, int], ...] = ()
 
     @property
     def unlimited(self) -> bool:
         """Whether there is no limit on the number of cards of this type."""
         return self.quantity == UNLIMITED
+
+    def for_players(self, players: int) -> TrainCardType:
+        """This card type as a game of ``players`` players has it (itself where its number
+        does not depend on them, or the table does not name that many)."""
+        for n, quantity in self.quantity_by_players:
+            if n == players:
+                return replace(self, quantity=quantity, quantity_by_players=())
+        return self
 
     @property
     def dual(self) -> bool:
@@ -330,6 +342,13 @@ class TrainManager:
     phase_manager_class: str | None = None
     source: str | None = field(default=None, compare=False)
     warnings: tuple[ReadWarning, ...] = field(default=(), compare=False)
+
+    def for_players(self, players: int) -> TrainManager:
+        """The trains of a game of ``players`` players (:meth:`TrainCardType.for_players`)."""
+        if not any(card.quantity_by_players for card in self.card_types):
+            return self
+        cards = tuple(card.for_players(players) for card in self.card_types)
+        return replace(self, card_types=cards)
 
     def card_type(self, name: str) -> TrainCardType:
         """The train card type called ``name``; raises :class:`NotFoundError`."""

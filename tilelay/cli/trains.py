@@ -58,6 +58,8 @@ def format_text(manager: TrainManager) -> str:
     lines = [f"Train cards ({len(manager.card_types)}):"]
     for card in manager.card_types:
         count = "unlimited" if card.unlimited else f"{card.quantity}x"
+        if card.quantity_by_players:
+            count = ", ".join(f"{q}x with {n}" for n, q in card.quantity_by_players) + " players"
         head = f"  {card.name}: {count}"
         if card.initial_portfolio != "IPO":
             head += f", starts in {card.initial_portfolio}"

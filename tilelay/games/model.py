@@ -13,7 +13,7 @@ otherwise with its axes). :meth:`Game.coord_xy` gives the doubled coordinates of
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -236,6 +236,27 @@ class Game:
         if not chosen:
             return base
         return _with_options(base, chosen)
+
+    def for_players(self, players: int) -> Game:
+        """This game as ``players`` players play it: each train whose number depends on the
+        players (:attr:`~tilelay.trains.TrainCardType.quantity_by_players`: 1846's 2-trains)
+        has that many's; the game itself where no number does (or none is given for them).
+
+        >>> from tilelay.games import load_game
+        >>> load_game("1889").for_players(4) is load_game("1889")
+        True
+        """
+        trains = self.trains.for_players(players)
+        if trains is self.trains:
+            return self
+        key = str(players)
+        data = tuple(
+            {**t, "num": t["num"][key]}
+            if isinstance(t.get("num"), Mapping) and key in t["num"]
+            else t
+            for t in self.train_data
+        )
+        return replace(self, trains=trains, train_data=data)
 
     @property
     def _base(self) -> Game:

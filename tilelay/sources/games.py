@@ -263,17 +263,15 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     trains: list[dict[str, Any]] = []
     for entry in game.played("TRAINS"):
         train = dict(entry)
-        if "num" not in train:
+        by = game.counts_by_players.get(str(train.get("name")))
+        if by:
+            # (counted by the players: a game of so many takes its number, Game.for_players)
+            train["num"] = {str(n): c for n, c in by.items()}
+        elif "num" not in train:
             train["num"] = "unlimited"
-            by = game.counts_by_players.get(str(train.get("name")))
-            how = (
-                "by the players: " + ", ".join(f"{c} with {n}" for n, c in by.items())
-                if by
-                else "in code"
-            )
             notes.append(
                 ReadWarning(
-                    f"train {train.get('name')}: no num (the engine counts it {how}); "
+                    f"train {train.get('name')}: no num (the engine counts it in code); "
                     "taken as unlimited",
                     *at("TRAINS"),
                 )
