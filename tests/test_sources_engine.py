@@ -617,10 +617,15 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     assert game_1846.trains.card_type("2").quantity_by_players == ((3, 7), (4, 8), (5, 9))
     assert [c.quantity for c in game_1846.for_players(3).trains.card_types] == [7, 4, 3, 9]
     assert not [p for p in game_1846.problems if "no num" in p.message]
+    # 1824 takes its counts from a table method of its own (num_trains_map, used by its
+    # init_train_handler), 1824 Cisleithania's by the players
+    counts_1824 = {t["name"]: t.get("num") for t in checkout.read("G1824").played("TRAINS")}
+    assert counts_1824["2"] == 9 and counts_1824["10"] == 20
+    assert checkout.read("G1824Cisleithania").counts_by_players["2"] == {2: 6, 3: 8}
     # a count the engine works out otherwise stays unknown, said where TRAINS is written
-    game_1824 = engine_game(checkout.read("G1824"))
-    (problem, *_) = [p for p in game_1824.problems if "no num" in p.message]
-    trains_at = checkout.read("G1824").found["TRAINS"]
+    game_18gb = engine_game(checkout.read("G18GB"))
+    (problem, *_) = [p for p in game_18gb.problems if "no num" in p.message]
+    trains_at = checkout.read("G18GB").found["TRAINS"]
     assert (problem.source, problem.line) == (trains_at.source, trains_at.line)
 
 

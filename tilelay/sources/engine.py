@@ -23,7 +23,7 @@ An :class:`EngineGame` holds the data in the shape the engine's own JSON gives t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias, cast
@@ -530,16 +530,15 @@ def _player_counts(span: Json) -> range:
 
 
 def _train_count(
-    program: Program, klass: str, train: dict[str, Json], players: range
+    count_of: Callable[[int | None], Value], players: range
 ) -> tuple[int | None, dict[int, int]]:
-    """How many of ``train`` the game has (``num_trains``) with its options off: one number,
-    or one by the number of players (each of ``players``) where they differ; (None, {})
-    where that is not data."""
-    arg = (cast(Value, train),)
+    """How many of a train the game has with its options off (``count_of(n)``: what the
+    engine's code gives for ``n`` players, or None unknown): one number, or one by the number
+    of players (each of ``players``) where they differ; (None, {}) where that is not data."""
     by: dict[int, int] = {}
     try:
         for n in players:
-            count = _count(program.method_value(klass, "num_trains", args=arg, players=n))
+            count = _count(count_of(n))
             if count is None:
                 break
             by[n] = count
@@ -550,9 +549,35 @@ def _train_count(
             return next(iter(by.values())), {}
         return None, by
     try:
-        return _count(program.method_value(klass, "num_trains", args=arg)), {}
+        return _count(count_of(None)), {}
     except NotDataError:
         return None, {}
+
+
+def _counter(
+    program: Program, klass: str, train: dict[str, Json]
+) -> Callable[[int | None], Value] | None:
+    """How the game counts ``train`` in code, by the number of players (see
+    :func:`_train_count`), where it does: its ``num_trains(train)``, or (1824's
+    ``init_train_handler``) its table ``num_trains_map``; else None."""
+    if _own(program, klass, "num_trains"):
+        arg = (cast(Value, train),)
+        return lambda n: program.method_value(klass, "num_trains", args=arg, players=n)
+    if _own(program, klass, "init_train_handler") and _own(program, klass, "num_trains_map"):
+        name = str(train.get("name"))
+
+        def from_table(n: int | None) -> Value:
+            table = program.method_value(klass, "num_trains_map", players=n)
+            return table.get(name) if isinstance(table, dict) else None
+
+        return from_table
+    return None
+
+
+def _own(program: Program, klass: str, method: str) -> bool:
+    """Whether the game (not the engine's ``Base``) defines ``method``."""
+    where = program.method_where(klass, method)
+    return where is not None and where[0] != _BASE_MODULE
 
 
 def _count(value: Value) -> int | None:
@@ -728,23 +753,23 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
 
     trains = listed("TRAINS")
     by_players: dict[str, dict[int, int]] = {}
-    counted = program.method_where(klass, "num_trains")
-    if counted is not None and counted[0] != _BASE_MODULE:
-        # how many of each train the game counts in code (num_trains), where that is data
-        # with the options off (1830's 6s), by the number of players where it depends on
-        # them (1846's 2s)
-        played = [dict(t) for t in started.get("TRAINS", trains)]
-        counts = _player_counts(meta.get("PLAYER_RANGE"))
-        for train in played:
-            num, by = _train_count(program, klass, train, counts)
+    played = [dict(t) for t in started.get("TRAINS", trains)]
+    counts = _player_counts(meta.get("PLAYER_RANGE"))
+    for train in played:
+        # how many of each train the game counts in code, where that is data with the
+        # options off (1830's 6s), by the number of players where it depends on them (1846's
+        # 2s)
+        count_of = _counter(program, klass, train)
+        if count_of is not None:
+            num, by = _train_count(count_of, counts)
             if by:
                 # (the engine counts it by the players, whatever TRAINS says)
                 by_players[str(train.get("name"))] = by
                 train.pop("num", None)
             elif num is not None:
                 train["num"] = num
-        if played != started.get("TRAINS", trains):
-            started["TRAINS"] = played
+    if played != started.get("TRAINS", trains):
+        started["TRAINS"] = played
 
     layout = raw["LAYOUT"]
     axes = _json(raw["AXES"])
