@@ -264,6 +264,12 @@ def test_a_number_of_trains_by_the_players() -> None:
     written, _ = manager_to_game_data(manager)
     assert written[0]["num"] == {"3": 7, "4": 8, "5": 9} and written[1]["num"] == 9
     assert trains_from_game_data(written, [], source="t") == manager
-    for bad, says in (({"x": 3}, "not a number of players"), ({}, "an empty table")):
-        with pytest.raises(GameDataError, match=rf"trains\[0\]: num: .*{says}"):
+    for bad, says in (
+        ({"x": 3}, "not a number of players"),
+        ({}, "an empty table"),
+        ({"13": 3}, "not a number of players"),
+        ({"3": 7, "03": 8}, "players given twice"),
+        ({"3": "x"}, "must be an integer"),
+    ):
+        with pytest.raises(GameDataError, match=rf"trains\[0\]: num.*{says}"):
             trains_from_game_data([{**data[0], "num": bad}], [], source="t")

@@ -121,6 +121,8 @@ class _GameData:
             text = str(players)
             if not text.isdigit() or not 1 <= int(text) <= limits.MAX_PLAYERS:
                 raise self.fail(where, f"num: {players!r} is not a number of players")
+            if any(n == int(text) for n, _ in rows):
+                raise self.fail(where, f"num: {players!r} players given twice")
             rows.append((int(text), self.integer(where, count, "num", minimum=0)))
         if not rows:
             raise self.fail(where, "num: an empty table of numbers by players")
