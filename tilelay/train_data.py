@@ -243,11 +243,11 @@ def trains_from_game_data(
     -1; ``num`` may be a table by the number of players (``{"3": 7, "4": 8, "5": 9}``: 1846's
     2-trains, :attr:`~tilelay.trains.TrainCardType.quantity_by_players`); a train without
     ``num`` takes its number from ``quantities`` (18xx.games computes some in code) or is an
-    error. ``variants`` become the second side of a
-    dual card named ``"side1/side2"``. ``rusts_on`` (a name or a list) / ``available_on`` name
-    the train whose first purchase rusts / releases this one: put on the phase that train
-    starts if it alone starts it, else on that train's card type; an ``available_on`` naming a
-    phase is kept as the card's ``available_from``. A phase's ``on`` names trains (or a
+    error. ``variants`` become the second side of a dual card named ``"side1/side2"``.
+    ``rusts_on`` (a name or a list) / ``available_on`` name the train whose first purchase
+    rusts / releases this one: put on the phase that train starts if it alone starts it, else
+    on that train's card type; an ``available_on`` naming a phase is kept as the card's
+    ``available_from``. A phase's ``on`` names trains (or a
     variant, or ``NAME-N``: train number N of a type, from 0); an empty ``on`` starts nothing.
     A name that is no train is a warning (the engine ignores it too). ``discount`` is kept per
     side, and gives ``exchange_cost`` when all amounts are equal. Unknown keys give warnings in

@@ -593,8 +593,7 @@ def _starting_corporations(
     ``plus_expansion`` those of ``STARTING_CORPORATIONS_PLUS``; each changed as
     ``STARTING_CORPORATIONS_OVERRIDE`` says: its scenarios' smaller maps), where the game
     has these constants as data; else None. ``options``: the game's ``OPTIONAL_RULES``."""
-    where = program.method_where(klass, "init_corporations")
-    if where is None or where[0] == _BASE_MODULE:
+    if not _own(program, klass, "init_corporations"):
         return None
     lists = ["STARTING_CORPORATIONS"]
     offered = (

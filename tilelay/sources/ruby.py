@@ -72,7 +72,7 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
+from typing import TypeAlias, TypeGuard
 
 import tree_sitter
 import tree_sitter_ruby
@@ -903,14 +903,18 @@ class Program:
                 message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
             ) from None
 
-    def _method(self, module: str, name: str, after: str | None) -> tuple[str, _Def] | None:
-        """The nearest ancestor of ``module`` (after ``after``, when given) defining ``name``."""
+    def _method(
+        self, module: str, name: str, after: str | None, *, singleton: bool = False
+    ) -> tuple[str, _Def] | None:
+        """The nearest ancestor of ``module`` (after ``after``, when given) defining ``name``
+        (a module method, ``def self.name``, with ``singleton``)."""
         seen = after is None
         for anc in self.ancestors(module):
             if not seen:
                 seen = anc == after
                 continue
-            d = self._modules[anc].methods.get(name)
+            own = self._modules[anc]
+            d = (own.singletons if singleton else own.methods).get(name)
             if d is not None:
                 return anc, d
         return None
@@ -1223,6 +1227,11 @@ class _Evaluator:
             return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
 
+    def frame(self) -> tuple[frozenset[str], int, int | None]:
+        """The options in force, how deep in calls of methods, and the number of players
+        (where known) of this evaluation: a constant's, none of them."""
+        return frozenset(), 0, None
+
     def singleton(self, receiver: Node | None, name: str) -> tuple[str, _Def] | None:
         """The module method (``def self.name``) a call of ``name`` on ``receiver`` (none or
         ``self``: the module written in) names, if any."""
@@ -1237,11 +1246,9 @@ class _Evaluator:
             if not isinstance(found, _Module):
                 return None
             module = found.name
-        for anc in program.ancestors(module) if module in program._modules else ():
-            d = program._modules[anc].singletons.get(name)
-            if d is not None:
-                return anc, d
-        return None
+        if module not in program._modules:
+            return None
+        return program._method(module, name, None, singleton=True)
 
     def singleton_call(
         self, node: Node, called: tuple[str, _Def], name: str, arg_nodes: list[Node]
@@ -1265,12 +1272,10 @@ class _Evaluator:
         ``owner + joiner + name`` in reports) returns called here (``node``) with ``args``,
         where it only builds data; the options and the depth of calls are this
         evaluation's."""
-        depth: int = getattr(self, "depth", 0)
+        options, depth, players = self.frame()
         shown = f"{owner}{joiner}{name}"
         if depth >= _HELPER_DEPTH:
             raise _NotData(node, f"calls method {name}")
-        options: frozenset[str] = getattr(self, "options", frozenset())
-        players: int | None = getattr(self, "players", None)
         inner = _MethodEvaluator(
             self.program, d.file, d.nesting, klass, owner, name, options, depth + 1, players
         )
@@ -1415,11 +1420,8 @@ class _Evaluator:
         if op not in ("+", "-"):
             # comparisons and products of numbers (18xx.games counts trains by the players:
             # ``@players.size < 4``, ``num_players + 4``)
-            if not all(
-                isinstance(v, int | float) and not isinstance(v, bool) for v in (left, right)
-            ):
+            if not (_is_number(left) and _is_number(right)):
                 raise _NotData(node, f"{op} on something that is not a number")
-            assert isinstance(left, int | float) and isinstance(right, int | float)
             return _NUMBER_OPERATORS[op](left, right)
         if isinstance(left, list) and isinstance(right, list):
             if op == "+":
@@ -1427,13 +1429,7 @@ class _Evaluator:
             return [v for v in left if v not in right]
         if op == "+" and isinstance(left, str) and isinstance(right, str):
             return left + right
-        numbers = (int, float)
-        if (
-            isinstance(left, numbers)
-            and isinstance(right, numbers)
-            and not isinstance(left, bool)
-            and not isinstance(right, bool)
-        ):
+        if _is_number(left) and _is_number(right):
             return left + right if op == "+" else left - right
         raise _NotData(node, f"{op} on {type(left).__name__} and {type(right).__name__}")
 
@@ -1446,6 +1442,11 @@ _NUMBER_OPERATORS: dict[str, Callable[[float, float], Value]] = {
     ">": operator.gt,
     ">=": operator.ge,
 }
+
+
+def _is_number(value: Value) -> TypeGuard[int | float]:
+    """Whether ``value`` is a whole or decimal number (``true`` and ``false`` are not)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _truthy(value: Value) -> bool:
@@ -1497,7 +1498,7 @@ _BASE_DATA_METHODS = {
 }
 
 
-#: How deep the game's own methods may call one another (:meth:`_MethodEvaluator.helper`).
+#: How deep methods may call one another (:meth:`_Evaluator.called`).
 _HELPER_DEPTH = 8
 
 
@@ -1729,6 +1730,9 @@ class _MethodEvaluator(_Evaluator):
             return self.call_value(node)
         return super().value(node)
 
+    def frame(self) -> tuple[frozenset[str], int, int | None]:
+        return self.options, self.depth, self.players
+
     def case(self, node: Node) -> Value:
         """``case value when a, b then … else … end`` on data (1846's train counts)."""
         subject_node = node.child_by_field_name("value")
@@ -1753,7 +1757,7 @@ class _MethodEvaluator(_Evaluator):
         """What the game's own method ``name``, called without arguments, returns where it
         only builds data too (1824's ``map_optional_hexes``, 1893's ``base_map``)."""
         found = self.program._method(self.klass, name, None)
-        if found is None or self.depth >= _HELPER_DEPTH:
+        if found is None:
             raise _NotData(node, f"calls method {name}")
         owner, d = found
         params = d.node.child_by_field_name("parameters")
@@ -1809,9 +1813,7 @@ class _MethodEvaluator(_Evaluator):
         if receiver is not None and name in ("max", "min") and not items:
             listed = self.value(receiver)
             items_of = listed if isinstance(listed, list) else []
-            numbers = [
-                v for v in items_of if isinstance(v, int | float) and not isinstance(v, bool)
-            ]
+            numbers = [v for v in items_of if _is_number(v)]
             if numbers and len(numbers) == len(items_of):
                 return max(numbers) if name == "max" else min(numbers)
             raise _NotData(node, f"{name} of something that is not numbers")
