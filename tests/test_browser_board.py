@@ -347,6 +347,39 @@ def test_1846_from_the_engine_sources(server: str, browser: Any, shots: Path) ->
     assert pg.console_errors == []
 
 
+def test_18usa_is_drawn_for_the_seed_and_players_chosen(
+    server: str, browser: Any, shots: Path
+) -> None:
+    """18USA draws its red hexes and metropolises when it starts: the board page draws them
+    for the seed and players of its address, and again for those chosen in the Board tab."""
+    reference("18xxgames", "engine")
+    pg = _page(browser)
+    _open(pg, server + "/board/18USA?seed=109372&players=4")
+    assert pg.locator('#map g.hex[data-coord="A27"]').count() == 1  # a red hex drawn
+    assert _tile_at(pg, "H22")[0] == "X01" and _tile_at(pg, "G3")[0] == "G3"
+    pg.click('.tabs [data-tab="board"]')
+    assert pg.input_value("#setup-seed") == "109372"
+    assert pg.input_value("#setup-players") == "4"
+    pg.fill("#setup-seed", "5")
+    pg.select_option("#setup-players", "3")
+    pg.click("#setup-form button[type=submit]")
+    pg.wait_for_function(
+        "() => document.querySelector('#map g.hex[data-coord=\"G3\"] g.tile')"
+        ".dataset.tile === 'X05'"
+    )
+    want = BoardState("18USA").with_setup(5, 3).board()
+    for coord in ("G3", "H22", "D20", "I19", "E11", "H14"):
+        assert _tile_at(pg, coord)[0] == want.tile_at(coord).name, coord
+    assert pg.input_value("#setup-seed") == "5"
+    _shot(pg, shots, "18usa_01_seed_5")
+    # a seed the game cannot take says why, and the board stays as it was
+    pg.fill("#setup-seed", "99999999999999999999")
+    pg.click("#setup-form button[type=submit]")
+    pg.wait_for_selector(".toast")
+    assert pg.input_value("#setup-seed") == "5"
+    assert [e for e in pg.console_errors if "422" not in e and "400" not in e] == []
+
+
 def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: Path) -> None:
     pg = _page(browser)
     _import_record(pg, server, reference("18xxgames", "fixtures", "1889_314.json"))

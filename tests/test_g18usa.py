@@ -30,8 +30,8 @@ from tilelay.games import Game, game_from_data, load_game
 from tilelay.replay import RecordError, ReplayStep, load_record, replay_steps
 from tilelay.route_rules import UnsupportedTrain
 from tilelay.routes import RouteError, RoutePlanner
-from tilelay.rules import GameRules, RunFacts, g18usa, rules_for
-from tilelay.rules.g18usa import G18USA, EngineRandom, draw_setup, record_seed
+from tilelay.rules import GameRules, RunFacts, Start, g18usa, rules_for
+from tilelay.rules.g18usa import G18USA, EngineRandom, draw_setup
 from tilelay.tile import Tile
 
 pytestmark = pytest.mark.usefixtures("engine_games")
@@ -110,9 +110,10 @@ def test_the_setup_drawn_for_the_records_seed_is_the_engines() -> None:
 
 
 def test_a_record_without_settings_takes_the_digits_of_its_id_as_seed() -> None:
-    assert record_seed({"id": "hotseat-123", "settings": {"seed": ""}}) == 123
-    assert record_seed({"settings": {"seed": 7}}) == 7
-    assert record_seed({}) is None
+    assert Start.of_record({"id": "hotseat-123", "settings": {"seed": ""}}).seed == 123
+    assert Start.of_record({"settings": {"seed": 7}}).seed == 7
+    assert Start.of_record({"settings": {"seed": "12"}, "players": [{}, {}]}) == Start(12, 2)
+    assert Start.of_record({}).seed is None
 
 
 def test_replay_lays_the_metropolises_and_adds_the_red_hexes() -> None:
@@ -142,10 +143,8 @@ def test_the_optional_rule_of_1817s_trains_plays_with_them() -> None:
     (18xx.games' ``G18USA::Game#game_trains``, ``#game_phases``); replay buys from them."""
     seventeen = load_game("1817")
     game = load_game("18USA")
-    made = {"id": SEED, "players": PLAYERS, "settings": {"seed": SEED}}
-    chosen = rules_for(game).game_for(
-        game, {**made, "settings": {"seed": SEED, "optional_rules": ["seventeen_trains"]}}
-    )
+    made = Start(SEED, len(PLAYERS))
+    chosen = rules_for(game).game_for(game, Start(SEED, len(PLAYERS), ("seventeen_trains",)))
     roster = {c.name: c.quantity for c in chosen.trains.card_types}
     assert roster == {**{c.name: c.quantity for c in seventeen.trains.card_types}, "P": 20}
     assert "3+" not in roster and roster["2+"] == 4  # 18USA's own has a 3+ and five 2+s

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import recorded_runs
+from tests.conftest import engine_games_known, offboard_revenues, recorded_runs
 from tilelay.errors import NotFoundError
 from tilelay.sandbox import BoardState, Edit, IllegalEdit, StateError, board_actions, game_key
 
@@ -172,3 +172,62 @@ def test_board_actions_rebuild_the_boards_of_recorded_games(stem: str) -> None:
 def test_an_edit_in_words(text: str, words: str) -> None:
     # what the board page's undo and redo buttons say (their text forms are for the state)
     assert Edit.parse(text).describe() == words
+
+
+# ---------------------------------------------------------------------- drawn setups
+
+
+def test_a_board_of_a_game_that_draws_its_setup_starts_from_its_seed() -> None:
+    """18USA draws its red hexes' values and its metropolises from the game's seed and
+    players: a board given them starts as a record with that seed does (the values the
+    engine draws for seed 109372 and four players: tests/test_g18usa.py)."""
+    with engine_games_known():
+        plain = BoardState("18USA")
+        assert "A27" not in plain.board().game.hexes  # the map as its data has it
+        state = plain.with_setup(109372, 4)
+        board = state.board()
+        assert offboard_revenues(board.game, "A27") == {
+            "yellow": 30,
+            "green": 50,
+            "brown": 60,
+            "gray": 80,
+        }
+        # the metropolises drawn are laid before play, and are no action of the board's
+        assert [board.tile_at(c).name for c in ("H22", "D20", "I19")] == ["X01", "X02", "X06"]
+        assert board.tile_at("G3").name == "G3" and state.actions == ()
+        # a board laid on it keeps the setup through JSON and undo
+        laid = state.lay("E13", "7", 0)
+        again = BoardState.from_json(laid.to_json())
+        assert again == laid and again.to_json()["seed"] == 109372
+        assert again.undo().board().tile_at("H22").name == "X01"
+        # another seed draws another setup; the history goes, as with options
+        other = laid.with_setup(5, 3)
+        assert other.done == () and other.seed == 5 and other.players == 3
+        assert other.board().tile_at("G3").name == "X05"  # Los Angeles drawn this time
+        assert other.with_setup(None, None).board().tile_at("G3").name == "G3"
+
+
+def test_a_seed_and_players_are_refused_where_the_game_cannot_start_so() -> None:
+    with pytest.raises(IllegalEdit, match="1889 draws nothing from a seed"):
+        BoardState("1889").with_setup(3, 4)
+    with pytest.raises(IllegalEdit, match="played by 2 to 6 players, not 9"):
+        BoardState("1889").with_setup(None, 9)
+    assert BoardState("1889").with_setup(None, 4).players == 4
+    with pytest.raises(StateError, match="'seed' must be null or a whole number"):
+        BoardState.from_json({"game": "1889", "seed": "5"})
+    with pytest.raises(StateError, match="1889 draws nothing from a seed"):
+        BoardState.from_json({"game": "1889", "seed": 5, "players": 4})
+    with engine_games_known():
+        with pytest.raises(IllegalEdit, match="for a number of players: give one"):
+            BoardState("18USA").with_setup(5, None)
+        with pytest.raises(IllegalEdit, match="a seed is a whole number from 0"):
+            BoardState("18USA").with_setup(-1, 4)
+
+
+def test_a_boards_players_give_the_games_numbers_of_trains() -> None:
+    with engine_games_known():
+        twos = {
+            n: BoardState("1846", players=n).resolve().trains.card_type("2").quantity
+            for n in (3, 4, 5)
+        }
+        assert twos == {3: 7, 4: 8, 5: 9}

@@ -13,7 +13,7 @@ import pytest
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from tests.conftest import reference, slowed_searches
+from tests.conftest import engine_games_known, reference, slowed_searches
 from tilelay.routes import RoutePlanner
 from tilelay.sandbox import BoardState
 from tilelay.web import create_app
@@ -630,3 +630,38 @@ def test_a_game_of_a_second_source_keeps_its_name(
         )
     finally:
         registry.reset()
+
+
+def _boot(page: str) -> dict[str, Any]:
+    """The data a board page starts from (its ``boot`` script)."""
+    found = re.search(r'<script id="boot" type="application/json">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, Any] = json.loads(found.group(1))
+    return data
+
+
+def test_a_game_that_draws_its_setup_is_drawn_for_a_seed_and_players(client: TestClient) -> None:
+    """18USA's board: the page draws its setup for ``?seed=&players=`` (or a seed at random
+    and the most players), ``/api/boards/setup`` draws it again, and what cannot start so is
+    refused naming why."""
+    with engine_games_known():
+        page = client.get("/board/18USA?seed=109372&players=4")
+        assert page.status_code == 200, page.text
+        view = _boot(page.text)["view"]
+        assert view["game"]["seeded"] and view["game"]["players"] == [2, 7]
+        assert (view["state"]["seed"], view["state"]["players"]) == (109372, 4)
+        assert 'data-coord="A27"' in view["svg"]  # a red hex the seed's draw adds
+        drawn = _boot(client.get("/board/18USA").text)["view"]["state"]
+        assert isinstance(drawn["seed"], int) and drawn["players"] == 7
+        again = post(client, "/api/boards/setup", {"state": view["state"], "seed": 5, "players": 3})
+        assert (again["state"]["seed"], again["state"]["players"]) == (5, 3)
+        assert BoardState.from_json(again["state"]).board().tile_at("G3").name == "X05"
+        err = post(client, "/api/boards/setup", {"state": view["state"], "seed": 5}, 422)
+        assert "give one" in err["error"]
+        post(client, "/api/boards/setup", {"state": view["state"], "seed": "5"}, 400)
+        assert client.get("/board/18USA?seed=x").status_code == 400
+    assert not _boot(client.get("/board/1889").text)["view"]["game"]["seeded"]
+    body = {"state": {"game": "1889"}, "seed": 1, "players": 3}
+    err = post(client, "/api/boards/setup", body, 422)
+    assert "draws nothing from a seed" in err["error"]
+    assert client.get("/board/1889?seed=3&players=4").status_code == 400

@@ -10,8 +10,9 @@ from starlette.testclient import TestClient
 
 from tests.conftest import reference
 from tilelay.audit import audit_record
+from tilelay.sandbox import BoardState
 from tilelay.web import create_app
-from tilelay.web.records import analyse_record
+from tilelay.web.records import analyse_record, branch_state
 
 
 @pytest.mark.usefixtures("engine_games")
@@ -66,3 +67,31 @@ def test_a_record_is_renamed(tmp_path: Path) -> None:
         assert [r["name"] for r in listed if r["id"] == made["id"]] == ["the second try"]
         assert client.patch(f"/api/records/{made['id']}", json={"name": " "}).status_code == 400
         assert client.patch("/api/records/999", json={"name": "x"}).status_code == 404
+
+
+@pytest.mark.usefixtures("engine_games")
+def test_a_board_branched_from_a_record_starts_as_the_record_did() -> None:
+    """A board branched off a step of 18USA (whose red hexes and metropolises the record's
+    seed draws) had the map of the game's data: no red hexes, its routes not the record's.
+    It now starts from the record's seed and players, its metropolises laid by the game
+    and not among its actions, and its board is the step's."""
+    record = json.loads(
+        reference("18xxgames", "fixtures", "18USA__109372.json").read_text(encoding="utf-8")
+    )
+    record["actions"] = record["actions"][:330]
+    analysis = analyse_record(record, seconds=0)
+    step = analysis.steps[-1]
+    state = branch_state(analysis, len(analysis.steps) - 1)
+    assert (state.seed, state.players) == (109372, 4)
+    # the metropolises the game laid are not actions, but a tile laid over one is
+    assert "I19=X06-0" not in state.actions and "H22=X01-0" not in state.actions
+    assert "D20=592-0" in state.actions
+    board = BoardState.from_json(json.loads(json.dumps(state.to_json()))).board()
+    assert "A27" in board.game.hexes
+    assert board.laid == step.board.laid and board.tokens == step.board.tokens
+    # a game that draws nothing keeps no seed, but its players
+    shikoku = json.loads(
+        reference("18xxgames", "fixtures", "1889_314.json").read_text(encoding="utf-8")
+    )
+    branched = branch_state(analyse_record(shikoku, seconds=0), 5)
+    assert (branched.seed, branched.players) == (None, len(shikoku["players"]))

@@ -47,7 +47,7 @@ from tilelay.errors import GameDataError, TilelayError
 from tilelay.files import read_bytes
 from tilelay.games import UNLIMITED, Game, load_game
 from tilelay.limits import MAX_AMOUNT, MAX_TRAINS, read_json, shown
-from tilelay.rules import RunFacts, rules_for
+from tilelay.rules import RunFacts, Start, rules_for
 from tilelay.tile import NodeKind, Tile
 from tilelay.trains import Phase
 
@@ -600,7 +600,7 @@ class _Replayer:
             game = game.for_players(len(players))
         rules = rules_for(game)
         # a game whose setup the record decides (18USA's seeded draws) plays a variant
-        variant = rules.game_for(game, record)
+        variant = rules.game_for(game, Start.of_record(record))
         if variant is not game:
             game = variant
             rules = rules_for(game)

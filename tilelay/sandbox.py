@@ -1,7 +1,9 @@
 """A sandbox board: a board's state as a value, changed by edits that can be undone.
 
 A :class:`BoardState` is everything a player sets up on a board to try lays before making
-them: the game and its options, the phase, the actions done (tile lays and token placements
+them: the game and its options (and, for a game that draws its setup when it starts, the
+seed and number of players it is drawn for: 18USA's red hexes and metropolises, see
+:attr:`BoardState.seed`), the phase, the actions done (tile lays and token placements
 as their text forms, ``K4=57-1`` and ``K4=KO@0``), the corporation and trains whose best
 routes are shown, and the history of edits (:class:`Edit`) for undo and redo. It is immutable
 and has a JSON form (:meth:`BoardState.to_json`, :meth:`BoardState.from_json`), so saving,
@@ -36,7 +38,8 @@ from tilelay.actions import Action, ActionError, TileLay, TokenPlacement, parse_
 from tilelay.board import Board, BoardError
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, load_game
-from tilelay.limits import MAX_TRAINS, read_json, shown
+from tilelay.limits import MAX_PLAYERS, MAX_TRAINS, read_json, shown
+from tilelay.rules import Start, rules_for
 from tilelay.trains import Phase
 
 __all__ = [
@@ -57,6 +60,8 @@ MAX_HISTORY = 500
 
 #: ``Edit.index`` of a change of phase.
 PHASE = -1
+#: The largest seed a board takes (the engine's seeds are far smaller).
+MAX_SEED = 2**63 - 1
 
 
 def game_key(game: Game) -> str:
@@ -160,7 +165,8 @@ _BOARDS_KEPT = 256
 
 def _board(game: Game, actions: tuple[str, ...]) -> Board:
     """The board of ``actions`` on ``game`` (kept: an edit usually adds one action to a
-    board built just before, so only that action is applied)."""
+    board built just before, so only that action is applied), after the tiles the game lays
+    before play (:meth:`~tilelay.rules.GameRules.opening_lays`)."""
     with _BOARDS_LOCK:
         board = _BOARDS.get((game, actions))
         start = len(actions)
@@ -169,6 +175,8 @@ def _board(game: Game, actions: tuple[str, ...]) -> Board:
             start = len(actions) - 1
         if board is None:
             board, start = Board(game), 0
+            for lay in rules_for(game).opening_lays(game):
+                board = board.apply(lay)
     for i in range(start, len(actions)):
         try:
             board = board.apply(parse_action(actions[i]))
@@ -191,6 +199,13 @@ class BoardState:
     order done. ``corporation`` and ``trains`` (train type names) say whose best routes to
     show. ``done`` are the edits that made the state (the last one is undone first) and
     ``undone`` those undone that a redo restores (the last one first).
+
+    ``players`` (None: not said) plays the game with that many players' numbers of trains
+    (:meth:`~tilelay.games.Game.for_players`). A game that draws its setup when it starts
+    (:attr:`~tilelay.rules.GameRules.seeded`) draws it from ``seed`` for ``players``
+    players (:meth:`~tilelay.rules.GameRules.game_for`, and the tiles it lays before play),
+    as a record of it with that seed starts: without a seed its map is the one its data
+    has (18USA's without its red hexes). Another game takes no seed.
     """
 
     game: str
@@ -201,12 +216,21 @@ class BoardState:
     trains: tuple[str, ...] = ()
     done: tuple[Edit, ...] = ()
     undone: tuple[Edit, ...] = ()
+    seed: int | None = None
+    players: int | None = None
 
     # ---------------------------------------------------------------- reading
 
     def resolve(self) -> Game:
-        """The game with the state's options (:class:`NotFoundError` for an unknown one)."""
-        return load_game(self.game).with_options(self.options)
+        """The game with the state's options, players and seed (:class:`NotFoundError` for
+        an unknown game or option)."""
+        game = load_game(self.game).with_options(self.options)
+        if self.players is not None:
+            game = game.for_players(self.players)
+        if self.seed is not None:
+            start = Start(self.seed, self.players or 0, self.options)
+            game = rules_for(game).game_for(game, start)
+        return game
 
     def board(self) -> Board:
         """The board: the actions done on the game's map, in order (rules are not checked
@@ -378,6 +402,20 @@ class BoardState:
             raise IllegalEdit(str(err)) from None
         return state
 
+    def with_setup(self, seed: int | None, players: int | None) -> BoardState:
+        """The same board on the game started from ``seed`` with ``players`` players (see
+        the class; refused, naming why, for a seed of a game that draws nothing from one, a
+        seed without players, numbers out of range, or an action that no longer fits, e.g. a
+        tile on a metropolis the new draw leaves out). Not an edit: the history is
+        cleared."""
+        _check_setup(load_game(self.game), seed, players)
+        state = replace(self, seed=seed, players=players, done=(), undone=())
+        try:
+            state.board()
+        except StateError as err:
+            raise IllegalEdit(str(err)) from None
+        return state
+
     def undo(self) -> BoardState:
         """The state before the last edit (the same state when there is none)."""
         if not self.done:
@@ -411,6 +449,8 @@ class BoardState:
             "trains": list(self.trains),
             "done": [str(e) for e in self.done],
             "undone": [str(e) for e in self.undone],
+            "seed": self.seed,
+            "players": self.players,
         }
 
     def dumps(self) -> str:
@@ -434,6 +474,8 @@ class BoardState:
             "trains",
             "done",
             "undone",
+            "seed",
+            "players",
         }
         if unknown:
             raise StateError(f"unknown field(s) in a board state: {', '.join(sorted(unknown))}")
@@ -449,7 +491,13 @@ class BoardState:
             trains=_strings(data, "trains", 50),
             done=tuple(Edit.parse(t) for t in _strings(data, "done", MAX_HISTORY)),
             undone=tuple(Edit.parse(t) for t in _strings(data, "undone", MAX_HISTORY)),
+            seed=_optional_int(data, "seed", MAX_SEED),
+            players=_optional_int(data, "players", MAX_PLAYERS),
         )
+        try:
+            _check_setup(load_game(state.game), state.seed, state.players)
+        except IllegalEdit as err:
+            raise StateError(str(err)) from None
         resolved = state.resolve()
         actions: list[str] = []
         for i, text in enumerate(state.actions):
@@ -535,6 +583,34 @@ def _strings(data: Mapping[str, Any], key: str, most: int) -> tuple[str, ...]:
     if len(value) > most:
         raise StateError(f"{key!r} has {len(value)} entries: at most {most}")
     return tuple(value)
+
+
+def _optional_int(data: Mapping[str, Any], key: str, most: int) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise StateError(f"{key!r} must be null or a whole number from 0 to {most}")
+    return value
+
+
+def _check_setup(game: Game, seed: int | None, players: int | None) -> None:
+    """Refuse (:class:`IllegalEdit`, saying why) a seed or number of players ``game`` cannot
+    start with (see :class:`BoardState`)."""
+    if players is not None:
+        low, high = game.players or (1, MAX_PLAYERS)
+        if not low <= players <= high:
+            raise IllegalEdit(
+                f"game {game.name} is played by {low} to {high} players, not {players}"
+            )
+    if seed is None:
+        return
+    if not rules_for(game).seeded:
+        raise IllegalEdit(f"game {game.name} draws nothing from a seed: it takes none")
+    if not 0 <= seed <= MAX_SEED:
+        raise IllegalEdit(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed}")
+    if players is None:
+        raise IllegalEdit(f"game {game.name} draws its setup for a number of players: give one")
 
 
 def _optional_str(data: Mapping[str, Any], key: str) -> str | None:

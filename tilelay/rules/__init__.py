@@ -30,6 +30,12 @@ The search stays exact with route and run-level rules: it bounds a route by its 
 bound can beat the best found; it bounds a run by its routes' revenues plus
 ``run_bonus_bound`` and evaluates each complete run with ``run_revenue``.
 
+A game whose setup is drawn when it starts (18USA's red hexes and metropolises, from the
+game's seed and its number of players: :class:`Start`) says so (:attr:`GameRules.seeded`) and
+makes the game so started (:meth:`GameRules.game_for`), with the tiles it lays before play
+(:meth:`GameRules.opening_lays`): replay starts a record's game from the record, a sandbox
+board (:class:`~tilelay.sandbox.BoardState`) from the seed and players it is given.
+
 Replaying a record asks the game's rules too (:meth:`GameRules.setup`,
 :meth:`GameRules.translate`, :meth:`GameRules.before_action`, :meth:`GameRules.after_action`,
 :meth:`GameRules.extra_slot`): what the game gives at the start (e.g. 1846's minors' first
@@ -48,6 +54,7 @@ from itertools import chain, compress, count
 from operator import attrgetter
 from typing import Any, ClassVar, Protocol
 
+from tilelay.actions import TileLay
 from tilelay.board import NEUTRAL, Board, TrackGraph
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, normalise_name
@@ -61,6 +68,7 @@ __all__ = [
     "RouteContext",
     "RouteView",
     "RunFacts",
+    "Start",
     "Turn",
     "follow_rounds",
     "register",
@@ -68,6 +76,47 @@ __all__ = [
 ]
 
 _CLASS = {NodeKind.CITY: CITY, NodeKind.TOWN: TOWN, NodeKind.OFFBOARD: OFFBOARD}
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """How a game is started, where its setup is drawn then (:attr:`GameRules.seeded`): the
+    ``seed`` of its draws (None: none given), its number of ``players`` (0: not known) and
+    the optional rules chosen (``options``)."""
+
+    seed: int | None = None
+    players: int = 0
+    options: tuple[str, ...] = ()
+
+    @classmethod
+    def of_record(cls, record: Mapping[str, Any]) -> Start:
+        """How a recorded game was started: its settings' ``seed``, else the digits of its id
+        (as the 18xx.games engine takes them), its players and optional rules.
+
+        >>> Start.of_record({"id": "hotseat-123", "players": [{}, {}], "settings": {}})
+        Start(seed=123, players=2, options=())
+        """
+        settings = record.get("settings")
+        if not isinstance(settings, Mapping):
+            settings = {}
+        seed = settings.get("seed")
+        found: int | None = None
+        if isinstance(seed, int) and not isinstance(seed, bool):
+            found = seed
+        elif isinstance(seed, str) and seed.isascii() and seed.isdigit():
+            found = int(seed)
+        else:
+            digits = "".join(
+                c if c.isascii() and c.isdigit() else " " for c in str(record.get("id", ""))
+            ).split()
+            found = int(digits[0][:18]) if digits else None
+        players = record.get("players")
+        chosen = settings.get("optional_rules")
+        return cls(
+            found,
+            len(players) if isinstance(players, list) else 0,
+            tuple(o for o in chosen if isinstance(o, str)) if isinstance(chosen, list) else (),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -643,6 +692,9 @@ class GameRules:
     neutral_owner: ClassVar[str | None] = None
     #: Whether a route may stop only once in a hex (1867's "Route visits same hex twice").
     one_stop_per_hex: ClassVar[bool] = False
+    #: Whether the game draws part of its setup, its map's too, when it starts (from a seed
+    #: and the number of players: :class:`Start`, :meth:`game_for`).
+    seeded: ClassVar[bool] = False
     #: Whether :meth:`route_bonus` never grows when fewer stops score (the search then bounds
     #: an express train's choice of stops by the bonus of them all).
     bonus_monotone: ClassVar[bool] = False
@@ -794,11 +846,17 @@ class GameRules:
 
     # ------------------------------------------------------------------ replay
 
-    def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:
-        """The game a record is played with, where its setup depends on the record (18USA's
-        draws seeded by the record's seed: offboard values, metropolises, the trains in the
-        depot); default: ``game`` itself. Replay plays the variant with its own rules."""
+    def game_for(self, game: Game, start: Start) -> Game:
+        """The game as ``start`` starts it, where its setup is drawn then (:attr:`seeded`:
+        18USA's offboard values, metropolises and the trains in its depot, from the seed and
+        the number of players); default: ``game`` itself. Replay plays a record's game so
+        (:meth:`Start.of_record`), with the rules of the game made."""
         return game
+
+    def opening_lays(self, game: Game) -> tuple[TileLay, ...]:
+        """The tiles the game lays before the first action, on the game as :meth:`game_for`
+        made it (18USA's metropolises); default none."""
+        return ()
 
     def setup(self, state: GameState) -> None:
         """What the game does before the first action (e.g. gives minors their trains)."""

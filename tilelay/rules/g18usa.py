@@ -82,18 +82,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TypeVar
 
+from tilelay.actions import TileLay
 from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, load_game
 from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
-from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, Start, register
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
 from tilelay.train_data import trains_from_game_data
 from tilelay.trains import TrainManager, TrainType
 
-__all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "record_seed", "red_tile", "setup_of"]
+__all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "red_tile", "setup_of"]
 
 _T = TypeVar("_T")
 
@@ -244,20 +245,6 @@ def draw_setup(seed: int, players: int, companies: Sequence[tuple[str, int]]) ->
     )
 
 
-def record_seed(record: Mapping[str, Any]) -> int | None:
-    """The seed of a record: its settings' ``seed``, else the digits of its id (as the
-    engine takes it)."""
-    settings = record.get("settings")
-    seed = settings.get("seed") if isinstance(settings, Mapping) else None
-    if isinstance(seed, int) and not isinstance(seed, bool):
-        return seed
-    if isinstance(seed, str) and seed.isascii() and seed.isdigit():
-        return int(seed)
-    digits = "".join(c if c.isascii() and c.isdigit() else " " for c in str(record.get("id", "")))
-    first = digits.split()
-    return int(first[0][:18]) if first else None
-
-
 def red_tile(coord: str, values: tuple[int, int, int, int], name: str | None) -> Tile:
     """The red hex ``coord`` with the revenues ``values``."""
     kind, _, exits, borders = RED_HEXES[coord]
@@ -314,6 +301,7 @@ class G18USA(G1817):
     """The rules of 18USA that routes and replay ask about."""
 
     names = ("18USA",)
+    seeded = True
     run_hooks = True
     # (passable differs from the base rule at blocked cities alone, which have tokens)
     passable_at_tokens = True
@@ -330,17 +318,14 @@ class G18USA(G1817):
 
     # ------------------------------------------------------------------ setup
 
-    def game_for(self, game: Game, record: Mapping[str, Any]) -> Game:
+    def game_for(self, game: Game, start: Start) -> Game:
         if setup_of(game) is not None:
             return game
-        seed = record_seed(record)
-        players = record.get("players")
-        count = len(players) if isinstance(players, list) else 0
+        seed = start.seed
+        count = start.players
         if seed is None or not count:
             return game
-        options = record.get("settings")
-        chosen = options.get("optional_rules") if isinstance(options, Mapping) else None
-        seventeen = isinstance(chosen, list) and "seventeen_trains" in chosen
+        seventeen = "seventeen_trains" in start.options
         key = (id(game), seed, count, seventeen)
         found = _GAMES.get(key)
         if found is not None and found[0] is game:
@@ -379,13 +364,18 @@ class G18USA(G1817):
         _SETUPS[id(variant)] = (variant, setup)
         return variant
 
+    def opening_lays(self, game: Game) -> tuple[TileLay, ...]:
+        setup = setup_of(game)
+        if setup is None:
+            return ()
+        return tuple(TileLay(coord, *METROPOLISES[coord]) for coord in setup.metropolises)
+
     def setup(self, state: GameState) -> None:
         setup = setup_of(state.game)
         if setup is None:
             return
-        for coord in setup.metropolises:
-            tile, rotation = METROPOLISES[coord]
-            state.game_lays(coord, f"{tile}-0", rotation)
+        for lay in self.opening_lays(state.game):
+            state.game_lays(lay.coord, f"{lay.tile}-0", lay.rotation)
         state.extra["usa.subsidies"] = tuple(sorted(setup.subsidies.items()))
 
     # ------------------------------------------------------------------ replay

@@ -1,8 +1,11 @@
 """The board page: a sandbox on any game's map, with the best routes live.
 
 The page (``GET /board/<game>``; ``?board=ID`` opens a saved board, ``?options=a+b`` chooses
-game options) draws the map; a click (or Enter on the keyboard's hex cursor) on a hex asks
-the API for the tiles that may be laid there, each in its legal rotations. Everything the
+game options, ``?seed=N&players=P`` the seed and players a game that draws its setup when it
+starts is drawn for: 18USA's red hexes and metropolises; a new board of such a game takes a
+seed at random and the most players the game has) draws the map; a click (or Enter on the
+keyboard's hex cursor) on a hex asks the API for the tiles that may be laid there, each in
+its legal rotations. Everything the
 page changes is a :class:`~tilelay.sandbox.BoardState`, which the page keeps and sends with
 every request: the server keeps no session, so undo, redo and saving are simple.
 
@@ -19,7 +22,8 @@ and trains):
 * ``POST /api/boards/rotate`` – ``{state, hex, step?}``: the next legal rotation;
 * ``POST /api/boards/token`` – ``{state, hex, corporation, city?, remove?}``;
 * ``POST /api/boards/phase`` – ``{state, phase}``; ``POST /api/boards/options`` –
-  ``{state, options}``; ``POST /api/boards/routes`` – ``{state, corporation, trains}``;
+  ``{state, options}``; ``POST /api/boards/setup`` – ``{state, seed, players}``;
+  ``POST /api/boards/routes`` – ``{state, corporation, trains}``;
 * ``POST /api/boards/undo`` and ``POST /api/boards/redo`` – ``{state}``.
 
 An edit the rules forbid answers 422 naming the rule; a malformed state 400 naming the field
@@ -37,6 +41,7 @@ again answers at once; an edit that changes it searches again).
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -50,8 +55,10 @@ from starlette.routing import BaseRoute, Route
 from tilelay.board import Board
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, game_names, load_game
+from tilelay.limits import MAX_PLAYERS
 from tilelay.routes import RoutePlanner
-from tilelay.sandbox import BoardState, IllegalEdit, StateError, game_key
+from tilelay.rules import rules_for
+from tilelay.sandbox import MAX_SEED, BoardState, IllegalEdit, StateError, game_key
 from tilelay.store import StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
@@ -150,6 +157,9 @@ def _game_info(game: Game) -> dict[str, Any]:
             for o in game.options
         ],
         "trains": trains,
+        # whether the game draws its setup from a seed when it starts, and for how many
+        "seeded": rules_for(game).seeded,
+        "players": list(game.players) if game.players else [1, MAX_PLAYERS],
     }
 
 
@@ -161,6 +171,8 @@ def _search_key(state: BoardState, phase: str) -> list[object]:
         "board",
         state.game,
         state.options,
+        state.seed,
+        state.players,
         state.actions,
         phase,
         state.corporation,
@@ -427,6 +439,18 @@ def _options(state: BoardState, data: Mapping[str, Any]) -> BoardState:
     return state.with_options(_strings(data, "options"))
 
 
+def _optional(data: Mapping[str, Any], key: str, most: int) -> int | None:
+    if data.get(key) is None:
+        return None
+    return _int(data, key, 0, 0, most)
+
+
+def _setup(state: BoardState, data: Mapping[str, Any]) -> BoardState:
+    """Choose the seed and number of players the game's setup is drawn for."""
+    seed = _optional(data, "seed", MAX_SEED)
+    return state.with_setup(seed, _optional(data, "players", MAX_PLAYERS))
+
+
 def _routes(state: BoardState, data: Mapping[str, Any]) -> BoardState:
     """Choose the corporation and trains whose best routes are shown."""
     corp = _text(data, "corporation", required=False)
@@ -475,10 +499,12 @@ def _game(request: Request) -> Game:
 
 async def board_page(request: Request) -> Response:
     """``GET /board/<game>``: the board page (``?board=ID``: a saved board; ``?record=ID``:
-    an imported record, stepped through; ``?options=a+b``: the game's options)."""
-    check_query(request, ("options", "board", "record"))
+    an imported record, stepped through; ``?options=a+b``: the game's options;
+    ``?seed=N&players=P``: what its setup is drawn for, see the module docstring)."""
+    check_query(request, ("options", "board", "record", "seed", "players"))
     game = _game(request)
     options = split_plus(request.query_params.get("options", "").replace(",", " "))
+    seed, players = _query_setup(request, game)
     saved_id = request.query_params.get("board", "").strip()
     record_id = request.query_params.get("record", "").strip()
     for what, value in (("board", saved_id), ("record", record_id)):
@@ -497,6 +523,8 @@ async def board_page(request: Request) -> Response:
             try:
                 with named_in_request():  # (?options= modifies the page, names no resource)
                     state = BoardState(game_key(game)).with_options(options)
+                    if seed is not None or players is not None:
+                        state = state.with_setup(seed, players)
             except IllegalEdit as err:
                 raise WebError(str(err)) from None
             return board_view(state), None
@@ -532,6 +560,25 @@ async def board_page(request: Request) -> Response:
     )
 
 
+def _query_setup(request: Request, game: Game) -> tuple[int | None, int | None]:
+    """The page's ``?seed=`` and ``?players=`` (400 for what is not a number); for a game
+    that draws its setup, a seed at random and the most players the game has where the
+    query gives none."""
+    found: list[int | None] = []
+    for key in ("seed", "players"):
+        text = request.query_params.get(key, "").strip()
+        if text and not (text.isascii() and text.isdigit() and len(text) <= 19):
+            raise WebError(f"bad {key} {text[:20]!r}: expected a whole number", 400)
+        found.append(int(text) if text else None)
+    seed, players = found
+    if rules_for(game).seeded:
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        if players is None:
+            players = game.players[1] if game.players else 4
+    return seed, players
+
+
 def routes() -> list[BaseRoute]:
     """The board page and the board-state API."""
     # each edit, and the fields of its body besides the common ones
@@ -543,6 +590,7 @@ def routes() -> list[BaseRoute]:
         "token": (_token, ("hex", "corporation", "city", "remove")),
         "phase": (_phase, ("phase",)),
         "options": (_options, ("options",)),
+        "setup": (_setup, ("seed", "players")),
         "routes": (_routes, ("corporation", "trains")),
         "undo": (_undo, ()),
         "redo": (_redo, ()),

@@ -86,6 +86,11 @@ def description() -> dict[str, Any]:
             "trains": {"type": "array", "items": _STR},
             "done": {"type": "array", "items": _STR, "description": "edits, for undo"},
             "undone": {"type": "array", "items": _STR, "description": "edits, for redo"},
+            "seed": {
+                "type": ["integer", "null"],
+                "description": "what a game that draws its setup when it starts draws it from",
+            },
+            "players": {"type": ["integer", "null"], "description": "the number of players"},
         },
     }
     view_schema = {
@@ -184,6 +189,11 @@ def description() -> dict[str, Any]:
         "/api/boards/phase": _state_op("set the phase", {"phase": _STR}, 422),
         "/api/boards/options": _state_op(
             "choose the game's options", {"options": {"type": "array", "items": _STR}}, 422
+        ),
+        "/api/boards/setup": _state_op(
+            "choose the seed and number of players the game's setup is drawn for (18USA)",
+            {"seed": {"type": ["integer", "null"]}, "players": {"type": ["integer", "null"]}},
+            422,
         ),
         "/api/boards/routes": _state_op(
             "choose the corporation and trains whose best routes are shown",

@@ -39,6 +39,7 @@ from starlette.routing import BaseRoute, Route
 from tilelay.audit import rate_recorded
 from tilelay.games import Game
 from tilelay.lays import record_game
+from tilelay.limits import MAX_PLAYERS
 from tilelay.replay import (
     RecordError,
     ReplayStep,
@@ -48,7 +49,8 @@ from tilelay.replay import (
 )
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner, RunResult
-from tilelay.sandbox import BoardState, board_actions, game_key
+from tilelay.rules import Start, rules_for
+from tilelay.sandbox import MAX_SEED, BoardState, board_actions, game_key
 from tilelay.store import MAX_NAME, Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
@@ -78,6 +80,9 @@ class Analysis:
     digest: str
     #: the record's players' names by their ids
     players: Mapping[object, str] = field(default_factory=dict)
+    #: how the record's game was started (its seed and players: a board branched from a
+    #: step starts so)
+    start: Start = field(default_factory=Start)
     #: the views of the steps shown so far, a run's once its search went to the end (a run
     #: the import had no time for is searched once, and listed searched after)
     shown: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -236,7 +241,7 @@ def analyse_record(record: Mapping[str, Any], *, seconds: float | None = None) -
         "chart": chart,
         "totals": {corp: _totals([r for r in runs if r["corporation"] == corp]) for corp in series},
     }
-    return Analysis(game, steps, summary, _digest(record), players)
+    return Analysis(game, steps, summary, _digest(record), players, Start.of_record(record))
 
 
 def _totals(runs: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -481,19 +486,32 @@ async def record_step(request: Request) -> Response:
 
 
 def branch_state(analysis: Analysis, n: int) -> BoardState:
-    """A board state from step ``n``: its tiles and tokens, phase, corporation and trains."""
+    """A board state from step ``n``: its tiles and tokens, phase, corporation and trains,
+    on the game as the record started it (its number of players and, for a game that
+    draws its setup, its seed: :class:`~tilelay.sandbox.BoardState`), less the tiles the
+    game laid before play where they still lie (the board lays them itself)."""
     game, step = analysis.game, analysis.steps[n]
     corp = _corp_of(game, step)
     first = game.phases[0].name if game.phases else None
     trains = step.train_names(corp) if corp is not None else []
     known = {s.name for card in game.trains.card_types for s in card.sides}
+    start = analysis.start
+    low, high = game.players or (1, MAX_PLAYERS)
+    players = start.players if low <= start.players <= high else None
+    seed = start.seed if rules_for(game).seeded and players is not None else None
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        seed = None
+    played = step.board.game
+    opening = set(rules_for(played).opening_lays(played)) if seed is not None else set()
     return BoardState(
         game_key(game),
         options=game.chosen_options,
         phase=None if step.phase.name == first else step.phase.name,
-        actions=tuple(str(a) for a in board_actions(step.board)),
+        actions=tuple(str(a) for a in board_actions(step.board) if a not in opening),
         corporation=corp,
         trains=tuple(t for t in trains if t in known),
+        seed=seed,
+        players=players,
     )
 
 

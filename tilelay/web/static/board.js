@@ -156,6 +156,7 @@
     showCorporations();
     showRoutes(next.routes);
     showOptions();
+    showSetup();
     $("board-info").textContent =
       counted(next.actions, "action", "actions") + " · " +
       counted(next.tokens.length, "city", "cities") + " with tokens · " +
@@ -282,6 +283,22 @@
       if (o.description) label.title = o.description;
       box.appendChild(label);
     }
+  }
+
+  function showSetup() {
+    const box = $("setup");
+    box.hidden = !view.game.seeded;
+    if (box.hidden) return;
+    $("setup-seed").value = state.seed === null || state.seed === undefined ? "" : String(state.seed);
+    const players = $("setup-players");
+    players.textContent = "";
+    const [low, high] = view.game.players;
+    for (let n = low; n <= high; n++) option(players, String(n), String(n), n === state.players);
+  }
+
+  function drawSetup(seed) {
+    const players = Number($("setup-players").value);
+    return edit("setup", { seed, players });
   }
 
   async function chooseRoutes(corporation, trains) {
@@ -943,6 +960,14 @@
     show(next);
     if (selected) openHex(selected, true);
   });
+  $("setup-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seed = $("setup-seed").value.trim();
+    drawSetup(seed === "" ? null : Number(seed)).then((ok) => { if (!ok) showSetup(); });
+  });
+  $("setup-random").addEventListener("click", () => {
+    drawSetup(Math.floor(Math.random() * 1000000)).then((ok) => { if (!ok) showSetup(); });
+  });
   $("save").addEventListener("click", save);
   $("autosave").addEventListener("change", scheduleSave);
   $("zoom-in").addEventListener("click", () => { zoom = Math.min(zoom * 1.4, 5); applyZoom(); });
@@ -964,7 +989,7 @@
     dirty = false;
     $("board-name").value = "";
     const next = await call("POST", "/api/boards/view", {
-      state: { game: view.game.name, options: state.options },
+      state: { game: view.game.name, options: state.options, seed: state.seed, players: state.players },
     });
     history.replaceState(null, "", "/board/" + encodeURIComponent(view.game.name));
     show(next);
