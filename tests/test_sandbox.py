@@ -195,6 +195,8 @@ def test_a_board_of_a_game_that_draws_its_setup_starts_from_its_seed() -> None:
         # the metropolises drawn are laid before play, and are no action of the board's
         assert [board.tile_at(c).name for c in ("H22", "D20", "I19")] == ["X01", "X02", "X06"]
         assert board.tile_at("G3").name == "G3" and state.actions == ()
+        # which take the green 592 (18USA's rule: tilelay/data/upgrade_rules.toml)
+        assert "592" in state.set_phase("3").legal_lays("H22")
         # a board laid on it keeps the setup through JSON and undo
         laid = state.lay("E13", "7", 0)
         again = BoardState.from_json(laid.to_json())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -188,6 +189,10 @@ def test_every_game_of_every_source_round_trips_through_toml(tmp_path: Path) -> 
         game = entry.load()
         again = read_game_toml(game_to_toml(game), f"{entry.qualified_name}.toml")
         assert game_to_data(again) == game_to_data(game), entry.qualified_name
+        # (its upgrade rules all: 18USA's rules that change in play were lost once)
+        assert replace(again.upgrade_rules, name="") == replace(game.upgrade_rules, name=""), (
+            entry.qualified_name
+        )
         count += 1
     assert count >= 140
     rails_1830 = registry.load_game("1830@rails")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from tilelay import dsl
 from tilelay.catalogue import get_tile
 from tilelay.cli import main
+from tilelay.errors import GameDataError
 from tilelay.tile import Color, Edge, NodeKind, NodeRef, Tile
 from tilelay.upgrades import (
     DEFAULT_RULES,
@@ -21,6 +23,7 @@ from tilelay.upgrades import (
     legal_rotations,
     placements,
     rules_for,
+    rules_from_data,
     upgrade_table,
 )
 from tilelay.xml.tiledefs import read_tiledefs
@@ -365,3 +368,67 @@ def test_a_place_name_makes_a_hex_special_only_where_names_count() -> None:
     assert legal_rotations(named, city, DEFAULT_RULES)
     assert legal_rotations(named, city, replace(DEFAULT_RULES, names_special=False)) == ()
     assert legal_rotations(named, get_tile("9"), replace(DEFAULT_RULES, names_special=False))
+
+
+# ---------------------------------------------------------------- rules that change in play
+
+
+def test_late_steps_city_steps_and_label_exceptions_from_data() -> None:
+    """18USA's rules (game.rb upgrades_to_correct_color?, upgrades_to_correct_label?): from
+    the phases of brown tiles on, a hex without a city skips colours and a white hex with one
+    takes green only; its yellow metropolises take the green 592 whatever their labels."""
+    rules = rules_from_data(
+        "late",
+        {
+            "late_colour": "brown",
+            "late_steps": [["white", "brown"], ["yellow", "brown"]],
+            "late_city_steps": [["white", "green"]],
+            "label_exceptions": {"592": ["X01"]},
+        },
+        source="test",
+    )
+    early = ["yellow", "green"]
+    late = ["yellow", "green", "brown"]
+    assert rules.in_phase(early) is rules and rules.in_phase(None) is rules
+    assert rules.in_phase(late) is rules.in_phase(late)  # made once
+    blank = Tile(name="plain", color=Color.WHITE)
+    city = dsl.parse("city=revenue:0", name="town hex", color="white")
+    assert legal_rotations(blank, t("544"), rules) == ()
+    assert legal_rotations(blank, t("544"), rules.in_phase(late))  # white to brown track
+    assert legal_rotations(city, t("57"), rules.in_phase(early))
+    assert legal_rotations(city, t("57"), rules.in_phase(late)) == ()  # no yellow city late
+    assert legal_rotations(city, t("14"), rules.in_phase(late))  # green at once
+    assert explain(city, t("57"), 0, rules.in_phase(late)) == "colour white cannot become yellow"
+    # a label exception is of the two tiles named only
+    metro = dsl.parse(
+        "city=revenue:30;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0;label=ATL",
+        name="X01",
+        color="yellow",
+    )
+    green = dsl.parse(
+        "city=revenue:50,slots:2;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0;label=B",
+        name="592",
+        color="green",
+    )
+    assert legal_rotations(metro, green) == ()
+    assert legal_rotations(metro, green, rules) == (0, 2, 4)
+    other = dsl.parse(
+        "city=revenue:30;path=a:0,b:_0;path=a:2,b:_0;path=a:4,b:_0;label=ATL",
+        name="X99",
+        color="yellow",
+    )
+    assert "labels differ" in str(explain(other, green, 0, rules))
+
+
+@pytest.mark.parametrize(
+    ("data", "error"),
+    [
+        ({"late_colour": "mauve"}, "late_colour: 'mauve' is not a colour"),
+        ({"late_steps": [["white"]]}, "late_steps must be a list of [old colour, new colour]"),
+        ({"city_steps": "all"}, "city_steps must be a list of [old colour, new colour]"),
+        ({"label_exceptions": {"592": "X01"}}, "label_exceptions must be a table of new tile"),
+    ],
+)
+def test_bad_rules_that_change_in_play_are_named(data: dict[str, object], error: str) -> None:
+    with pytest.raises(GameDataError, match=re.escape(error)):
+        rules_from_data("bad", data, source="test")

@@ -471,13 +471,13 @@ class Board:
             return printed
         return tile.future_label
 
-    def _tile_rotations(self, coord: str, tile: Tile) -> tuple[int, ...]:
+    def _tile_rotations(self, coord: str, tile: Tile, phase: Phase | None) -> tuple[int, ...]:
         old = self.tile_at(coord)
         hex_tile = self.game.hex_tile(coord)
         rotations = legal_rotations(
             old,
             tile,
-            self.game.upgrade_rules,
+            self.game.upgrade_rules.in_phase(phase.tiles if phase is not None else None),
             hex_label=hex_tile.label,
             future_label=self.future_label(coord),
         )
@@ -510,7 +510,7 @@ class Board:
         new = self._tile(tile)
         if self._supply_reason(new, phase) is not None:
             return ()
-        return self._tile_rotations(self.game.hex_tile(coord).name, new)
+        return self._tile_rotations(self.game.hex_tile(coord).name, new, phase)
 
     def legal_lays(
         self, coord: str, *, phase: Phase | None = None, corporation: str | None = None
@@ -648,7 +648,7 @@ class Board:
             old,
             new,
             rotation,
-            self.game.upgrade_rules,
+            self.game.upgrade_rules.in_phase(phase.tiles if phase is not None else None),
             hex_label=hex_tile.label,
             future_label=self.future_label(coord),
         )

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -79,7 +79,13 @@ class UpgradeRules:
     cities (the special tiles of a big city decide their cities); tokens must still fit.
     ``names_special``: a hex's place name makes it special as a label does (Rails' and GE18XX's
     tiles for named cities); off for the 18xx.games engine's games, whose location names are
-    only shown. ``name`` names the game.
+    only shown. ``city_steps``: the colour steps of a hex with a city where they differ from
+    ``steps``. ``label_exceptions``: (old tile, new tile) pairs of names where the new tile
+    may replace the old whatever their labels (18USA's metropolises take tile 592).
+    ``late_colour``: in the phases whose tiles include this colour, ``late_steps`` and
+    ``late_city_steps`` replace ``steps`` and ``city_steps`` (18USA once brown tiles come: a
+    hex without a city takes a tile of any later colour, a white hex with one a green tile
+    only); :meth:`in_phase` gives the rules of a phase. ``name`` names the game.
     """
 
     name: str = "standard"
@@ -91,14 +97,48 @@ class UpgradeRules:
     max_exits: tuple[str, ...] = ()
     stubs_restricted: bool = False
     names_special: bool = True
+    city_steps: frozenset[tuple[Color, Color]] | None = None
+    label_exceptions: frozenset[tuple[str, str]] = frozenset()
+    late_colour: Color | None = None
+    late_steps: frozenset[tuple[Color, Color]] | None = None
+    late_city_steps: frozenset[tuple[Color, Color]] | None = None
 
-    def colour_step(self, old: Color, new: Color) -> bool:
-        """Whether a tile of colour ``new`` may replace one of colour ``old``."""
+    def colour_step(self, old: Color, new: Color, city: bool = False) -> bool:
+        """Whether a tile of colour ``new`` may replace one of colour ``old`` (on a hex with
+        a city where ``city``)."""
+        if city and self.city_steps is not None:
+            return (old, new) in self.city_steps
         return (old, new) in self.steps
+
+    def in_phase(self, colours: Collection[str] | None) -> UpgradeRules:
+        """The rules in force in a phase whose tiles are of ``colours`` (these, but where
+        they include ``late_colour``; None: no phase, these).
+
+        >>> rules = rules_for("18USA")
+        >>> rules.colour_step(Color.WHITE, Color.BROWN)
+        False
+        >>> rules.in_phase(["yellow", "green", "brown"]).colour_step(Color.WHITE, Color.BROWN)
+        True
+        """
+        if colours is None or self.late_colour is None or self.late_colour.value not in colours:
+            return self
+        return _late(self)
 
 
 #: The rules most 18xx games follow.
 DEFAULT_RULES = UpgradeRules()
+
+
+@cache
+def _late(rules: UpgradeRules) -> UpgradeRules:
+    """``rules`` as they are in their late phases (:meth:`UpgradeRules.in_phase`)."""
+    return replace(
+        rules,
+        steps=rules.late_steps if rules.late_steps is not None else rules.steps,
+        city_steps=rules.late_city_steps if rules.late_city_steps is not None else rules.city_steps,
+        late_colour=None,
+    )
+
 
 _RULE_KEYS = frozenset(
     {
@@ -110,6 +150,11 @@ _RULE_KEYS = frozenset(
         "max_exits",
         "stubs_restricted",
         "names_special",
+        "city_steps",
+        "label_exceptions",
+        "late_colour",
+        "late_steps",
+        "late_city_steps",
     }
 )
 #: The rules that are true or false.
@@ -148,22 +193,46 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
     phases = data.get("town_replacement_phases", [])
     if not isinstance(phases, list) or not all(isinstance(p, str) for p in phases):
         raise fail(f"town_replacement_phases must be a list of phase names, not {phases!r}")
-    steps = STANDARD_STEPS
-    if "steps" in data:
+
+    def steps(key: str) -> frozenset[tuple[Color, Color]] | None:
+        if key not in data:
+            return None
         pairs: set[tuple[Color, Color]] = set()
-        for pair in data["steps"] if isinstance(data["steps"], list) else [None]:
+        for pair in data[key] if isinstance(data[key], list) else [None]:
             if not isinstance(pair, list) or len(pair) != 2:
-                raise fail(f"steps must be a list of [old colour, new colour], not {pair!r}")
+                raise fail(f"{key} must be a list of [old colour, new colour], not {pair!r}")
             try:
                 pairs.add((Color(str(pair[0])), Color(str(pair[1]))))
             except ValueError as err:
-                raise fail(f"steps: {err}") from None
-        steps = frozenset(pairs)
+                raise fail(f"{key}: {err}") from None
+        return frozenset(pairs)
+
+    late_colour = None
+    if "late_colour" in data:
+        try:
+            late_colour = Color(str(data["late_colour"]))
+        except ValueError as err:
+            raise fail(f"late_colour: {err}") from None
+    exceptions = data.get("label_exceptions", {})
+    if not isinstance(exceptions, dict) or not all(
+        isinstance(olds, list) and all(isinstance(o, str) for o in olds)
+        for olds in exceptions.values()
+    ):
+        raise fail(
+            f"label_exceptions must be a table of new tile = [old tiles], not {exceptions!r}"
+        )
     return UpgradeRules(
         name=name,
-        steps=steps,
+        steps=usual if (usual := steps("steps")) is not None else STANDARD_STEPS,
         town_replacement_phases=tuple(phases),
         max_exits=tuple(max_exits),
+        city_steps=steps("city_steps"),
+        label_exceptions=frozenset(
+            (old, str(new)) for new, olds in exceptions.items() for old in olds
+        ),
+        late_colour=late_colour,
+        late_steps=steps("late_steps"),
+        late_city_steps=steps("late_city_steps"),
         **flags,
     )
 
@@ -213,6 +282,8 @@ class _Shape:
     place: str | None  # the printed location name (a tile made for one named hex)
     color: Color
     locs: tuple[tuple[float, float] | None, ...]
+    name: str
+    city: bool  # whether it has a city
 
 
 def _norm_label(text: str | None) -> str | None:
@@ -244,6 +315,8 @@ def _shape(tile: Tile, layout: Layout = Layout.FLAT) -> _Shape:
         place=_norm_label(tile.location_name),
         color=tile.color,
         locs=tuple(locs),
+        name=tile.name,
+        city=any(n.kind is NodeKind.CITY for n in nodes),
     )
 
 
@@ -341,7 +414,7 @@ _CACHE = _Cache()
 
 
 def _colour_reason(old: _Shape, new: _Shape, rules: UpgradeRules, same_ok: bool) -> str | None:
-    if rules.colour_step(old.color, new.color):
+    if rules.colour_step(old.color, new.color, old.city):
         return None
     if same_ok and old.color == new.color:
         return None
@@ -524,7 +597,10 @@ def _label_reason(
     hex_label: str | None,
     hex_name: str | None,
     future: FutureLabel | None = None,
+    rules: UpgradeRules = DEFAULT_RULES,
 ) -> str | None:
+    if (old.name, new.name) in rules.label_exceptions:
+        return None
     if future is not None and new.color == future.color:
         want = _norm_label(future.text)
         if want != new.label:
@@ -553,7 +629,7 @@ def _placements(
     fixed: Mapping[int, int | None] | None = None,
     future: FutureLabel | None = None,
 ) -> tuple[Placement, ...]:
-    if _label_reason(old, new, hex_label, hex_name, future) is not None:
+    if _label_reason(old, new, hex_label, hex_name, future, rules) is not None:
         return ()
     out: list[Placement] = []
     std_colour = _colour_reason(old, new, rules, same_ok=False) is None
@@ -647,7 +723,7 @@ def explain(
     """
     o, n = _CACHE.get(old), _CACHE.get(new)
     r = rotation % 6
-    label_why = _label_reason(o, n, hex_label, hex_name, future_label)
+    label_why = _label_reason(o, n, hex_label, hex_name, future_label, rules)
     if label_why is not None:
         return label_why
     town_ok = rules.town_replacement and _has_towns(o)

@@ -692,6 +692,17 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
         out["max_exits"] = list(rules.max_exits)
     if rules.town_replacement_phases:
         out["town_replacement_phases"] = list(rules.town_replacement_phases)
+    for key in ("city_steps", "late_steps", "late_city_steps"):
+        steps = getattr(rules, key)
+        if steps is not None:
+            out[key] = sorted([a.value, b.value] for a, b in steps)
+    if rules.late_colour is not None:
+        out["late_colour"] = rules.late_colour.value
+    if rules.label_exceptions:
+        exceptions: dict[str, list[str]] = {}
+        for old, new in sorted(rules.label_exceptions):
+            exceptions.setdefault(new, []).append(old)
+        out["label_exceptions"] = exceptions
     return out
 
 
