@@ -176,6 +176,16 @@ def test_cache_key_follows_the_readers_code(
     before = cache._key("rails", tmp_path, files)
     monkeypatch.setattr(cache, "_code_digest", lambda: b"another reader")
     assert cache._key("rails", tmp_path, files) != before
+    # and tilelay's data: a game's upgrade rules changed there were read from the cache as
+    # they had been (18 India's, added, were not seen)
+    digested = {
+        p.relative_to(Path(cache.__file__).parents[1]).as_posix() for p in cache._code_files()
+    }
+    assert {
+        "sources/cache.py",
+        "data/upgrade_rules.toml",
+        "data/known_differences.toml",
+    } <= digested
 
 
 def test_every_game_of_every_source_round_trips_through_toml(tmp_path: Path) -> None:

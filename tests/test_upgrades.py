@@ -15,6 +15,7 @@ from tilelay.catalogue import get_tile
 from tilelay.cli import main
 from tilelay.errors import GameDataError
 from tilelay.tile import Color, Edge, NodeKind, NodeRef, Tile
+from tilelay.trains import Phase
 from tilelay.upgrades import (
     DEFAULT_RULES,
     UpgradeRules,
@@ -159,8 +160,15 @@ def test_1856_town_replacement_is_a_named_rule() -> None:
     assert two and all({j for _, j in p.node_map} == {0} for p in two)
     table = upgrade_table([t("3"), t("5"), t("7")], rules)
     pairs = {(u.old, u.new): u for u in table}
-    assert pairs[("3", "7")].phases == ("5", "6")
+    assert pairs[("3", "7")].phases == ("6", "D")
     assert pairs[("3", "5")].rule == "1856 town replacement"
+    # in those phases only, and of a laid tile: a preprinted hex's town takes town tiles
+    early, gray = Phase("5", tiles=("yellow", "green", "brown")), Phase("6", tiles=("gray",))
+    assert legal_rotations(t("3"), t("7"), rules.in_phase(early)) == ()
+    assert legal_rotations(t("3"), t("7"), rules.in_phase(gray)) == (0,)
+    white = dsl.parse("town=revenue:0", name="N9", color="white")
+    assert legal_rotations(white, t("5"), rules.in_phase(gray)) == ()
+    assert legal_rotations(white, t("3"), rules.in_phase(gray))
 
 
 def test_1835_towns_merge() -> None:
@@ -387,8 +395,8 @@ def test_late_steps_city_steps_and_label_exceptions_from_data() -> None:
         },
         source="test",
     )
-    early = ["yellow", "green"]
-    late = ["yellow", "green", "brown"]
+    early = Phase("3", tiles=("yellow", "green"))
+    late = Phase("5", tiles=("yellow", "green", "brown"))
     assert rules.in_phase(early) is rules and rules.in_phase(None) is rules
     assert rules.in_phase(late) is rules.in_phase(late)  # made once
     blank = Tile(name="plain", color=Color.WHITE)
@@ -420,10 +428,28 @@ def test_late_steps_city_steps_and_label_exceptions_from_data() -> None:
     assert "labels differ" in str(explain(other, green, 0, rules))
 
 
+def test_18_indias_towns_become_cities_that_its_yellow_cities_may_not_take() -> None:
+    """18 India (game.rb yellow_town_to_city_upgrade?, yellow_city_upgrade_is_single_slot_green?):
+    its yellow towns 3, 4 and 58 become the green cities 12, 13, 205 and 206, which its yellow
+    cities 5, 6 and 57 may not take; other upgrades are the usual ones."""
+    rules = rules_for("18 India")
+    assert legal_rotations(t("3"), t("12")) == ()  # a town does not become a city elsewhere
+    assert legal_rotations(t("3"), t("12"), rules) == (0, 5)
+    assert legal_rotations(t("58"), t("13"), rules) == (0, 2, 4)
+    assert legal_rotations(t("3"), t("13"), rules) == ()  # not a pair of the game's
+    assert legal_rotations(t("6"), t("13")) == (0, 2, 4)
+    assert legal_rotations(t("6"), t("13"), rules) == ()
+    assert explain(t("57"), t("12"), 0, rules) == "18 India's rules forbid tile 12 on tile 57"
+    assert legal_rotations(t("57"), t("15"), rules) == (0, 3)
+    assert legal_rotations(t("3"), t("141"), rules) == (0,)
+
+
 @pytest.mark.parametrize(
     ("data", "error"),
     [
         ({"late_colour": "mauve"}, "late_colour: 'mauve' is not a colour"),
+        ({"town_cities": ["12"]}, "town_cities must be a table of new tile = [old tiles]"),
+        ({"forbidden": {"12": [5]}}, "forbidden must be a table of new tile = [old tiles]"),
         ({"late_steps": [["white"]]}, "late_steps must be a list of [old colour, new colour]"),
         ({"city_steps": "all"}, "city_steps must be a list of [old colour, new colour]"),
         ({"label_exceptions": {"592": "X01"}}, "label_exceptions must be a table of new tile"),

@@ -477,7 +477,7 @@ class Board:
         rotations = legal_rotations(
             old,
             tile,
-            self.game.upgrade_rules.in_phase(phase.tiles if phase is not None else None),
+            self.game.upgrade_rules.in_phase(phase),
             hex_label=hex_tile.label,
             future_label=self.future_label(coord),
         )
@@ -648,7 +648,7 @@ class Board:
             old,
             new,
             rotation,
-            self.game.upgrade_rules.in_phase(phase.tiles if phase is not None else None),
+            self.game.upgrade_rules.in_phase(phase),
             hex_label=hex_tile.label,
             future_label=self.future_label(coord),
         )

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -39,6 +39,7 @@ from typing import Any
 from tilelay.errors import GameDataError
 from tilelay.hexgeo import Layout, loc_point
 from tilelay.tile import NODE_END, Color, Connections, FutureLabel, NodeKind, Tile, Track
+from tilelay.trains import Phase
 
 __all__ = [
     "DEFAULT_RULES",
@@ -71,9 +72,11 @@ class UpgradeRules:
 
     ``steps``: the allowed (old colour, new colour) pairs. ``towns_merge``: several old towns
     may become one new town (1835: the two towns of tile 1 become the town of tile 88).
-    ``town_replacement``: a town may disappear, leaving plain track between its exits, or
-    become a city (several towns one city), and the tile may then keep its colour (1856);
-    ``town_replacement_phases`` names the phases in which that is allowed.
+    ``town_replacement``: the town of a laid tile may disappear, leaving plain track between
+    its exits, or become a city (several towns one city), and the tile may then keep its
+    colour (1856; a preprinted hex's town takes town tiles only);
+    ``town_replacement_phases`` names the phases in which that is allowed (the board asks
+    the rules of its phase: :meth:`in_phase`).
     ``labelled_cities_merge``: on a labelled or named hex the cities may merge into fewer cities
     of the new tile (an OO hex whose cities join in brown or gray) or the new tile may add
     cities (the special tiles of a big city decide their cities); tokens must still fit.
@@ -81,7 +84,11 @@ class UpgradeRules:
     tiles for named cities); off for the 18xx.games engine's games, whose location names are
     only shown. ``city_steps``: the colour steps of a hex with a city where they differ from
     ``steps``. ``label_exceptions``: (old tile, new tile) pairs of names where the new tile
-    may replace the old whatever their labels (18USA's metropolises take tile 592).
+    may replace the old whatever their labels (18USA's metropolises take tile 592);
+    ``town_cities``: pairs where the old tile's towns may become the new tile's cities, as
+    town replacement does, but for those tiles alone (18 India's yellow towns and green
+    cities); ``forbidden``: pairs where the new tile may not replace the old (18 India's
+    yellow cities and its single-slot green cities).
     ``late_colour``: in the phases whose tiles include this colour, ``late_steps`` and
     ``late_city_steps`` replace ``steps`` and ``city_steps`` (18USA once brown tiles come: a
     hex without a city takes a tile of any later colour, a white hex with one a green tile
@@ -99,6 +106,8 @@ class UpgradeRules:
     names_special: bool = True
     city_steps: frozenset[tuple[Color, Color]] | None = None
     label_exceptions: frozenset[tuple[str, str]] = frozenset()
+    town_cities: frozenset[tuple[str, str]] = frozenset()
+    forbidden: frozenset[tuple[str, str]] = frozenset()
     late_colour: Color | None = None
     late_steps: frozenset[tuple[Color, Color]] | None = None
     late_city_steps: frozenset[tuple[Color, Color]] | None = None
@@ -110,19 +119,27 @@ class UpgradeRules:
             return (old, new) in self.city_steps
         return (old, new) in self.steps
 
-    def in_phase(self, colours: Collection[str] | None) -> UpgradeRules:
-        """The rules in force in a phase whose tiles are of ``colours`` (these, but where
-        they include ``late_colour``; None: no phase, these).
+    def in_phase(self, phase: Phase | None) -> UpgradeRules:
+        """The rules in force in ``phase`` (None: these): without town replacement outside
+        ``town_replacement_phases`` (where some are named), and with the late steps where the
+        phase's tiles include ``late_colour``.
 
+        >>> from tilelay.trains import Phase
         >>> rules = rules_for("18USA")
         >>> rules.colour_step(Color.WHITE, Color.BROWN)
         False
-        >>> rules.in_phase(["yellow", "green", "brown"]).colour_step(Color.WHITE, Color.BROWN)
+        >>> rules.in_phase(Phase("5", tiles=("yellow", "green", "brown"))).colour_step(
+        ...     Color.WHITE, Color.BROWN
+        ... )
         True
         """
-        if colours is None or self.late_colour is None or self.late_colour.value not in colours:
+        if phase is None:
             return self
-        return _late(self)
+        late = self.late_colour is not None and self.late_colour.value in phase.tiles
+        towns = self.town_replacement and (
+            not self.town_replacement_phases or phase.name in self.town_replacement_phases
+        )
+        return _phased(self, late, towns)
 
 
 #: The rules most 18xx games follow.
@@ -130,14 +147,21 @@ DEFAULT_RULES = UpgradeRules()
 
 
 @cache
-def _late(rules: UpgradeRules) -> UpgradeRules:
-    """``rules`` as they are in their late phases (:meth:`UpgradeRules.in_phase`)."""
-    return replace(
-        rules,
-        steps=rules.late_steps if rules.late_steps is not None else rules.steps,
-        city_steps=rules.late_city_steps if rules.late_city_steps is not None else rules.city_steps,
-        late_colour=None,
-    )
+def _phased(rules: UpgradeRules, late: bool, towns: bool) -> UpgradeRules:
+    """``rules`` in a phase (:meth:`UpgradeRules.in_phase`): with their late steps where
+    ``late``, with town replacement where ``towns``."""
+    if not late and towns == rules.town_replacement:
+        return rules
+    if late:
+        rules = replace(
+            rules,
+            steps=rules.late_steps if rules.late_steps is not None else rules.steps,
+            city_steps=(
+                rules.late_city_steps if rules.late_city_steps is not None else rules.city_steps
+            ),
+            late_colour=None,
+        )
+    return replace(rules, town_replacement=towns)
 
 
 _RULE_KEYS = frozenset(
@@ -152,6 +176,8 @@ _RULE_KEYS = frozenset(
         "names_special",
         "city_steps",
         "label_exceptions",
+        "town_cities",
+        "forbidden",
         "late_colour",
         "late_steps",
         "late_city_steps",
@@ -213,23 +239,25 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
             late_colour = Color(str(data["late_colour"]))
         except ValueError as err:
             raise fail(f"late_colour: {err}") from None
-    exceptions = data.get("label_exceptions", {})
-    if not isinstance(exceptions, dict) or not all(
-        isinstance(olds, list) and all(isinstance(o, str) for o in olds)
-        for olds in exceptions.values()
-    ):
-        raise fail(
-            f"label_exceptions must be a table of new tile = [old tiles], not {exceptions!r}"
-        )
+
+    def pairs(key: str) -> frozenset[tuple[str, str]]:
+        table = data.get(key, {})
+        if not isinstance(table, dict) or not all(
+            isinstance(olds, list) and all(isinstance(o, str) for o in olds)
+            for olds in table.values()
+        ):
+            raise fail(f"{key} must be a table of new tile = [old tiles], not {table!r}")
+        return frozenset((old, str(new)) for new, olds in table.items() for old in olds)
+
     return UpgradeRules(
         name=name,
         steps=usual if (usual := steps("steps")) is not None else STANDARD_STEPS,
         town_replacement_phases=tuple(phases),
         max_exits=tuple(max_exits),
         city_steps=steps("city_steps"),
-        label_exceptions=frozenset(
-            (old, str(new)) for new, olds in exceptions.items() for old in olds
-        ),
+        label_exceptions=pairs("label_exceptions"),
+        town_cities=pairs("town_cities"),
+        forbidden=pairs("forbidden"),
         late_colour=late_colour,
         late_steps=steps("late_steps"),
         late_city_steps=steps("late_city_steps"),
@@ -580,6 +608,15 @@ def _end_name(end: int) -> str:
     return str(end) if end < 6 else f"_{end - _NODE}"
 
 
+def _town_replacing(old: _Shape, new: _Shape, rules: UpgradeRules) -> bool:
+    """Whether the game's town replacement may apply to ``old`` becoming ``new``: a laid
+    tile with a town (a preprinted hex's town takes town tiles only), or a pair of
+    ``town_cities``."""
+    if (old.name, new.name) in rules.town_cities:
+        return True
+    return rules.town_replacement and old.color is not Color.WHITE and _has_towns(old)
+
+
 def _has_towns(s: _Shape) -> bool:
     return NodeKind.TOWN in s.kinds
 
@@ -629,11 +666,13 @@ def _placements(
     fixed: Mapping[int, int | None] | None = None,
     future: FutureLabel | None = None,
 ) -> tuple[Placement, ...]:
+    if (old.name, new.name) in rules.forbidden:
+        return ()
     if _label_reason(old, new, hex_label, hex_name, future, rules) is not None:
         return ()
     out: list[Placement] = []
     std_colour = _colour_reason(old, new, rules, same_ok=False) is None
-    town_ok = rules.town_replacement and _has_towns(old)
+    town_ok = _town_replacing(old, new, rules)
     if not std_colour and not (town_ok and _colour_reason(old, new, rules, same_ok=True) is None):
         return ()
     special = _special(old, hex_label, hex_name, rules)
@@ -723,10 +762,12 @@ def explain(
     """
     o, n = _CACHE.get(old), _CACHE.get(new)
     r = rotation % 6
+    if (o.name, n.name) in rules.forbidden:
+        return f"{rules.name}'s rules forbid tile {n.name} on tile {o.name}"
     label_why = _label_reason(o, n, hex_label, hex_name, future_label, rules)
     if label_why is not None:
         return label_why
-    town_ok = rules.town_replacement and _has_towns(o)
+    town_ok = _town_replacing(o, n, rules)
     colour_why = _colour_reason(o, n, rules, same_ok=False)
     if colour_why is not None and not (
         town_ok and _colour_reason(o, n, rules, same_ok=True) is None

@@ -698,11 +698,12 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
             out[key] = sorted([a.value, b.value] for a, b in steps)
     if rules.late_colour is not None:
         out["late_colour"] = rules.late_colour.value
-    if rules.label_exceptions:
-        exceptions: dict[str, list[str]] = {}
-        for old, new in sorted(rules.label_exceptions):
-            exceptions.setdefault(new, []).append(old)
-        out["label_exceptions"] = exceptions
+    for key in ("label_exceptions", "town_cities", "forbidden"):
+        pairs: dict[str, list[str]] = {}
+        for old, new in sorted(getattr(rules, key)):
+            pairs.setdefault(new, []).append(old)
+        if pairs:
+            out[key] = pairs
     return out
 
 

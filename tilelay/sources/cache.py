@@ -1,7 +1,8 @@
 """The on-disk cache of games read from other engines' sources.
 
 A source (a path of one format) is keyed by the SHA-256 of tilelay's version, the code that
-reads games (the modules of ``tilelay`` it is made of), its format, and the relative names and
+reads games (the modules of ``tilelay`` it is made of, and its data: a game's upgrade rules
+come from ``tilelay/data``), its format, and the relative names and
 contents of its files: any change to a file (or to a reader) gives a new key, so a cache entry
 never describes other sources. For each key the cache keeps the listing of the games (their
 names) and each game once read (pickled, one file per game).
@@ -41,13 +42,22 @@ def cache_dir() -> Path:
     return base / "tilelay"
 
 
+def _code_files() -> list[Path]:
+    """tilelay's own modules and data files (its upgrade rules, tiles, known differences),
+    which make what a game read is."""
+    package = Path(__file__).resolve().parents[1]
+    found = [*package.rglob("*.py"), *(p for p in (package / "data").rglob("*") if p.is_file())]
+    return sorted(found)
+
+
 @functools.cache
 def _code_digest() -> bytes:
-    """A digest of tilelay's own modules: a reader fixed is a new key, even in a checkout
-    whose version number has not changed."""
+    """A digest of tilelay's own modules and data (:func:`_code_files`): a reader fixed, or
+    a game's rules changed in tilelay's data, is a new key, even in a checkout whose version
+    number has not changed."""
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
-    for path in sorted(package.rglob("*.py")):
+    for path in _code_files():
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
     return digest.digest()
 
