@@ -444,12 +444,24 @@ def test_18_indias_towns_become_cities_that_its_yellow_cities_may_not_take() -> 
     assert legal_rotations(t("3"), t("141"), rules) == (0,)
 
 
+def test_a_tile_laid_in_one_rotation_only() -> None:
+    """1860's NO_ROTATION_TILES (game.rb legal_tile_rotation?), here tile 9 of a test's."""
+    rules = rules_from_data("one way", {"unrotated": ["9"]}, source="test")
+    blank = Tile(name="plain", color=Color.WHITE)
+    assert legal_rotations(blank, t("9")) == (0, 1, 2, 3, 4, 5)
+    assert legal_rotations(blank, t("9"), rules) == (0,)
+    assert legal_rotations(blank, t("8"), rules) == (0, 1, 2, 3, 4, 5)
+    assert explain(blank, t("9"), 2, rules) == "one way's tile 9 is laid in rotation 0 only"
+    assert explain(blank, t("9"), 0, rules) is None
+
+
 @pytest.mark.parametrize(
     ("data", "error"),
     [
         ({"late_colour": "mauve"}, "late_colour: 'mauve' is not a colour"),
         ({"town_cities": ["12"]}, "town_cities must be a table of new tile = [old tiles]"),
         ({"forbidden": {"12": [5]}}, "forbidden must be a table of new tile = [old tiles]"),
+        ({"unrotated": "758"}, "unrotated must be a list of tile names"),
         ({"late_steps": [["white"]]}, "late_steps must be a list of [old colour, new colour]"),
         ({"city_steps": "all"}, "city_steps must be a list of [old colour, new colour]"),
         ({"label_exceptions": {"592": "X01"}}, "label_exceptions must be a table of new tile"),

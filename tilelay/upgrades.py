@@ -88,7 +88,8 @@ class UpgradeRules:
     ``town_cities``: pairs where the old tile's towns may become the new tile's cities, as
     town replacement does, but for those tiles alone (18 India's yellow towns and green
     cities); ``forbidden``: pairs where the new tile may not replace the old (18 India's
-    yellow cities and its single-slot green cities).
+    yellow cities and its single-slot green cities). ``unrotated``: tiles laid in rotation 0
+    only (1860's).
     ``late_colour``: in the phases whose tiles include this colour, ``late_steps`` and
     ``late_city_steps`` replace ``steps`` and ``city_steps`` (18USA once brown tiles come: a
     hex without a city takes a tile of any later colour, a white hex with one a green tile
@@ -108,6 +109,7 @@ class UpgradeRules:
     label_exceptions: frozenset[tuple[str, str]] = frozenset()
     town_cities: frozenset[tuple[str, str]] = frozenset()
     forbidden: frozenset[tuple[str, str]] = frozenset()
+    unrotated: frozenset[str] = frozenset()
     late_colour: Color | None = None
     late_steps: frozenset[tuple[Color, Color]] | None = None
     late_city_steps: frozenset[tuple[Color, Color]] | None = None
@@ -178,6 +180,7 @@ _RULE_KEYS = frozenset(
         "label_exceptions",
         "town_cities",
         "forbidden",
+        "unrotated",
         "late_colour",
         "late_steps",
         "late_city_steps",
@@ -239,6 +242,9 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
             late_colour = Color(str(data["late_colour"]))
         except ValueError as err:
             raise fail(f"late_colour: {err}") from None
+    unrotated = data.get("unrotated", [])
+    if not isinstance(unrotated, list) or not all(isinstance(n, str) for n in unrotated):
+        raise fail(f"unrotated must be a list of tile names, not {unrotated!r}")
 
     def pairs(key: str) -> frozenset[tuple[str, str]]:
         table = data.get(key, {})
@@ -258,6 +264,7 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
         label_exceptions=pairs("label_exceptions"),
         town_cities=pairs("town_cities"),
         forbidden=pairs("forbidden"),
+        unrotated=frozenset(unrotated),
         late_colour=late_colour,
         late_steps=steps("late_steps"),
         late_city_steps=steps("late_city_steps"),
@@ -676,7 +683,7 @@ def _placements(
     if not std_colour and not (town_ok and _colour_reason(old, new, rules, same_ok=True) is None):
         return ()
     special = _special(old, hex_label, hex_name, rules)
-    for r in range(6):
+    for r in (0,) if new.name in rules.unrotated else range(6):
         if old.exits_mask & ~_rot_mask(new.exits_mask, r):
             continue
         node_map = None
@@ -764,6 +771,8 @@ def explain(
     r = rotation % 6
     if (o.name, n.name) in rules.forbidden:
         return f"{rules.name}'s rules forbid tile {n.name} on tile {o.name}"
+    if r and n.name in rules.unrotated:
+        return f"{rules.name}'s tile {n.name} is laid in rotation 0 only"
     label_why = _label_reason(o, n, hex_label, hex_name, future_label, rules)
     if label_why is not None:
         return label_why

@@ -698,6 +698,8 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
             out[key] = sorted([a.value, b.value] for a, b in steps)
     if rules.late_colour is not None:
         out["late_colour"] = rules.late_colour.value
+    if rules.unrotated:
+        out["unrotated"] = sorted(rules.unrotated)
     for key in ("label_exceptions", "town_cities", "forbidden"):
         pairs: dict[str, list[str]] = {}
         for old, new in sorted(getattr(rules, key)):
