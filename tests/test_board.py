@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +15,9 @@ from tilelay.errors import NotFoundError
 from tilelay.games import Game, game_from_data, load_game
 from tilelay.games.model import letters
 from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
-from tilelay.tile import Color, NodeKind
+from tilelay.tile import Color, FutureLabel, NodeKind
+from tilelay.trains import Phase
+from tilelay.upgrades import rules_from_data
 
 
 def board_1889() -> Board:
@@ -339,3 +343,27 @@ def test_upgrades_keep_the_cities_groups_and_sticky_icons() -> None:
     new = laid.tile_at("K4")
     assert new.cities[0].groups == ("Port",)
     assert [i.image for i in new.icons] == ["port"]
+
+
+def test_a_hex_label_of_the_games_rules_is_a_future_label_printed_there() -> None:
+    """A game's upgrade rules may give a hex the label its tiles of a colour must carry (18GA's
+    Augusta takes its own green tile): the board keeps it as a future label printed there."""
+    plain = load_game("1889")
+    game = replace(
+        plain,
+        upgrade_rules=rules_from_data(
+            "labelled", {"hex_labels": {"F3": ["brown", "K"]}}, source="test"
+        ),
+    )
+    green = Phase("5", tiles=("yellow", "green", "brown"))
+    for g in (plain, game):
+        board = Board(g).lay("F3", g.tile("57"), 0).lay("F3", g.tile("15"), 0)
+        lays = board.legal_lays("F3", phase=green)
+        assert lays == ({"465": (0,)} if g is game else {"448": (0,), "611": (5,)})
+    why = Board(game).lay("F3", game.tile("57"), 0).lay("F3", game.tile("15"), 0)
+    assert "a brown tile here must be labelled K (the hex's future label)" in str(
+        why.why_illegal("F3", "448", 0, phase=green)
+    )
+    board = Board(game)
+    assert board.future_label("F3") == FutureLabel("K", Color.BROWN)
+    assert Board(plain).future_label("F3") is None

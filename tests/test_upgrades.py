@@ -462,6 +462,8 @@ def test_a_tile_laid_in_one_rotation_only() -> None:
         ({"town_cities": ["12"]}, "town_cities must be a table of new tile = [old tiles]"),
         ({"forbidden": {"12": [5]}}, "forbidden must be a table of new tile = [old tiles]"),
         ({"unrotated": "758"}, "unrotated must be a list of tile names"),
+        ({"hex_labels": {"D10": "Aug"}}, "hex_labels must be a table of hex = [colour, label]"),
+        ({"hex_labels": {"D10": ["teal", "Aug"]}}, "hex_labels: 'teal' is not a colour"),
         ({"late_steps": [["white"]]}, "late_steps must be a list of [old colour, new colour]"),
         ({"city_steps": "all"}, "city_steps must be a list of [old colour, new colour]"),
         ({"label_exceptions": {"592": "X01"}}, "label_exceptions must be a table of new tile"),

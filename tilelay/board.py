@@ -457,10 +457,12 @@ class Board:
 
     def future_label(self, coord: str) -> FutureLabel | None:
         """The future label in force at ``coord`` (as 18xx.games carries it over): the
-        preprinted hex's until a tile of its colour is laid, then the tile's own."""
+        preprinted hex's (or the one the game's upgrade rules give the hex,
+        :meth:`~tilelay.upgrades.UpgradeRules.hex_label`) until a tile of its colour is
+        laid, then the tile's own."""
         hex_tile = self.game.hex_tile(coord)
         tile = self.tile_at(hex_tile.name)
-        printed = hex_tile.future_label
+        printed = hex_tile.future_label or self.game.upgrade_rules.hex_label(hex_tile.name)
         if tile is hex_tile or tile.name == hex_tile.name:
             return printed
         if (

@@ -89,7 +89,10 @@ class UpgradeRules:
     town replacement does, but for those tiles alone (18 India's yellow towns and green
     cities); ``forbidden``: pairs where the new tile may not replace the old (18 India's
     yellow cities and its single-slot green cities). ``unrotated``: tiles laid in rotation 0
-    only (1860's).
+    only (1860's). ``hex_labels``: (hex, colour, label): a tile of that colour laid on the
+    hex must carry that label, as a future label printed there says (the board's
+    :meth:`~tilelay.board.Board.future_label`; a rule the game writes in code: 18GA's
+    Augusta, Savannah, Brunswick and Macon, 18USA's Cleveland).
     ``late_colour``: in the phases whose tiles include this colour, ``late_steps`` and
     ``late_city_steps`` replace ``steps`` and ``city_steps`` (18USA once brown tiles come: a
     hex without a city takes a tile of any later colour, a white hex with one a green tile
@@ -110,6 +113,7 @@ class UpgradeRules:
     town_cities: frozenset[tuple[str, str]] = frozenset()
     forbidden: frozenset[tuple[str, str]] = frozenset()
     unrotated: frozenset[str] = frozenset()
+    hex_labels: frozenset[tuple[str, Color, str]] = frozenset()
     late_colour: Color | None = None
     late_steps: frozenset[tuple[Color, Color]] | None = None
     late_city_steps: frozenset[tuple[Color, Color]] | None = None
@@ -120,6 +124,14 @@ class UpgradeRules:
         if city and self.city_steps is not None:
             return (old, new) in self.city_steps
         return (old, new) in self.steps
+
+    def hex_label(self, coord: str) -> FutureLabel | None:
+        """The label a tile laid on hex ``coord`` must carry from a colour on, where the rules
+        give one (:attr:`hex_labels`)."""
+        for where, colour, text in self.hex_labels:
+            if where == coord:
+                return FutureLabel(text, colour)
+        return None
 
     def in_phase(self, phase: Phase | None) -> UpgradeRules:
         """The rules in force in ``phase`` (None: these): without town replacement outside
@@ -181,6 +193,7 @@ _RULE_KEYS = frozenset(
         "town_cities",
         "forbidden",
         "unrotated",
+        "hex_labels",
         "late_colour",
         "late_steps",
         "late_city_steps",
@@ -246,6 +259,20 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
     if not isinstance(unrotated, list) or not all(isinstance(n, str) for n in unrotated):
         raise fail(f"unrotated must be a list of tile names, not {unrotated!r}")
 
+    labels = data.get("hex_labels", {})
+    hex_labels: set[tuple[str, Color, str]] = set()
+    for coord, pair in labels.items() if isinstance(labels, dict) else [(None, None)]:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(x, str) for x in pair)
+        ):
+            raise fail(f"hex_labels must be a table of hex = [colour, label], not {labels!r}")
+        try:
+            hex_labels.add((str(coord), Color(pair[0]), pair[1]))
+        except ValueError as err:
+            raise fail(f"hex_labels: {err}") from None
+
     def pairs(key: str) -> frozenset[tuple[str, str]]:
         table = data.get(key, {})
         if not isinstance(table, dict) or not all(
@@ -265,6 +292,7 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
         town_cities=pairs("town_cities"),
         forbidden=pairs("forbidden"),
         unrotated=frozenset(unrotated),
+        hex_labels=frozenset(hex_labels),
         late_colour=late_colour,
         late_steps=steps("late_steps"),
         late_city_steps=steps("late_city_steps"),

@@ -700,6 +700,10 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
         out["late_colour"] = rules.late_colour.value
     if rules.unrotated:
         out["unrotated"] = sorted(rules.unrotated)
+    if rules.hex_labels:
+        out["hex_labels"] = {
+            c: [colour.value, text] for c, colour, text in sorted(rules.hex_labels)
+        }
     for key in ("label_exceptions", "town_cities", "forbidden"):
         pairs: dict[str, list[str]] = {}
         for old, new in sorted(getattr(rules, key)):
