@@ -14,7 +14,7 @@ from tilelay.catalogue import get_tile
 from tilelay.errors import NotFoundError
 from tilelay.games import Game, game_from_data, load_game
 from tilelay.games.model import letters
-from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout
+from tilelay.hexgeo import NEIGHBOUR_OFFSETS, Layout, neighbour_edge
 from tilelay.tile import Color, FutureLabel, NodeKind
 from tilelay.trains import Phase
 from tilelay.upgrades import rules_from_data
@@ -139,6 +139,18 @@ def test_exits_into_fixed_hexes_and_off_the_map() -> None:
     assert board.allowed_exits("B9") == frozenset({0, 1, 2, 4, 5}) - {
         e for e in range(6) if board.neighbour("B9", e) is None
     }
+    # a gray tile laid later is no printed gray hex: track may run into its side (as the
+    # 18xx.games engine judges neighbours: by the map as printed)
+    gray = dsl.parse("path=a:0,b:3", name="gray", color="gray")
+    laid = board.lay("I2", gray, 0)
+    edge = next(e for e in range(6) if board.neighbour("J3", e) == "I2")
+    assert neighbour_edge(edge) not in laid.tile_at("I2").exits()
+    assert laid.exit_allowed("J3", edge)
+    assert "B7 is printed gray with no track facing back" in str(
+        board.why_illegal(
+            "B9", "8", next(r for r in range(6) if 3 in get_tile("8").rotated(r).exits())
+        )
+    )
 
 
 def test_impassable_border() -> None:

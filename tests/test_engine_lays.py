@@ -78,12 +78,6 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
             "track step's tiles",
             [588],
         ),
-        (
-            "18 India: its legal_tile_rotation? is always true (game.rb), so the engine lets "
-            "track run toward a gray hex with no track facing back (G8), which the board "
-            "refuses as for any gray hex",
-            [687],
-        ),
     ],
     "18USA__109372": [
         (
@@ -92,13 +86,6 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
             "can_lay_resource_tile?), and a yellow tile of 10 ore upgrades to one of 20 in "
             "green (ore_upgrade?): rules of the corporation's companies, not the board's",
             _ids("143 166 176 182 244 249 369 428 658 1337"),
-        ),
-        (
-            "18USA: the engine lets track run into a hex holding a gray tile with no track "
-            "facing back (F18's company town X20, Atlanta's gray 597 in H22), which the board "
-            "refuses as for any gray hex; and where that leaves the board fewer tiles, the "
-            "most exits of the rest (TILE_UPGRADES_MUST_USE_MAX_EXITS) are other tiles",
-            [501, 713, 1041],
         ),
         (
             "18USA: once brown tiles come, the engine's check of colours lets a hex without a "
@@ -180,13 +167,13 @@ def test_board_lays_equal_the_engines(name: str, engine_games: None) -> None:
 
 
 def test_the_agreement_overall(engine_games: None) -> None:
-    """How many lays agree: the three built-in games fully; 1,689 of the 1,740 in all."""
+    """How many lays agree: the three built-in games fully; 1,693 of the 1,740 in all."""
     if not _fixtures():
         pytest.skip(f"reference data absent: {ENGINE_LAYS}")
     total = sum(len(_engine(n)) for n in _fixtures())
     listed = sum(len(ids) for rules in DIFFERENCES.values() for _, ids in rules)
     assert total == 1740
-    assert total - listed >= 1689
+    assert total - listed >= 1693
     for name in ("1889_314", "1830_26855", "18Chesapeake_1277"):
         assert name not in DIFFERENCES  # the built-in games: every lay equal
 

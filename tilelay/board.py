@@ -400,12 +400,13 @@ class Board:
         """Whether a tile at ``coord`` may have track leaving across ``edge``.
 
         Not when the track would run off the map, across an impassable border, or into a
-        red, gray or blue hex without track facing back.
+        hex printed red, gray or blue without track facing back (as 18xx.games judges it, by
+        the map as printed: track may run into the side of a gray tile laid later).
         """
         other = self.game.neighbour(coord, edge)
         if other is None or self.impassable(coord, edge):
             return False
-        tile = self.tile_at(other)
+        tile = self.game.hex_tile(other)
         if tile.color in FIXED_COLORS:
             return neighbour_edge(edge) in tile.exits()
         return True
@@ -683,7 +684,9 @@ class Board:
             return "off the map"
         if self.impassable(coord, edge):
             return "an impassable border"
-        return f"{other} is {self.tile_at(other).color.value} with no track facing back"
+        return (
+            f"{other} is printed {self.game.hex_tile(other).color.value} with no track facing back"
+        )
 
     # ------------------------------------------------------------ track graph
 
