@@ -15,7 +15,9 @@ from tilelay.games import (
     UNLIMITED,
     Game,
     find_games,
+    game_from_data,
     game_names,
+    game_to_data,
     get_tile,
     load_game,
     load_game_file,
@@ -450,3 +452,24 @@ def test_a_train_that_cannot_be_read_is_left_out_alone() -> None:
     assert [c.name for c in again.trains.card_types] == ["2", "3"]
     with pytest.raises(GameDataError, match=r"trains\[1\]: unknown distance node kind"):
         game_from_data(data, source="grain.json")
+
+
+def test_names_of_hexes_off_the_map_are_one_problem() -> None:
+    """A scenario's map (1822 CA's ERS) names every hex of the whole map: the names of
+    hexes it has not are left out in one problem, not one each (43 for ERS)."""
+    data = game_to_data(load_game("1889"))
+    extra = {f"Z{n}": f"Nowhere {n}" for n in range(1, 11)}
+    data["location_names"] = {**data.get("location_names", {}), **extra}
+    game = game_from_data(data, source="scenario.toml", strict=False)
+    problems = [p for p in game.problems if "location_names" in p.message]
+    assert [p.message for p in problems] == [
+        "location_names: 10 hexes are not of the map, their names left out: "
+        "Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8 and 2 more"
+    ]
+    assert not set(extra) & set(game.location_names)
+    # one is named alone; a game file of one's own is refused at it
+    data["location_names"] = {"Z1": "Nowhere"}
+    (one,) = game_from_data(data, source="one.toml", strict=False).problems
+    assert one.message == "location_names: Z1 is not a hex of the map"
+    with pytest.raises(GameDataError, match="Z1 is not a hex of the map"):
+        game_from_data(data, source="one.toml")

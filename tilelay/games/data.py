@@ -46,6 +46,9 @@ __all__ = [
     "game_to_data",
 ]
 
+#: How many names a problem lists before it counts the rest.
+_LISTED = 8
+
 #: The keys of game data holding tables or lists of tables (the sections of a TOML file).
 SECTION_KEYS = (
     "location_names",
@@ -511,9 +514,20 @@ def game_from_data(
     layout, letter_is_x = _layout(r, data)
     names = _location_names(r, data)
     hexes = _hexes(r, data, names)
-    for coord in list(names):
-        if coord not in hexes:
-            r.problem(f"location_names: {coord} is not a hex of the map", f"{coord} =")
+    missing = [coord for coord in names if coord not in hexes]
+    if missing:
+        # (one problem for them all: a scenario's map names every hex of the whole map)
+        listed = ", ".join(missing[:_LISTED])
+        if len(missing) > _LISTED:
+            listed += f" and {len(missing) - _LISTED} more"
+        r.problem(
+            f"location_names: {missing[0]} is not a hex of the map"
+            if len(missing) == 1
+            else f"location_names: {len(missing)} hexes are not of the map, their names left "
+            f"out: {listed}",
+            f"{missing[0]} =",
+        )
+        for coord in missing:
             del names[coord]
     game_tiles = _game_tiles(r, data)
     manifest = _manifest(r, data, game_tiles)
