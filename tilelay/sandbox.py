@@ -405,9 +405,8 @@ class BoardState:
     def with_setup(self, seed: int | None, players: int | None) -> BoardState:
         """The same board on the game started from ``seed`` with ``players`` players (see
         the class; refused, naming why, for a seed of a game that draws nothing from one, a
-        seed without players, numbers out of range, or an action that no longer fits, e.g. a
-        tile on a metropolis the new draw leaves out). Not an edit: the history is
-        cleared."""
+        seed without players, numbers out of range, or an action the board so started no
+        longer holds). Not an edit: the history is cleared."""
         _check_setup(load_game(self.game), seed, players)
         state = replace(self, seed=seed, players=players, done=(), undone=())
         try:
