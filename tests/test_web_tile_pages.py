@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
+from tests.conftest import engine_games_known
 from tilelay import catalogue
 from tilelay.games import load_game
 from tilelay.web import create_app
@@ -270,6 +271,16 @@ def test_map(client: TestClient) -> None:
     coords += re.findall(r'<g\b[^>]*data-coord="([^"]+)"[^>]*class="hex"', r.text)
     assert sorted(coords) == sorted(game.hexes)
     assert game.title in r.text
+
+
+def test_the_map_of_a_game_that_draws_part_of_it_says_so(client: TestClient) -> None:
+    """18USA's red hexes and metropolises are drawn as a game starts: its map page says the
+    map is its data's and sends to the board, which draws them for a seed."""
+    with engine_games_known():
+        page = client.get("/map/18USA").text
+        assert "draws part of its map when a game starts" in page
+        assert 'href="/board/18USA">The board</a>' in page
+    assert "draws part of its map" not in client.get("/map/1889").text
 
 
 def test_map_fuzzy_title(client: TestClient) -> None:

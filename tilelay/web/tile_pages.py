@@ -47,6 +47,7 @@ from tilelay.games.model import coord_key
 from tilelay.games.registry import entries, reference
 from tilelay.hexgeo import Layout
 from tilelay.limits import text_problem
+from tilelay.rules import rules_for
 from tilelay.tile import Tile
 from tilelay.web.compute import offloaded
 from tilelay.web.errors import WebError
@@ -449,6 +450,7 @@ def game_map(request: Request) -> Response:
             "map": drawing,
             "hexes": len(game.hexes),
             "opts": opts,
+            "seeded": rules_for(game).seeded,
         },
     )
 
