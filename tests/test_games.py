@@ -473,3 +473,27 @@ def test_names_of_hexes_off_the_map_are_one_problem() -> None:
     assert one.message == "location_names: Z1 is not a hex of the map"
     with pytest.raises(GameDataError, match="Z1 is not a hex of the map"):
         game_from_data(data, source="one.toml")
+
+
+def test_a_sub_part_given_twice_in_a_sources_hex_is_read_as_the_engine_reads_it() -> None:
+    """1868 Wyoming's Billings offboards give ``groups`` twice: the engine takes the last, and
+    a lenient reading of its games does too, saying so (they were drawn as plain hexes, and
+    its Billings and Ogden tiles left out); a game file of one's own is still refused."""
+    data = game_to_data(load_game("1889"))
+    data["hexes"].append(
+        {
+            "coords": ["Z1"],
+            "color": "red",
+            "code": "offboard=groups:Billings,revenue:20,groups:W;path=a:_0,b:0",
+        }
+    )
+    game = game_from_data(data, source="wyoming.rb", strict=False)
+    (node,) = game.hexes["Z1"].nodes
+    assert node.kind is NodeKind.OFFBOARD and node.groups == ("W",)
+    (problem,) = [p.message for p in game.problems if "Z1" in p.message]
+    assert problem.endswith(
+        "tile string (column 37): offboard: sub part 'groups' given twice: the last is taken, "
+        "as 18xx.games takes it"
+    )
+    with pytest.raises(GameDataError, match="bad tile string .column 37.: offboard: sub part"):
+        game_from_data(data, source="wyoming.toml")

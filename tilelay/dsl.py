@@ -143,6 +143,7 @@ class _Parser:
         "future_label",
         "icons",
         "labels",
+        "last_wins",
         "nodes",
         "partitions",
         "path_cols",
@@ -154,9 +155,11 @@ class _Parser:
         "upgrades",
     )
 
-    def __init__(self, text: str, source: str | None) -> None:
+    def __init__(self, text: str, source: str | None, last_wins: bool = False) -> None:
         self.text = text
         self.source = source
+        #: a sub part given twice takes its last value (else: an error)
+        self.last_wins = last_wins
         self.nodes: list[Node] = []
         self.paths: list[Path] = []
         self.path_cols: list[int] = []
@@ -435,6 +438,9 @@ class _Parser:
         raises when reached, so errors come in the order of the text."""
         ignored = IGNORED_SUB_PARTS.get(part, ())
         seen: set[str] = set()
+        if self.last_wins:
+            last = {sub.key: i for i, sub in enumerate(subs)}
+            subs = [sub for i, sub in enumerate(subs) if last[sub.key] == i]
         for sub in subs:
             if sub.key in ignored:
                 continue
@@ -912,11 +918,17 @@ def parse(
     name: str = "",
     color: Color | str = Color.WHITE,
     source: str | None = None,
+    last_wins: bool = False,
 ) -> Tile:
     """Read a tile string into a :class:`~tilelay.tile.Tile`.
 
     ``color`` may be a two-colour name such as ``greenbrown`` (colour plus stripe). ``source``
-    names where the string came from, for error messages.
+    names where the string came from, for error messages. A sub part given twice in a part
+    is an error; with ``last_wins``, its last value is taken, as the 18xx.games engine reads
+    it (for its own games' strings: 1868 Wyoming's offboards give ``groups`` twice).
+
+    >>> parse("offboard=groups:A,revenue:20,groups:B", last_wins=True).nodes[0].groups
+    ('B',)
     """
     for what, value in (("a tile string", code), ("a tile's name", name)):
         if not isinstance(value, str):
@@ -945,7 +957,7 @@ def parse(
             source=source,
             column=bad.start() + 1,
         )
-    p = _Parser(code, source)
+    p = _Parser(code, source, last_wins)
     p.run()
     return p.finish(name, tile_color, stripe)
 

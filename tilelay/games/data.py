@@ -199,7 +199,20 @@ class _Reader:
             tile = dsl.parse(code, name=name, color=tile_color)
         except TilelayError as err:
             col = f" (column {err.column})" if err.column is not None else ""
-            raise self.fail(f"{where}: bad tile string{col}: {err.message}", *needles) from None
+            message = f"{where}: bad tile string{col}: {err.message}"
+            if self.strict:
+                raise self.fail(message, *needles) from None
+            try:
+                # (a sub part given twice: the engine takes the last, and so does a lenient
+                # reading of its games)
+                tile = dsl.parse(code, name=name, color=tile_color, last_wins=True)
+            except TilelayError:
+                raise self.fail(message, *needles) from None
+            self.problem(
+                f"{where}: tile string{col}: {err.message}: the last is taken, as 18xx.games "
+                "takes it",
+                *needles,
+            )
         if stripe is not None:
             tile = replace(tile, stripe=stripe)
         parts = entry.get("engine_parts")
