@@ -495,5 +495,5 @@ def test_a_sub_part_given_twice_in_a_sources_hex_is_read_as_the_engine_reads_it(
         "tile string (column 37): offboard: sub part 'groups' given twice: the last is taken, "
         "as 18xx.games takes it"
     )
-    with pytest.raises(GameDataError, match="bad tile string .column 37.: offboard: sub part"):
+    with pytest.raises(GameDataError, match=r"bad tile string \(column 37\): offboard: sub part"):
         game_from_data(data, source="wyoming.toml")
