@@ -732,3 +732,40 @@ def test_a_data_method_by_the_number_of_players() -> None:
     assert [count("6", n) for n in (3, 4, 5)] == [1, 2, 2]
     with pytest.raises(NotDataError, match="calls method size"):
         program.method_value("G::Game", "num_trains", args=({"name": "6"},))
+
+
+ZIPPED = """
+module Entities
+  NAMES = ['Mariazellerbahn', 'Kernhofer Bahn', 'Ybbstalbahn'].freeze
+  COORDS = %w[J38 J38 M35].freeze
+  CITIES = [0, 1].freeze
+  LOCALS = NAMES.zip(COORDS, CITIES).map.with_index do |vals, index|
+    name, coords, city = vals
+    sym = (index + 1).to_s
+    { sym: "L#{sym}", name: "#{name} (#{sym})", coordinates: coords, city: city }
+  end.freeze
+  PAIRS = NAMES.map do |name|
+    short = name
+    [short, 1]
+  end
+  BAD = NAMES.map.with_index { |name| name }
+end
+"""
+
+
+def test_zip_map_with_index_and_blocks_of_several_statements() -> None:
+    """1854's local railways and their companies: ``zip``, ``map.with_index`` over a block of
+    several statements with local variables and ``a, b = list``, ``(i + 1).to_s``."""
+    p = Program()
+    p.add(parse(ZIPPED, name="lib/g_x/entities.rb"))
+    assert p.value("Entities", "LOCALS") == [
+        {"sym": "L1", "name": "Mariazellerbahn (1)", "coordinates": "J38", "city": 0},
+        {"sym": "L2", "name": "Kernhofer Bahn (2)", "coordinates": "J38", "city": 1},
+        {"sym": "L3", "name": "Ybbstalbahn (3)", "coordinates": "M35", "city": None},
+    ]
+    assert p.value("Entities", "PAIRS") == [
+        ["Mariazellerbahn", 1],
+        ["Kernhofer Bahn", 1],
+        ["Ybbstalbahn", 1],
+    ]
+    assert "with_index" in _not_data(p, "Entities", "BAD").message

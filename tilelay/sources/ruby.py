@@ -1220,6 +1220,21 @@ class _Evaluator:
             return [v for i, v in enumerate(items) if v not in items[:i]]
         if name == "to_a" and not arg_nodes:
             return self.range_list(node, self.value(receiver))
+        if name == "zip" and arg_nodes:
+            first = self.value(receiver)
+            others: list[list[Value]] = []
+            for arg in arg_nodes:
+                other = self.value(arg)
+                if not isinstance(other, list):
+                    raise _NotData(node, "zip with something that is not an array")
+                others.append(other)
+            if not isinstance(first, list):
+                raise _NotData(node, "zip of something that is not an array")
+            # (as Ruby: as long as the receiver, nil where another array is shorter)
+            return [
+                [item, *(o[i] if i < len(o) else None for o in others)]
+                for i, item in enumerate(first)
+            ]
         if name == "merge":
             base = self.value(receiver)
             if not isinstance(base, dict):
@@ -1296,6 +1311,8 @@ class _Evaluator:
         receiver = node.child_by_field_name("receiver")
         block = node.child_by_field_name("block")
         name = self.file.text(method) if method is not None else ""
+        if name == "with_index" and receiver is not None and block is not None:
+            return self.map_with_index(node, receiver, block)
         if receiver is None or block is None or (name not in _FILTERS and name != "map"):
             raise _NotData(node, f"calls {name} with a block")
         items = self.value(receiver)
@@ -1308,11 +1325,11 @@ class _Evaluator:
         body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
         names = [self.file.text(c) for c in params[0].named_children] if params else []
         statements = self._items(body[0]) if body else []
+        if name == "map" and isinstance(items, list) and len(names) == 1 and len(body) == 1:
+            return [self.run_block(node, body[0], {names[0]: item}) for item in items]
         if len(statements) != 1:
             raise _NotData(node, f"calls {name} with a block of several statements")
         statement = statements[0]
-        if name == "map" and isinstance(items, list) and len(names) == 1:
-            return [self.in_block(statement, {names[0]: item}) for item in items]
         keep = not name.startswith("reject")
         if isinstance(items, list) and len(names) == 1 and name != "map":
             return [item for item in items if self.passes(statement, {names[0]: item}) == keep]
@@ -1323,6 +1340,51 @@ class _Evaluator:
                 if self.passes(statement, {names[0]: k, names[1]: v}) == keep
             }
         raise _NotData(node, f"{name} with {len(names)} block parameters on this value")
+
+    def map_with_index(self, node: Node, receiver: Node, block: Node) -> Value:
+        """``list.map.with_index do |item, index| … end`` (1854's local railways)."""
+        method = receiver.child_by_field_name("method")
+        inner = receiver.child_by_field_name("receiver")
+        if (
+            receiver.type != "call"
+            or method is None
+            or self.file.text(method) != "map"
+            or inner is None
+            or receiver.child_by_field_name("arguments") is not None
+            or block.type == "block_argument"
+        ):
+            raise _NotData(node, "calls with_index with a block on something but map")
+        items = self.value(inner)
+        params = [c for c in block.named_children if c.type == "block_parameters"]
+        body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
+        names = [self.file.text(c) for c in params[0].named_children] if params else []
+        if not isinstance(items, list) or len(names) != 2 or len(body) != 1:
+            raise _NotData(node, "map.with_index of something but an array, by |item, index|")
+        return [
+            self.run_block(node, body[0], {names[0]: item, names[1]: i})
+            for i, item in enumerate(items)
+        ]
+
+    def run_block(self, node: Node, body: Node, bindings: dict[str, Value]) -> Value:
+        """A block's statements run with its parameters bound (the last one's value), as a
+        method's that only builds data (local variables, ``a, b = list``)."""
+        statements = self._items(body)
+        if len(statements) == 1:
+            return self.in_block(statements[0], bindings)
+        runner = self.block_runner()
+        runner.locals.update(bindings)
+        try:
+            return runner.statements(statements)
+        except _Return:
+            raise _NotData(node, "a block that returns") from None
+
+    def block_runner(self) -> _MethodEvaluator:
+        """What runs a block of several statements: a method's evaluation (a constant's
+        block sees no local variables)."""
+        module = self.nesting[0] if self.nesting else ""
+        return _MethodEvaluator(
+            self.program, self.file, self.nesting, module, module, "(block)", frozenset()
+        )
 
     def passes(self, statement: Node, bindings: dict[str, Value]) -> bool:
         """Whether a block's statement holds with its parameters bound (Ruby's truth: all but
@@ -1582,6 +1644,17 @@ class _MethodEvaluator(_Evaluator):
         if t == "assignment":
             left = node.child_by_field_name("left")
             right = node.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "left_assignment_list":
+                # a, b, c = list: each its item (nil past the list's end)
+                targets = left.named_children
+                if not all(c.type == "identifier" for c in targets):
+                    raise _NotData(node, "an assignment to something other than local variables")
+                value = self.value(right)
+                if not isinstance(value, list):
+                    raise _NotData(node, "a, b = something that is not an array")
+                for i, target in enumerate(targets):
+                    self.locals[self.file.text(target)] = value[i] if i < len(value) else None
+                return value
             if left is None or right is None or left.type not in ("identifier",):
                 raise _NotData(node, "an assignment to something other than a local variable")
             value = self.value(right)
@@ -1807,6 +1880,8 @@ class _MethodEvaluator(_Evaluator):
                 return self.truth(node)
         if receiver is not None and name in ("to_sym", "to_s") and not items:
             text = self.value(receiver)
+            if name == "to_s" and type(text) is int:
+                return str(text)  # ((index + 1).to_s: 1854's local railways' numbers)
             if type(text) is not str and not isinstance(text, Symbol):
                 raise _NotData(node, f"{name} of something that is not a string")
             return Symbol(text) if name == "to_sym" else str(text)
@@ -1914,6 +1989,22 @@ class _MethodEvaluator(_Evaluator):
                 self.locals.pop(k, None)
             self.locals.update(saved)
         return items
+
+    def block_runner(self) -> _MethodEvaluator:
+        # (the method's local variables, options and class in reach of the block)
+        runner = _MethodEvaluator(
+            self.program,
+            self.file,
+            self.nesting,
+            self.klass,
+            self.owner,
+            self.method,
+            self.options,
+            self.depth,
+            self.players,
+        )
+        runner.locals.update(self.locals)
+        return runner
 
     def in_block(self, statement: Node, bindings: dict[str, Value]) -> Value:
         """As :meth:`_Evaluator.in_block`, with the method's local variables, options and
