@@ -583,6 +583,22 @@ end
     assert "calls method map_optional_hexes, which is not data" in problem.message
     assert "the map read is Engine::Game::GTest::Map::HEXES" in problem.message
 
+    # a map built for the number of players is read as the most players have it (1824
+    # Cisleithania's Budapest: a city for three players, an offboard for two), saying so
+    by_players = map_rb.replace("towns = %w[A1]", "towns = @players.size == 3 ? %w[A1 D4] : %w[A1]")
+    meta = META.replace(
+        "GAME_TITLE = 'Test'", "GAME_TITLE = 'Test'\n        PLAYER_RANGE = [2, 3].freeze"
+    )
+    game = read_game(
+        _engine(tmp_path / "c", {**files, "g_test/meta.rb": meta, "g_test/map.rb": by_players})
+    )
+    assert sorted(game.played_map()) == ["A1", "C3", "D4"]
+    (problem,) = game.problems
+    assert problem.message == (
+        "builds the map for the number of players: read as 3 players have it; hexes that "
+        "differ with 2 players D4"
+    )
+
 
 def test_1824_is_read_on_its_own_map() -> None:
     """1824 builds on 1837 (whose ``HEXES`` it inherits) and builds its own map in

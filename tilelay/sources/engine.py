@@ -629,11 +629,15 @@ def _started_map(
     written: Found | None,
     hexes: dict[str, dict[str, str]],
     problems: list[Problem],
+    counts: range = range(0),
 ) -> dict[str, dict[str, str]] | None:
     """The map as a game starts it with its options off, where a data method builds it
     (``built``: the game's own ``optional_hexes`` or ``game_hexes``) and only builds data,
     and it differs from ``hexes`` (its ``HEXES``, read from ``written``): 1824's, whose
-    ``HEXES`` are 1837's; None otherwise, a problem saying why where the method is not data."""
+    ``HEXES`` are 1837's; None otherwise, a problem saying why where the method is not data.
+    A map built for the number of players (one of ``counts``) is the most players' (as a
+    game's trains are), with a problem naming the hexes that differ for fewer (1824
+    Cisleithania's Budapest)."""
     method = "optional_hexes" if "optional_hexes" in built else "game_hexes"
     where = built.get(method)
     if where is None:
@@ -645,6 +649,22 @@ def _started_map(
     try:
         value = program.method_value(klass, "optional_hexes")
     except NotDataError as err:
+        by_players = _maps_by_players(program, klass, where, counts)
+        if by_players is not None:
+            most = max(by_players)
+            started = by_players[most]
+            others = [
+                f"with {n} players "
+                + ", ".join(sorted(c for c in {*m, *started} if m.get(c) != started.get(c)))
+                for n, m in sorted(by_players.items())
+                if m != started
+            ]
+            if others:
+                problem(
+                    f"builds the map for the number of players: read as {most} players have "
+                    f"it; hexes that differ {'; '.join(others)}"
+                )
+            return started if started != hexes else None
         instead = (
             f"the map read is {written.module}::HEXES, which may not be the one played"
             if hexes and written is not None
@@ -657,6 +677,23 @@ def _started_map(
         return None
     started = _hex_map(value, where, problems)
     return started if started != hexes else None
+
+
+def _maps_by_players(
+    program: Program, klass: str, where: Found, counts: range
+) -> dict[int, dict[str, dict[str, str]]] | None:
+    """The map the game's ``optional_hexes`` builds for each number of players of ``counts``
+    (None where some number's is not data, or none is allowed)."""
+    out: dict[int, dict[str, dict[str, str]]] = {}
+    for n in counts:
+        try:
+            value = program.method_value(klass, "optional_hexes", players=n)
+        except NotDataError:
+            return None
+        if not isinstance(value, dict):
+            return None
+        out[n] = _hex_map(value, where, [])
+    return out or None
 
 
 def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
@@ -718,7 +755,8 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         assert isinstance(raw["HEXES"], dict)
         hexes = _hex_map(raw["HEXES"], found["HEXES"], problems)
 
-    started_map = _started_map(program, klass, built, found.get("HEXES"), hexes, problems)
+    counts = _player_counts(meta.get("PLAYER_RANGE"))
+    started_map = _started_map(program, klass, built, found.get("HEXES"), hexes, problems, counts)
 
     def listed(constant: str) -> list[dict[str, Json]]:
         value = raw[constant]
@@ -753,7 +791,6 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     trains = listed("TRAINS")
     by_players: dict[str, dict[int, int]] = {}
     played = [dict(t) for t in started.get("TRAINS", trains)]
-    counts = _player_counts(meta.get("PLAYER_RANGE"))
     for train in played:
         # how many of each train the game counts in code, where that is data with the
         # options off (1830's 6s), by the number of players where it depends on them (1846's
