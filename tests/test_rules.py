@@ -146,3 +146,15 @@ def test_a_passable_rule_said_to_differ_only_at_tokens_does() -> None:
         base = [GameRules.passable(rules, ctx, n) for n in range(len(ctx.nodes))]
         checked += sum(a != b for a, b in zip(every, base, strict=True))
     assert checked > 0  # some blocked city was passable
+
+
+def test_the_rules_kept_for_games_are_bounded() -> None:
+    """Each game made for a record's players or seed is a game of its own: the rules kept
+    for games are bounded, as a server replaying records would otherwise keep them all."""
+    from tilelay import rules as rules_module
+
+    plain = load_game("1889")
+    made = [replace(plain) for _ in range(rules_module._FOR_GAME_KEPT + 10)]
+    for game in made:
+        assert type(rules_for(game)) is type(rules_for(plain))
+    assert len(rules_module._FOR_GAME) <= rules_module._FOR_GAME_KEPT

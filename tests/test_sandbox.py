@@ -233,3 +233,11 @@ def test_a_boards_players_give_the_games_numbers_of_trains() -> None:
             for n in (3, 4, 5)
         }
         assert twos == {3: 7, 4: 8, 5: 9}
+        # one game object for a number of players (a game is compared by identity: boards and
+        # rules are kept by it, and a new one each time made the server keep them all)
+        three = BoardState("1846", players=3)
+        assert three.resolve() is three.resolve()
+        assert (
+            BoardState("18USA").with_setup(5, 3).resolve()
+            is BoardState("18USA", seed=5, players=3).resolve()
+        )

@@ -245,7 +245,14 @@ class Game:
         >>> from tilelay.games import load_game
         >>> load_game("1889").for_players(4) is load_game("1889")
         True
+
+        The same number gives the same game object (a game is compared by identity).
         """
+        # (kept with the game's variants: no option is named "")
+        variant = ("", str(players))
+        found = self._variants.get(variant)
+        if found is not None:
+            return found
         trains = self.trains.for_players(players)
         if trains is self.trains:
             return self
@@ -256,7 +263,7 @@ class Game:
             else t
             for t in self.train_data
         )
-        return replace(self, trains=trains, train_data=data)
+        return self._variants.setdefault(variant, replace(self, trains=trains, train_data=data))
 
     @property
     def _base(self) -> Game:

@@ -898,6 +898,9 @@ def register(cls: type[GameRules]) -> type[GameRules]:
 
 
 _FOR_GAME: dict[Game, GameRules] = {}
+#: How many games' rules are kept (a game made for a record's players or seed is a game of
+#: its own: without a bound, a server replaying records would keep every one).
+_FOR_GAME_KEPT = 512
 
 
 def rules_for(game: Game) -> GameRules:
@@ -925,6 +928,8 @@ def rules_for(game: Game) -> GameRules:
             if make is not None:
                 found = make()
                 break
+    if len(_FOR_GAME) >= _FOR_GAME_KEPT:
+        _FOR_GAME.clear()  # (rules keep no state: made again when asked)
     _FOR_GAME[game] = found
     return found
 
