@@ -51,6 +51,8 @@ __all__ = [
     "StateError",
     "board_actions",
     "game_key",
+    "player_range",
+    "setup_problem",
 ]
 
 #: The most actions a board holds (a long game lays a few hundred tiles).
@@ -593,23 +595,35 @@ def _optional_int(data: Mapping[str, Any], key: str, most: int) -> int | None:
     return value
 
 
-def _check_setup(game: Game, seed: int | None, players: int | None) -> None:
-    """Refuse (:class:`IllegalEdit`, saying why) a seed or number of players ``game`` cannot
-    start with (see :class:`BoardState`)."""
+def player_range(game: Game) -> tuple[int, int]:
+    """The least and most players ``game`` is played by (1 to :data:`MAX_PLAYERS` where
+    the game does not say)."""
+    return game.players or (1, MAX_PLAYERS)
+
+
+def setup_problem(game: Game, seed: int | None, players: int | None) -> str | None:
+    """Why ``game`` cannot start with ``seed`` and ``players`` (see :class:`BoardState`);
+    None when it can."""
     if players is not None:
-        low, high = game.players or (1, MAX_PLAYERS)
+        low, high = player_range(game)
         if not low <= players <= high:
-            raise IllegalEdit(
-                f"game {game.name} is played by {low} to {high} players, not {players}"
-            )
+            return f"game {game.name} is played by {low} to {high} players, not {players}"
     if seed is None:
-        return
+        return None
     if not rules_for(game).seeded:
-        raise IllegalEdit(f"game {game.name} draws nothing from a seed: it takes none")
+        return f"game {game.name} draws nothing from a seed: it takes none"
     if not 0 <= seed <= MAX_SEED:
-        raise IllegalEdit(f"a seed is a whole number from 0 to {MAX_SEED}, not {seed}")
+        return f"a seed is a whole number from 0 to {MAX_SEED}, not {seed}"
     if players is None:
-        raise IllegalEdit(f"game {game.name} draws its setup for a number of players: give one")
+        return f"game {game.name} draws its setup for a number of players: give one"
+    return None
+
+
+def _check_setup(game: Game, seed: int | None, players: int | None) -> None:
+    """Refuse (:class:`IllegalEdit`) what :func:`setup_problem` finds."""
+    why = setup_problem(game, seed, players)
+    if why is not None:
+        raise IllegalEdit(why)
 
 
 def _optional_str(data: Mapping[str, Any], key: str) -> str | None:

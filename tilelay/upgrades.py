@@ -153,6 +153,8 @@ class UpgradeRules:
         towns = self.town_replacement and (
             not self.town_replacement_phases or phase.name in self.town_replacement_phases
         )
+        if not late and towns == self.town_replacement:
+            return self  # (most games: asked for every tile of a lay, so no hashing)
         return _phased(self, late, towns)
 
 
@@ -164,8 +166,6 @@ DEFAULT_RULES = UpgradeRules()
 def _phased(rules: UpgradeRules, late: bool, towns: bool) -> UpgradeRules:
     """``rules`` in a phase (:meth:`UpgradeRules.in_phase`): with their late steps where
     ``late``, with town replacement where ``towns``."""
-    if not late and towns == rules.town_replacement:
-        return rules
     if late:
         rules = replace(
             rules,

@@ -649,10 +649,13 @@ def _started_map(
     try:
         value = program.method_value(klass, "optional_hexes")
     except NotDataError as err:
-        by_players = _maps_by_players(program, klass, where, counts)
-        if by_players is not None:
-            most = max(by_players)
-            started = by_players[most]
+        values = _maps_by_players(program, klass, counts)
+        if values is not None:
+            most = max(values)
+            # (what of the map read is not a map is the game's problem; the others' only
+            # name the hexes that differ)
+            started = _hex_map(values[most], where, problems)
+            by_players = {n: _hex_map(v, where, []) for n, v in values.items()}
             others = [
                 f"with {n} players "
                 + ", ".join(sorted(c for c in {*m, *started} if m.get(c) != started.get(c)))
@@ -680,11 +683,12 @@ def _started_map(
 
 
 def _maps_by_players(
-    program: Program, klass: str, where: Found, counts: range
-) -> dict[int, dict[str, dict[str, str]]] | None:
-    """The map the game's ``optional_hexes`` builds for each number of players of ``counts``
-    (None where some number's is not data, or none is allowed)."""
-    out: dict[int, dict[str, dict[str, str]]] = {}
+    program: Program, klass: str, counts: range
+) -> dict[int, dict[Key, Value]] | None:
+    """What the game's ``optional_hexes`` builds for each number of players of ``counts``: a
+    hash of colours each (None where some number's is not data or no such hash, or no
+    number of players is allowed)."""
+    out: dict[int, dict[Key, Value]] = {}
     for n in counts:
         try:
             value = program.method_value(klass, "optional_hexes", players=n)
@@ -692,7 +696,7 @@ def _maps_by_players(
             return None
         if not isinstance(value, dict):
             return None
-        out[n] = _hex_map(value, where, [])
+        out[n] = value
     return out or None
 
 

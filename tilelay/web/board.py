@@ -58,7 +58,14 @@ from tilelay.games import Game, game_names, load_game
 from tilelay.limits import MAX_PLAYERS
 from tilelay.routes import RoutePlanner
 from tilelay.rules import rules_for
-from tilelay.sandbox import MAX_SEED, BoardState, IllegalEdit, StateError, game_key
+from tilelay.sandbox import (
+    MAX_SEED,
+    BoardState,
+    IllegalEdit,
+    StateError,
+    game_key,
+    player_range,
+)
 from tilelay.store import StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg, tile_svg
 from tilelay.svg.text import css_color
@@ -159,7 +166,7 @@ def _game_info(game: Game) -> dict[str, Any]:
         "trains": trains,
         # whether the game draws its setup from a seed when it starts, and for how many
         "seeded": rules_for(game).seeded,
-        "players": list(game.players) if game.players else [1, MAX_PLAYERS],
+        "players": list(player_range(game)),
     }
 
 
@@ -575,7 +582,7 @@ def _query_setup(request: Request, game: Game) -> tuple[int | None, int | None]:
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         if players is None:
-            players = game.players[1] if game.players else 4
+            players = player_range(game)[1]
     return seed, players
 
 

@@ -39,7 +39,6 @@ from starlette.routing import BaseRoute, Route
 from tilelay.audit import rate_recorded
 from tilelay.games import Game
 from tilelay.lays import record_game
-from tilelay.limits import MAX_PLAYERS
 from tilelay.replay import (
     RecordError,
     ReplayStep,
@@ -50,7 +49,7 @@ from tilelay.replay import (
 from tilelay.routes import Route as TrainRoute
 from tilelay.routes import RoutePlanner, RunResult
 from tilelay.rules import Start, rules_for
-from tilelay.sandbox import MAX_SEED, BoardState, board_actions, game_key
+from tilelay.sandbox import BoardState, board_actions, game_key, setup_problem
 from tilelay.store import MAX_NAME, Store, StoreError
 from tilelay.svg import ROUTE_COLORS, map_svg
 from tilelay.svg.charts import revenue_chart
@@ -495,12 +494,13 @@ def branch_state(analysis: Analysis, n: int) -> BoardState:
     first = game.phases[0].name if game.phases else None
     trains = step.train_names(corp) if corp is not None else []
     known = {s.name for card in game.trains.card_types for s in card.sides}
+    # the record's players and seed, each where the board can start so (a record may say
+    # what the game's board does not take: a seed of a game that draws nothing)
     start = analysis.start
-    low, high = game.players or (1, MAX_PLAYERS)
-    players = start.players if low <= start.players <= high else None
-    seed = start.seed if rules_for(game).seeded and players is not None else None
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        seed = None
+    players = start.players or None
+    if setup_problem(game, None, players) is not None:
+        players = None
+    seed = start.seed if setup_problem(game, start.seed, players) is None else None
     played = step.board.game
     opening = set(rules_for(played).opening_lays(played)) if seed is not None else set()
     return BoardState(
