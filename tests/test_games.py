@@ -10,6 +10,7 @@ import pytest
 
 from tests.conftest import REFERENCE
 from tilelay import dsl
+from tilelay.board import Board
 from tilelay.errors import GameDataError, NotFoundError
 from tilelay.games import (
     UNLIMITED,
@@ -23,6 +24,7 @@ from tilelay.games import (
     load_game_file,
     parse_coord,
 )
+from tilelay.games.toml import game_to_toml
 from tilelay.hexgeo import Layout
 from tilelay.tile import Color, NodeKind
 
@@ -372,6 +374,39 @@ def test_home_off_the_map(tmp_path: Path) -> None:
     path = _copy_1889(tmp_path, 'home = "K8"', 'home = "K6"')
     with pytest.raises(GameDataError, match="K6 has no city"):
         load_game_file(path)
+
+
+def test_more_home_stations_read_written_and_refused(tmp_path: Path) -> None:
+    """A corporation's ``more_homes`` (hexes, or hexes with a city) are read, placed as home
+    tokens, written back by game_to_toml; one off the map, without a city or without that
+    city is named and left out (strictly: refused)."""
+    path = _copy_1889(
+        tmp_path, 'home = "K8"', 'home = "K8"\nmore_homes = ["E2", { hex = "I2", city = 0 }]'
+    )
+    game = load_game_file(path)
+    sym = next(c.sym for c in game.corporations if c.home == "K8")
+    assert game.corporation(sym).more_homes == (("E2", None), ("I2", 0))
+    assert game.home_cities(sym) == (("K8", 0), ("E2", 0), ("I2", 0))
+    tokens = Board(game).with_home_tokens([sym]).tokens
+    assert {key for key, syms in tokens.items() if sym in syms} == {
+        ("K8", 0),
+        ("E2", 0),
+        ("I2", 0),
+    }
+    again = tmp_path / "again.toml"
+    again.write_text(game_to_toml(game), encoding="utf-8")
+    assert load_game_file(again).corporation(sym).more_homes == (("E2", None), ("I2", 0))
+    for more, expected in (
+        ('["Z9"]', "home Z9 is not a hex of the map"),
+        ('["K6"]', "home K6 has no city"),
+        ('[{ hex = "E2", city = 2 }]', "home E2 has no city 2"),
+        ('[{ hex = "E2", town = 0 }]', "unknown key 'town'"),
+        ('"E2"', "more_homes must be a list"),
+    ):
+        path = _copy_1889(tmp_path, 'home = "K8"', f'home = "K8"\nmore_homes = {more}')
+        with pytest.raises(GameDataError, match=expected) as info:
+            load_game_file(path)
+        assert str(path) in str(info.value)
 
 
 def test_unknown_key_and_missing_file(tmp_path: Path) -> None:

@@ -292,3 +292,45 @@ def test_a_corporation_without_tokens_has_no_home_token_to_place(
     railway = game.corporation("R&T")
     assert railway.tokens == () and railway.home is None
     assert not [p for p in game.problems if "has no city" in str(p)], game.problems
+
+
+def test_several_home_stations_each_take_a_home_token(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """Where a game's own ``place_home_token`` places a token at each of a corporation's
+    coordinates (1894's Ouest at Le Havre and Paris, 18Rhl's CCE, 1866's PLM), the
+    corporation has them all as homes, and a board and replay place a token in each; where
+    it does not (18CZ's large corporations choose one), the first is used, as the problem
+    says. A corporation without tokens has no home and no problem (1866's nationals, 1858's
+    private railways, each listing several hexes)."""
+    from tilelay.board import Board
+
+    for title, sym, homes in (
+        ("1894", "Ouest", (("B3", 0), ("E6", 0))),
+        ("1847 AE", "HLB", (("D18", 0), ("C21", 0))),
+        ("18Rhl", "CCE", (("E6", 0), ("I10", 0))),
+        ("1866", "PLM", (("M9", 0), ("P10", 0))),
+    ):
+        game = engine_entries[title].load()
+        assert game.home_cities(sym) == homes, title
+        assert not [p for p in game.problems if "several homes" in str(p)], game.problems
+        tokens = Board(game).with_home_tokens([sym]).tokens
+        assert {key for key, syms in tokens.items() if sym in syms} == set(homes), title
+    # replay places them all when the corporation first acts
+    from tilelay.replay import replay
+
+    registry.add_entries([engine_entries["1894"]])
+    action = {"type": "pass", "id": 1, "entity": "Ouest", "entity_type": "corporation"}
+    board = replay({"title": "1894", "actions": [action]}).board
+    assert {key for key, syms in board.tokens.items() if "Ouest" in syms} == {
+        ("B3", 0),
+        ("E6", 0),
+    }
+    cz = engine_entries["18CZ"].load()
+    assert any("PR: several homes ['A22', 'B19']; the first is used" in str(p) for p in cz.problems)
+    assert cz.corporation("PR").more_homes == ()
+    for title, sym in (("1866", "GB"), ("1858", "M&A")):
+        corp = engine_entries[title].load().corporation(sym)
+        assert (corp.home, corp.city, corp.more_homes) == (None, None, ()), title
+    quiet = [p for p in engine_entries["1858"].load().problems if "several homes" in str(p)]
+    assert not quiet

@@ -665,3 +665,15 @@ def test_a_game_that_draws_its_setup_is_drawn_for_a_seed_and_players(client: Tes
     err = post(client, "/api/boards/setup", body, 422)
     assert "draws nothing from a seed" in err["error"]
     assert client.get("/board/1889?seed=3&players=4").status_code == 400
+
+
+def test_a_corporation_with_several_home_stations_is_home_in_each(client: TestClient) -> None:
+    """1894's Ouest starts at Le Havre (B3) and Paris (E6): the board's game lists both homes,
+    and the lays on either hex offer Ouest first as at home there."""
+    with engine_games_known():
+        view = _boot(client.get("/board/1894").text)["view"]
+        ouest = next(c for c in view["game"]["corporations"] if c["sym"] == "Ouest")
+        assert (ouest["home"], ouest["homes"]) == ("B3", ["B3", "E6"])
+        for coord in ("B3", "E6"):
+            lays = post(client, "/api/boards/lays", {"state": view["state"], "hex": coord})
+            assert "Ouest" in lays["homes"], coord

@@ -338,20 +338,18 @@ class Board:
     def with_home_tokens(self, corporations: Iterable[str] | None = None) -> Board:
         """A new board with the home tokens of ``corporations`` (default: all) placed.
 
-        A corporation whose home hex has several cities and no city index in the game
-        definition is skipped (its owner chooses in play).
+        A corporation with several home stations gets a token in each
+        (:meth:`~tilelay.games.Game.home_cities`); a home hex with several cities and no city
+        index in the game definition is skipped (its owner chooses in play).
         """
         board = self
         syms = (
             [c.sym for c in self.game.corporations] if corporations is None else list(corporations)
         )
         for sym in syms:
-            corp = self.game.corporation(sym)
-            city = self.game.home_city(sym)
-            if corp.home is None or city is None:
-                continue
-            if sym not in board._tokens.get((corp.home, city), ()):
-                board = board.place_token(corp.home, city, sym)
+            for coord, city in self.game.home_cities(sym):
+                if sym not in board._tokens.get((coord, city), ()):
+                    board = board.place_token(coord, city, sym)
         return board
 
     # ------------------------------------------------------------ neighbours

@@ -404,18 +404,27 @@ def _count(n: int | None) -> str:
 
 def _home(game: Game, sym: str) -> str:
     """A corporation's home as ``hex`` or ``hex/exits of its city`` (city indices may differ
-    between sources that list the cities of a hex in another order)."""
+    between sources that list the cities of a hex in another order), its other home
+    stations after it (``B3 E6``)."""
     corp = game.corporation(sym)
     if corp.home is None:
         return ""
-    index = game.home_city(sym)
-    tile = game.hexes.get(corp.home)
+    out = [_station(game, corp.home, game.home_city(sym))]
+    out.extend(_station(game, coord, index) for coord, index in corp.more_homes)
+    return " ".join(out)
+
+
+def _station(game: Game, coord: str, index: int | None) -> str:
+    """A home as ``hex`` or ``hex/exits of its city`` (see :func:`_home`)."""
+    tile = game.hexes.get(coord)
+    if index is None and tile is not None and len(tile.cities) == 1:
+        index = 0
     if index is None or tile is None or index >= len(tile.cities):
-        return corp.home
+        return coord
     # by position: equal cities compare equal, so tile.nodes.index() would find the first
     node = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY][index]
     exits = "".join(str(e) for e in sorted(tile.node_exits(node)))
-    return f"{corp.home}/{exits}" if exits and len(tile.cities) > 1 else corp.home
+    return f"{coord}/{exits}" if exits and len(tile.cities) > 1 else coord
 
 
 def _distance(card: TrainCardType) -> str:
@@ -584,7 +593,14 @@ def renamed(game: Game, like: Game, shift: tuple[int, int]) -> Game:
         hexes={name(c): t for c, t in game.hexes.items()},
         location_names={name(c): n for c, n in game.location_names.items()},
         corporations=tuple(
-            replace(c, home=name(c.home)) if c.home is not None else c for c in game.corporations
+            replace(
+                c,
+                home=name(c.home),
+                more_homes=tuple((name(h), i) for h, i in c.more_homes),
+            )
+            if c.home is not None
+            else c
+            for c in game.corporations
         ),
         companies=tuple(replace(c, blocks=tuple(map(name, c.blocks))) for c in game.companies),
         letter_is_x=like.letter_is_x,
@@ -621,10 +637,11 @@ def _places(diff: Difference, games: Sequence[Game]) -> list[str]:
         return places
     if diff.what == "home":
         return [
-            c.home
+            coord
             for game in games
             for c in game.corporations
             if c.sym == diff.where and c.home is not None
+            for coord in (c.home, *(h for h, _ in c.more_homes))
         ]
     return []
 

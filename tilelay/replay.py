@@ -934,21 +934,22 @@ class _Replayer:
         if not self.rules.home_tokens(self, entity):
             return
         city = self.game.home_city(entity)
-        home = self.game.corporation(entity).home
-        if home is None or city is None:
+        if self.game.corporation(entity).home is None or city is None:
             self.skipped.append(entity)
-            return
-        if entity in self.board.tokens.get((home, city), ()):
-            return
-        token = TokenPlacement(home, entity, city)
-        try:
-            # 18xx.games reserves a home city's slot for its corporation from the start: a
-            # token another placed there beyond the slots (a cheater, 1822's destination
-            # tokens) leaves it free, so a full home city still takes its home token
-            self.board = self.board.place_token(home, city, entity, extra_slot=True)
-        except BoardError as err:
-            raise self.fail(action, f"home token of {entity}: {err.message}") from None
-        self.placements.append(ReplayedToken(None, token, home=True))
+        # (a token in each of several home stations: Game.home_cities)
+        for home, city in self.game.home_cities(entity):
+            if entity in self.board.tokens.get((home, city), ()):
+                continue
+            token = TokenPlacement(home, entity, city)
+            try:
+                # 18xx.games reserves a home city's slot for its corporation from the start:
+                # a token another placed there beyond the slots (a cheater, 1822's
+                # destination tokens) leaves it free, so a full home city still takes its
+                # home token
+                self.board = self.board.place_token(home, city, entity, extra_slot=True)
+            except BoardError as err:
+                raise self.fail(action, f"home token of {entity}: {err.message}") from None
+            self.placements.append(ReplayedToken(None, token, home=True))
 
     def lay_tile(self, action: Mapping[str, Any]) -> None:
         tile_id = self.text(action, "tile")

@@ -119,7 +119,18 @@ def game_json(game: Game) -> dict[str, Any]:
         },
         "location_names": dict(game.location_names),
         "corporations": [
-            {"sym": c.sym, "name": c.name, "home": c.home, "city": c.city, "kind": c.kind}
+            {
+                "sym": c.sym,
+                "name": c.name,
+                "home": c.home,
+                "city": c.city,
+                "kind": c.kind,
+                **(
+                    {"more_homes": [{"hex": h, "city": i} for h, i in c.more_homes]}
+                    if c.more_homes
+                    else {}
+                ),
+            }
             for c in game.corporations
         ],
         "companies": [

@@ -95,6 +95,7 @@ _CORP_KEYS = frozenset(
         "float_percent",
         "kind",
         "abilities",
+        "more_homes",
     }
 )
 _OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
@@ -357,6 +358,7 @@ def _corporations(
             elif city is not None and not 0 <= city < n_cities:
                 r.problem(f"{where}: home {home} has no city {city}", "city =")
                 city = None
+        more = _more_homes(r, where, entry.get("more_homes", []), hexes)
         tokens = entry.get("tokens", [0])
         if not isinstance(tokens, Sequence) or not all(
             isinstance(t, int) and not isinstance(t, bool) for t in tokens
@@ -375,8 +377,39 @@ def _corporations(
                 None if fp is None else r.integer(where, fp, "float_percent"),
                 r.text(where, entry.get("kind", "corporation"), "kind"),
                 _abilities(r, where, entry),
+                more,
             )
         )
+    return tuple(out)
+
+
+def _more_homes(
+    r: _Reader, where: str, value: Any, hexes: Mapping[str, Tile]
+) -> tuple[tuple[str, int | None], ...]:
+    """A corporation's ``more_homes``: hexes (``"E6"``) or hexes with a city
+    (``{hex = "E6", city = 1}``); one not on the map, without a city or without that city
+    is a problem and left out."""
+    if not isinstance(value, list):
+        raise r.fail(f"{where}: more_homes must be a list of hexes or {{hex, city}} tables")
+    out: list[tuple[str, int | None]] = []
+    for item in value:
+        city: int | None = None
+        if isinstance(item, Mapping):
+            r.unknown(f"{where}: more_homes", item, frozenset({"hex", "city"}))
+            coord = r.coord(where, item.get("hex"))
+            if item.get("city") is not None:
+                city = r.integer(where, item["city"], "more_homes city")
+        else:
+            coord = r.coord(where, item)
+        n_cities = len(hexes[coord].cities) if coord in hexes else 0
+        if coord not in hexes:
+            r.problem(f"{where}: home {coord} is not a hex of the map", f'"{coord}"')
+        elif n_cities == 0:
+            r.problem(f"{where}: home {coord} has no city", f'"{coord}"')
+        elif city is not None and not 0 <= city < n_cities:
+            r.problem(f"{where}: home {coord} has no city {city}", f'"{coord}"')
+        else:
+            out.append((coord, city))
     return tuple(out)
 
 
@@ -621,6 +654,7 @@ def corporation_entry(
     float_percent: int | None = None,
     kind: str = "corporation",
     abilities: Sequence[Mapping[str, Any]] = (),
+    more_homes: Sequence[tuple[str, int | None]] = (),
 ) -> dict[str, Any]:
     """A corporation as game data (what is not given is left out, to take the defaults)."""
     entry: dict[str, Any] = {"sym": sym, "name": name}
@@ -638,6 +672,10 @@ def corporation_entry(
         entry["kind"] = kind
     if abilities:
         entry["abilities"] = [dict(a) for a in abilities]
+    if more_homes:
+        entry["more_homes"] = [
+            coord if city is None else {"hex": coord, "city": city} for coord, city in more_homes
+        ]
     return entry
 
 
@@ -800,6 +838,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
             float_percent=c.float_percent,
             kind=c.kind,
             abilities=c.abilities,
+            more_homes=c.more_homes,
         )
         for c in game.corporations
     ]

@@ -86,7 +86,10 @@ class Corporation:
     """A company that lays track and runs trains: symbol, name, home hex (and city on a
     multi-city hex), token costs, colours. ``kind`` is ``corporation``, or ``minor`` for the
     minor companies some games have. ``abilities`` are its special abilities as the source
-    writes them (18xx.games' ``{type, …}`` tables), for the game's rules."""
+    writes them (18xx.games' ``{type, …}`` tables), for the game's rules. ``more_homes`` are
+    the hexes where it starts with a home token too, each with its city (None: the hex's only
+    city), for a corporation with several home stations (1894's Ouest at Le Havre and Paris,
+    18Rhl's CCE); :meth:`Game.home_cities` lists them all."""
 
     sym: str
     name: str
@@ -98,6 +101,7 @@ class Corporation:
     float_percent: int | None = None
     kind: str = "corporation"
     abilities: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+    more_homes: tuple[tuple[str, int | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,6 +378,24 @@ class Game:
         if corp.city is not None:
             return corp.city
         return 0 if len(self.hexes[corp.home].cities) == 1 else None
+
+    def home_cities(self, sym: str) -> tuple[tuple[str, int], ...]:
+        """Where corporation ``sym`` starts with a home token, as ``(hex, city index)``: its
+        home (:meth:`home_cities`, where the city is known) and its :attr:`more_homes`
+        (a hex of several cities without a city index given left out: its owner chooses in
+        play)."""
+        corp = self.corporation(sym)
+        out: list[tuple[str, int]] = []
+        city = self.home_city(sym)
+        if corp.home is not None and city is not None:
+            out.append((corp.home, city))
+        for coord, index in corp.more_homes:
+            if index is None:
+                tile = self.hexes.get(coord)
+                index = 0 if tile is not None and len(tile.cities) == 1 else None
+            if index is not None and (coord, index) not in out:
+                out.append((coord, index))
+        return tuple(out)
 
     def corporation(self, sym: str) -> Corporation:
         """The corporation ``sym``; :class:`NotFoundError` with close symbols."""

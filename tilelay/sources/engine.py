@@ -23,6 +23,7 @@ An :class:`EngineGame` holds the data in the shape the engine's own JSON gives t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +172,12 @@ class EngineGame:
     number it works out in code (``num_trains``) from the players alone: 1846's 2-trains,
     ``{3: 7, 4: 8, 5: 9}``; a train whose number is the same for every number of players has
     it as its ``num`` (:meth:`played`)."""
+    homes_each: Found | None = None
+    """Where the game's own ``place_home_token`` places a home token at each of a
+    corporation's ``coordinates`` (two home stations: 1894's Ouest at Le Havre and Paris,
+    18Rhl's CCE, 1847AE's HLB), so that a corporation written with several homes starts in
+    them all; ``None`` where the game does not (several homes are then a choice, or a
+    rule of its code)."""
     problems: tuple[Problem, ...] = ()
     """Constants that are not data (or not in the expected shape), with file, line and why."""
 
@@ -792,6 +799,13 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
             if c.get("sym") in kept
         ]
 
+    homes_each: Found | None = None
+    placing = program.method_where(klass, "place_home_token")
+    if placing is not None and placing[0] != _BASE_MODULE:
+        text = program.method_text(klass, "place_home_token") or ""
+        if re.search(r"\bcoordinates\.each\b", text):
+            homes_each = Found(*placing)
+
     trains = listed("TRAINS")
     by_players: dict[str, dict[int, int]] = {}
     played = [dict(t) for t in started.get("TRAINS", trains)]
@@ -841,6 +855,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         started=started,
         started_map=started_map,
         counts_by_players=by_players,
+        homes_each=homes_each,
         problems=tuple(problems),
     )
 

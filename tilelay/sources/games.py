@@ -200,15 +200,9 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             # (without the spaces around it: 18Dixie's minors' ' 1' sorts them first)
             sym = str(entry.get("sym")).strip()
             home = entry.get("coordinates")
-            if isinstance(home, list):
-                if len(home) > 1:
-                    notes.append(
-                        ReadWarning(
-                            f"corporation {sym}: several homes {home}; the first is used",
-                            *at("CORPORATIONS" if kind == "corporation" else "MINORS"),
-                        )
-                    )
-                home = home[0] if home else None
+            city = entry.get("city")
+            cities = city if isinstance(city, list) else [city]
+            more: list[dict[str, Any] | str] = []
             corp: dict[str, Any] = {
                 "sym": sym,
                 "name": str(entry.get("name") or entry.get("sym")).strip(),
@@ -217,17 +211,43 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             }
             if entry.get("tokens") == []:
                 # no token, so no home token: the home is only where it stands (1858's
-                # private railways, in towns)
+                # private railways, in towns; 1866's nationals)
                 home = None
+            elif isinstance(home, list):
+                homes = [str(h) for h in home]
+                home = homes[0] if homes else None
+                if len(homes) > 1 and game.homes_each is None:
+                    notes.append(
+                        ReadWarning(
+                            f"corporation {sym}: several homes {homes}; the first is used",
+                            *at("CORPORATIONS" if kind == "corporation" else "MINORS"),
+                        )
+                    )
+                elif len(homes) > 1:
+                    # the game's place_home_token places a token in each (in the city
+                    # given for it, else the first: Game#place_home_token's
+                    # cities.first)
+                    for i, coord in enumerate(homes[1:], 1):
+                        index = cities[i] if i < len(cities) else None
+                        if not isinstance(index, int):
+                            index = 0
+                        several = city_count(str(game.played_map().get(coord, {}).get("code", "")))
+                        more.append({"hex": coord, "city": index} if several > 1 else coord)
+                    if not isinstance(cities[0], int):
+                        cities = [0]
             if isinstance(home, str):
                 corp["home"] = home
-            if isinstance(entry.get("city"), int) and not (
+            if more:
+                corp["more_homes"] = more
+            city = cities[0] if cities else None
+            if (
                 isinstance(home, str)
-                and city_count(str(game.played_map().get(home, {}).get("code", ""))) == 1
+                and isinstance(city, int)
+                and city_count(str(game.played_map().get(home, {}).get("code", ""))) != 1
             ):
                 # (the engine reserves a tile of one city's city for any city asked:
                 # 18VA's and 18Dixie's SR ask for city 1 of Richmond and Knoxville)
-                corp["city"] = entry["city"]
+                corp["city"] = city
             tokens = entry.get("tokens")
             if isinstance(tokens, list) and all(isinstance(t, int) for t in tokens):
                 corp["tokens"] = tokens

@@ -805,6 +805,16 @@ class Program:
                 return anc, d.file.name, d.line
         return None
 
+    def method_text(self, module: str, name: str) -> str | None:
+        """The source of the instance method ``name`` that ``module`` (or its nearest
+        ancestor) defines with ``def``, if any (for facts a game writes in code, read as
+        text: what its method calls)."""
+        for anc in self.ancestors(module):
+            d = self._modules[anc].methods.get(name)
+            if d is not None:
+                return d.file.text(d.node)
+        return None
+
     def constant_names(self, module: str) -> list[str]:
         """Every constant ``module`` can read as its own (``Module#constants``), no modules."""
         out: dict[str, None] = {}

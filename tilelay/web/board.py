@@ -148,6 +148,7 @@ def _game_info(game: Game) -> dict[str, Any]:
                 "color": css_color(c.color),
                 "text_color": css_color(c.text_color) if c.text_color else None,
                 "home": c.home,
+                "homes": [h for h in (c.home, *(h for h, _ in c.more_homes)) if h is not None],
                 "tokens": len(c.tokens),
                 "kind": c.kind,
             }
@@ -367,7 +368,11 @@ def hex_lays(state: BoardState, coord: str, *, reach: bool = False) -> dict[str,
         "legal": _choices(board, legal),
         "replace": replacing,
         "cities": cities,
-        "homes": [c.sym for c in game.corporations if c.home == coord],
+        "homes": [
+            c.sym
+            for c in game.corporations
+            if c.home == coord or any(h == coord for h, _ in c.more_homes)
+        ],
     }
 
 
