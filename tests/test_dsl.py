@@ -630,6 +630,54 @@ def test_mistakes_the_engine_misreads_stay_errors(
     assert info.value.column == column and words in str(info.value), (str(info.value), engine)
 
 
+@pytest.mark.parametrize(
+    ("code", "reads", "notes"),
+    [
+        (
+            "town=revenue:10;town=revenue:10;path=a:0,b:_0;path=a:3,b:_1border=edge:4",
+            "town=revenue:10;town=revenue:10;path=a:0,b:_0;path=a:3,b:_1",
+            ["path: node reference '_1border=edge:4' (column 56) read as _1"],
+        ),
+        (
+            "offboard=revenue:20,groups:Wuppertalpath=a:1,b:_0,terminal:1;path=a:2,b:_0,terminal:1",
+            "offboard=revenue:20,groups:Wuppertalpath=a:1;path=a:2,b:_0,terminal:1",
+            [
+                "offboard: unknown sub part 'b' (column 46) ignored",
+                "offboard: unknown sub part 'terminal' (column 51) ignored",
+            ],
+        ),
+        (
+            "offboard=revenue:30;path=a:0,b:_0,terminal:1path=a:5,b:_0,terminal:1",
+            "offboard=revenue:30;path=a:0,b:_0,terminal:1",
+            [
+                "path: sub part 'b' given twice (columns 30 and 54): the last taken",
+                "path: sub part 'terminal' given twice (columns 35 and 59): the last taken",
+            ],
+        ),
+        (
+            "offboard=groups:Billings,revenue:20,groups:W;path=a:_0,b:0",
+            "offboard=revenue:20,groups:W;path=a:_0,b:0",
+            ["offboard: sub part 'groups' given twice (columns 10 and 37): the last taken"],
+        ),
+        ("city=revenue:20;path=a:0,b:_0", "city=revenue:20;path=a:0,b:_0", []),
+        ("border=edge:1,colour:red", "border=edge:1", ["border: unknown sub part 'colour'"]),
+    ],
+)
+def test_the_engine_s_own_mistakes_read_as_the_engine_reads_them(
+    code: str, reads: str, notes: list[str]
+) -> None:
+    """:func:`dsl.read_as_engine` reads the strings above as the engine's Tile.decode does
+    (the tile :func:`dsl.parse` reads from ``reads``), saying what it did, each with its
+    column; a string without such a mistake reads with nothing said, and other mistakes stay
+    errors."""
+    tile, said = dsl.read_as_engine(code)
+    assert tile == dsl.parse(reads)
+    assert len(said) == len(notes) and all(n in s for n, s in zip(notes, said, strict=True)), said
+    for bad in ("path=a:0,b:_x", "town=revenue:z", "path=a:0,b:_3", "frobnicate=1"):
+        with pytest.raises(TileSyntaxError):
+            dsl.read_as_engine(bad)
+
+
 def _odd_parts() -> Tile:
     return Tile(
         nodes=(

@@ -527,8 +527,8 @@ def test_a_sub_part_given_twice_in_a_sources_hex_is_read_as_the_engine_reads_it(
     assert node.kind is NodeKind.OFFBOARD and node.groups == ("W",)
     (problem,) = [p.message for p in game.problems if "Z1" in p.message]
     assert problem.endswith(
-        "tile string (column 37): offboard: sub part 'groups' given twice: the last is taken, "
-        "as 18xx.games takes it"
+        "tile string (column 37): offboard: sub part 'groups' given twice; read as 18xx.games "
+        "reads it: offboard: sub part 'groups' given twice (columns 10 and 37): the last taken"
     )
     with pytest.raises(GameDataError, match=r"bad tile string \(column 37\): offboard: sub part"):
         game_from_data(data, source="wyoming.toml")

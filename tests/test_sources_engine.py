@@ -291,9 +291,9 @@ def test_engine_games_load_with_a_complete_map_and_manifest(
 # Every engine string that tilelay.dsl does not read is one the engine itself mis-reads: a
 # mistake in the string that the engine's lenient reader (Tile.decode: split on ';', '=' and
 # ',', to_h, to_i) passes over by silently losing part of it. Reading such a string as the
-# engine does would hide the loss, so tilelay.dsl keeps it an error naming the column (a
-# game read from the engine's sources takes the last of a sub part given twice, as the
-# engine does, and says so in a problem naming the column). Keyed by
+# engine does would hide the loss, so tilelay.dsl.parse keeps it an error naming the column
+# (a game read from the engine's sources reads it as the engine does, dsl.read_as_engine,
+# and says so in a problem naming the columns). Keyed by
 # a substring of tilelay's error; the value says what the engine does and how many strings.
 # Where the engine's leniency reads what a string means, tilelay reads it the same way (edge
 # 6 as 0, node locs beyond 5.5 modulo 6, 18CO co7's trailing comma, 18Dixie 599's empty

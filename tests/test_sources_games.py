@@ -15,6 +15,7 @@ from tilelay.errors import NoGameError
 from tilelay.games import registry
 from tilelay.games.model import Game
 from tilelay.sources import games as sources
+from tilelay.tile import NodeKind
 
 
 @pytest.fixture(autouse=True)
@@ -334,3 +335,23 @@ def test_several_home_stations_each_take_a_home_token(
         assert (corp.home, corp.city, corp.more_homes) == (None, None, ()), title
     quiet = [p for p in engine_entries["1858"].load().problems if "several homes" in str(p)]
     assert not quiet
+
+
+def test_the_engine_s_own_mistaken_strings_are_drawn_as_the_engine_has_them(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """Hexes whose strings hold a mistake the engine reads past (a missing ``;``) are read
+    as it reads them, each with a problem naming the columns (they were drawn as plain
+    hexes): 1840's F8 and F10 (two towns, four paths; the border lost, as in the engine),
+    1893's D9 (an offboard with the path to edge 2; the first path lost), 18NY 1E's A17."""
+    game = engine_entries["1840"].load()
+    for coord in ("F8", "F10"):
+        tile = game.hexes[coord]
+        assert [n.kind for n in tile.nodes] == [NodeKind.TOWN, NodeKind.TOWN], coord
+        assert len(tile.paths) == 4 and not tile.borders, coord
+        (said,) = [p.message for p in game.problems if f"({coord})" in p.message]
+        assert "read as 18xx.games reads it" in said and "(column 84) read as _1" in said
+    d9 = engine_entries["1893"].load().hexes["D9"]
+    assert [n.kind for n in d9.nodes] == [NodeKind.OFFBOARD] and len(d9.paths) == 1
+    a17 = engine_entries["18NY 1st Edition"].load().hexes["A17"]
+    assert a17.nodes and a17.paths

@@ -77,6 +77,7 @@ __all__ = [
     "engine_parts",
     "format_revenue",
     "parse",
+    "read_as_engine",
     "unsupported",
     "unwritable",
     "valid_revenue_format",
@@ -138,13 +139,14 @@ class _Sub:
 
 class _Parser:
     __slots__ = (
+        "as_engine",
         "borders",
         "frame",
         "future_label",
         "icons",
         "labels",
-        "last_wins",
         "nodes",
+        "notes",
         "partitions",
         "path_cols",
         "paths",
@@ -155,11 +157,15 @@ class _Parser:
         "upgrades",
     )
 
-    def __init__(self, text: str, source: str | None, last_wins: bool = False) -> None:
+    def __init__(self, text: str, source: str | None, as_engine: bool = False) -> None:
         self.text = text
         self.source = source
-        #: a sub part given twice takes its last value (else: an error)
-        self.last_wins = last_wins
+        #: read as the 18xx.games engine reads its own strings (:func:`read_as_engine`):
+        #: a sub part given twice takes its last value, an unknown one is ignored, a node
+        #: reference is read by its leading digits (else each is an error)
+        self.as_engine = as_engine
+        #: what reading as the engine did that a strict reading refuses, in order
+        self.notes: list[str] = []
         self.nodes: list[Node] = []
         self.paths: list[Path] = []
         self.path_cols: list[int] = []
@@ -286,6 +292,13 @@ class _Parser:
         v = self.value(sub, "path")
         if v[:1] == "_":
             body = v[1:]
+            if self.as_engine and body[:1] in _DIGITS and not _DIGITS.issuperset(body):
+                # (Ruby's to_i: the leading digits)
+                digits = body[: len(body) - len(body.lstrip("0123456789"))]
+                self.notes.append(
+                    f"path: node reference {limits.shown(v)} (column {sub.col}) read as _{digits}"
+                )
+                body = digits
             if not body or not _DIGITS.issuperset(body):
                 raise self.error(
                     sub.col, f"path: bad node reference {limits.shown(v)}: expected _N"
@@ -438,14 +451,21 @@ class _Parser:
         raises when reached, so errors come in the order of the text."""
         ignored = IGNORED_SUB_PARTS.get(part, ())
         seen: set[str] = set()
-        if self.last_wins:
+        if self.as_engine:
             last = {sub.key: i for i, sub in enumerate(subs)}
+            for i, sub in enumerate(subs):
+                if last[sub.key] != i and sub.key not in ignored:
+                    self.notes.append(
+                        f"{part}: sub part {sub.key!r} given twice (columns {sub.col} and "
+                        f"{subs[last[sub.key]].col}): the last taken"
+                    )
             subs = [sub for i, sub in enumerate(subs) if last[sub.key] == i]
         for sub in subs:
             if sub.key in ignored:
                 continue
             if sub.key not in allowed:
-                raise self._unknown_sub(sub, part, allowed)
+                self.unknown(sub, part, allowed)
+                continue
             if sub.key in seen:
                 raise self.error(sub.col, f"{part}: sub part {sub.key!r} given twice")
             seen.add(sub.key)
@@ -544,7 +564,7 @@ class _Parser:
                     what=f"a whole number of at least 1 (at most {limits.MAX_SIZE})",
                 )
             elif sub.key not in IGNORED_SUB_PARTS["upgrade"]:
-                raise self._unknown_sub(sub, "upgrade", ("cost", "terrain", "loc", "size"))
+                self.unknown(sub, "upgrade", ("cost", "terrain", "loc", "size"))
         if cost is None:
             raise self.error(col, "upgrade: sub part 'cost' is required")
         self.upgrades.append(TerrainUpgrade(cost, terrains, loc, size))
@@ -566,7 +586,7 @@ class _Parser:
             elif sub.key == "color":
                 color = self.text_value(sub, "border")
             else:
-                raise self._unknown_sub(sub, "border", ("edge", "type", "cost", "color"))
+                self.unknown(sub, "border", ("edge", "type", "cost", "color"))
         if edge is None:
             raise self.error(col, "border: sub part 'edge' is required")
         self.borders.append(Border(edge, btype, cost, color))
@@ -663,9 +683,7 @@ class _Parser:
             elif sub.key == "large":
                 large = self.flag(sub, "icon")
             elif sub.key not in IGNORED_SUB_PARTS["icon"]:
-                raise self._unknown_sub(
-                    sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc", "large")
-                )
+                self.unknown(sub, "icon", ("image", "name", "sticky", "blocks_lay", "loc", "large"))
         if image is None:
             raise self.error(col, "icon: sub part 'image' is required")
         self.icons.append(Icon(image, name, sticky, blocks, loc, large))
@@ -679,7 +697,7 @@ class _Parser:
             elif sub.key == "color2":
                 color2 = self.text_value(sub, "frame")
             else:
-                raise self._unknown_sub(sub, "frame", ("color", "color2"))
+                self.unknown(sub, "frame", ("color", "color2"))
         if color is None:
             raise self.error(col, "frame: sub part 'color' is required")
         if self.frame is not None:
@@ -696,16 +714,20 @@ class _Parser:
                 except ValueError:
                     raise self.error(sub.col, f"stripes: unknown colour {v!r}") from None
             else:
-                raise self._unknown_sub(sub, "stripes", ("color",))
+                self.unknown(sub, "stripes", ("color",))
         if color is None:
             raise self.error(col, "stripes: sub part 'color' is required")
         self.stripe = color
 
-    def _unknown_sub(self, sub: _Sub, part: str, allowed: tuple[str, ...]) -> TileSyntaxError:
-        return self.error(
-            sub.col,
-            f"{part}: unknown sub part {sub.key!r}: expected one of {', '.join(allowed)}",
-        )
+    def unknown(self, sub: _Sub, part: str, allowed: tuple[str, ...]) -> None:
+        """A sub part ``part`` does not know: an error, but ignored (and noted) where read as
+        the engine reads it (its parts read the keys they know)."""
+        if not self.as_engine:
+            raise self.error(
+                sub.col,
+                f"{part}: unknown sub part {sub.key!r}: expected one of {', '.join(allowed)}",
+            )
+        self.notes.append(f"{part}: unknown sub part {sub.key!r} (column {sub.col}) ignored")
 
     # ---------------------------------------------------------------- driver
 
@@ -918,18 +940,42 @@ def parse(
     name: str = "",
     color: Color | str = Color.WHITE,
     source: str | None = None,
-    last_wins: bool = False,
 ) -> Tile:
     """Read a tile string into a :class:`~tilelay.tile.Tile`.
 
     ``color`` may be a two-colour name such as ``greenbrown`` (colour plus stripe). ``source``
-    names where the string came from, for error messages. A sub part given twice in a part
-    is an error; with ``last_wins``, its last value is taken, as the 18xx.games engine reads
-    it (for its own games' strings: 1868 Wyoming's offboards give ``groups`` twice).
-
-    >>> parse("offboard=groups:A,revenue:20,groups:B", last_wins=True).nodes[0].groups
-    ('B',)
+    names where the string came from, for error messages. A mistake is an error naming its
+    column (the 18xx.games engine's own strings with one: :func:`read_as_engine`).
     """
+    return _read(code, name, color, source, False)[0]
+
+
+def read_as_engine(
+    code: str,
+    *,
+    name: str = "",
+    color: Color | str = Color.WHITE,
+    source: str | None = None,
+) -> tuple[Tile, tuple[str, ...]]:
+    """Read a tile string as the 18xx.games engine reads its own (``Tile.decode``: split on
+    ``;``, ``=`` and ``,``, ``to_h``, ``to_i``), for the strings of its games that hold a
+    mistake :func:`parse` refuses: a sub part given twice takes its last value, a sub part
+    its part does not know is ignored, a node reference is read by its leading digits. The
+    tile, with what was read so (each naming its column; none for a string :func:`parse`
+    reads). Other mistakes are errors still.
+
+    >>> tile, notes = read_as_engine("offboard=groups:A,revenue:20,groups:B")
+    >>> tile.nodes[0].groups, notes
+    (('B',), ("offboard: sub part 'groups' given twice (columns 10 and 30): the last taken",))
+    """
+    return _read(code, name, color, source, True)
+
+
+def _read(
+    code: str, name: str, color: Color | str, source: str | None, as_engine: bool
+) -> tuple[Tile, tuple[str, ...]]:
+    """``code`` read (strictly, or as the engine reads it), with what reading as the engine
+    did."""
     for what, value in (("a tile string", code), ("a tile's name", name)):
         if not isinstance(value, str):
             raise TileSyntaxError(f"{what} must be text, not {type(value).__name__}", source=source)
@@ -957,9 +1003,9 @@ def parse(
             source=source,
             column=bad.start() + 1,
         )
-    p = _Parser(code, source, last_wins)
+    p = _Parser(code, source, as_engine)
     p.run()
-    return p.finish(name, tile_color, stripe)
+    return p.finish(name, tile_color, stripe), tuple(p.notes)
 
 
 # ---------------------------------------------------------------------- writing

@@ -204,14 +204,13 @@ class _Reader:
             if self.strict:
                 raise self.fail(message, *needles) from None
             try:
-                # (a sub part given twice: the engine takes the last, and so does a lenient
-                # reading of its games)
-                tile = dsl.parse(code, name=name, color=tile_color, last_wins=True)
+                # (a lenient reading of the engine's games reads its strings as it does)
+                tile, notes = dsl.read_as_engine(code, name=name, color=tile_color)
             except TilelayError:
                 raise self.fail(message, *needles) from None
             self.problem(
-                f"{where}: tile string{col}: {err.message}: the last is taken, as 18xx.games "
-                "takes it",
+                f"{where}: tile string{col}: {err.message}; read as 18xx.games reads it: "
+                + "; ".join(notes),
                 *needles,
             )
         if stripe is not None:
