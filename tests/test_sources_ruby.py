@@ -769,3 +769,99 @@ def test_zip_map_with_index_and_blocks_of_several_statements() -> None:
         ["Ybbstalbahn", 1],
     ]
     assert "with_index" in _not_data(p, "Entities", "BAD").message
+
+
+KEYWORDED = """
+module Trains
+  def self.def_phase(name, limit, tiles, rounds: 2, status: [])
+    { name: name, train_limit: limit, tiles: tiles, operating_rounds: rounds,
+      status: %w[can_buy] + status }.freeze
+  end
+
+  def self.distance(cities, towns = 1)
+    [{ 'nodes' => ['town'], 'pay' => towns }, { 'nodes' => %w[city town], 'pay' => cities }]
+  end
+
+  def self.def_train(name, price, plus_name, num, **kwargs)
+    events = kwargs.delete(:events) || []
+    n = name.to_i
+    events << { 'type' => 'late' } if n >= 4
+    events << { 'type' => 'middle' } if n >= 3 && n <= 7
+    cities, towns = plus_name.split('+').map(&:to_i)
+    { name: name, distance: n, price: price, variants: [{ name: plus_name,
+      distance: distance(cities, towns) }], num: num, events: events }.merge(kwargs).freeze
+  end
+
+  def self.def_corporation(**kwargs)
+    { float_percent: 20, logo: "wy/#{kwargs[:sym]}" }.merge(kwargs)
+  end
+
+  def self.hashed(options)
+    options[:a]
+  end
+
+  def self.needs(name, key:)
+    [name, key]
+  end
+
+  EVENTS = [{ 'type' => 'first' }].freeze
+  PHASES = [def_phase('2', 4, [:yellow]), def_phase('5', 3, %i[yellow brown], status: %w[full])]
+  TRAINS = [
+    def_train('2', 80, '2+2', 7, rusts_on: '4', on: nil),
+    def_train('4', 300, '4+3', 5, events: EVENTS),
+    { name: '2+1', distance: distance(2), num: 1 },
+  ]
+  CORPORATIONS = [def_corporation(sym: 'UP', coordinates: 'M25')]
+  PLAIN = hashed(a: 1, b: 2)
+  MISSING = needs('x')
+  UNKNOWN = needs('x', key: 1, other: 2)
+  TOO_MANY = distance(1, 2, 3)
+end
+"""
+
+
+def test_module_methods_with_defaults_keywords_and_a_keyword_hash() -> None:
+    """1868 Wyoming's trains, phases and corporations, built by module methods taking
+    ``name = default``, ``name: default`` and ``**kwargs`` and called with keywords: bound as
+    Ruby binds them (keywords to a method without keyword parameters are its last hash),
+    with ``kwargs.delete``, ``to_i``, ``split``, ``map(&:to_i)`` and ``<<`` on a local
+    array (which leaves a constant it came from as it was). Calls that do not fit the
+    parameters are not data."""
+    p = Program()
+    p.add(parse(KEYWORDED, name="lib/g_x/trains.rb"))
+    assert p.value("Trains", "PHASES") == [
+        {"name": "2", "train_limit": 4, "tiles": [Symbol("yellow")], "operating_rounds": 2,
+         "status": ["can_buy"]},
+        {"name": "5", "train_limit": 3, "tiles": [Symbol("yellow"), Symbol("brown")],
+         "operating_rounds": 2, "status": ["can_buy", "full"]},
+    ]  # fmt: skip
+    two, four, plus = p.value("Trains", "TRAINS")
+    assert two == {
+        "name": "2",
+        "distance": 2,
+        "price": 80,
+        "variants": [
+            {
+                "name": "2+2",
+                "distance": [
+                    {"nodes": ["town"], "pay": 2},
+                    {"nodes": ["city", "town"], "pay": 2},
+                ],
+            }
+        ],
+        "num": 7,
+        "events": [],
+        "rusts_on": "4",
+        "on": None,
+    }
+    assert four["events"] == [{"type": "first"}, {"type": "late"}, {"type": "middle"}]
+    assert four["variants"][0]["distance"][0]["pay"] == 3
+    assert plus["distance"][0]["pay"] == 1  # the default towns = 1
+    assert p.value("Trains", "EVENTS") == [{"type": "first"}]  # << left the constant alone
+    assert p.value("Trains", "CORPORATIONS") == [
+        {"float_percent": 20, "logo": "wy/UP", "sym": "UP", "coordinates": "M25"}
+    ]
+    assert p.value("Trains", "PLAIN") == 1
+    assert "without its keyword key:" in _not_data(p, "Trains", "MISSING").message
+    assert "unknown keyword other:" in _not_data(p, "Trains", "UNKNOWN").message
+    assert "other parameters than 3 values" in _not_data(p, "Trains", "TOO_MANY").message

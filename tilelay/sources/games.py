@@ -282,7 +282,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     data["companies"] = companies
     trains: list[dict[str, Any]] = []
     for entry in game.played("TRAINS"):
-        train = dict(entry)
+        # (a key the engine gives nil is one it does not give: 1868 Wyoming's on: nil)
+        train = {k: v for k, v in entry.items() if v is not None}
         by = game.counts_by_players.get(str(train.get("name")))
         if by:
             # (counted by the players: a game of so many takes its number, Game.for_players)
@@ -298,7 +299,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             )
         trains.append(train)
     data["trains"] = trains
-    data["phases"] = [dict(p) for p in game.played("PHASES")]
+    data["phases"] = [{k: v for k, v in p.items() if v is not None} for p in game.played("PHASES")]
     rows = [r if isinstance(r, list) else [r] for r in game.market]
     data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
     options = _options(meta.get("OPTIONAL_RULES"))

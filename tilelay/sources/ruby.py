@@ -69,6 +69,7 @@ refer to them: treat them as read-only.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -1204,6 +1205,8 @@ class _Evaluator:
                 return self.singleton_call(node, called, name, arg_nodes)
         if receiver is None:
             raise _NotData(node, f"calls method {name}")
+        if name == "map" and len(arg_nodes) == 1 and arg_nodes[0].type == "block_argument":
+            return self.mapped(node, self.value(receiver), self.file.text(arg_nodes[0]))
         if name in _IDENTITY and not arg_nodes:
             return self.value(receiver)
         if name == "include?" and len(arg_nodes) == 1:
@@ -1252,6 +1255,18 @@ class _Evaluator:
             return self.merged(base, arg_nodes, name)
         raise _NotData(node, f"calls method {name}")
 
+    def mapped(self, node: Node, items: Value, block: str) -> Value:
+        """``items.map(&:dup)`` (a copy), ``map(&:to_i)`` and ``map(&:to_s)`` of data."""
+        text = block.replace(" ", "")
+        if isinstance(items, list) and text in ("&:dup", "&:clone"):
+            return list(items)
+        if isinstance(items, list) and text in _MAPPED:
+            try:
+                return [_MAPPED[text](item) for item in items]
+            except TypeError:
+                raise _NotData(node, f"map({text}) of something that is not data") from None
+        raise _NotData(node, f"calls map({text}) on something that is not an array")
+
     def frame(self) -> tuple[frozenset[str], int, int | None]:
         """The options in force, how deep in calls of methods, and the number of players
         (where known) of this evaluation: a constant's, none of them."""
@@ -1280,8 +1295,22 @@ class _Evaluator:
     ) -> Value:
         """What a module method that only builds data returns (1822 CA's ``merge_hexes``)."""
         owner, d = called
-        args = tuple(self.value(a) for a in arg_nodes)
-        return self.called(node, owner, owner, d, name, args, ".")
+        args: list[Value] = []
+        keywords: dict[Key, Value] | None = None
+        for a in arg_nodes:
+            if a.type == "pair":  # name: value
+                key, value = self.pair(a)
+                keywords = {} if keywords is None else keywords
+                keywords[key] = value
+            elif a.type == "hash_splat_argument" and a.named_children:  # **hash
+                other = self.value(a.named_children[0])
+                if not isinstance(other, dict):
+                    raise _NotData(a, "** of something that is not a hash")
+                keywords = {} if keywords is None else keywords
+                keywords.update(other)
+            else:
+                args.append(self.value(a))
+        return self.called(node, owner, owner, d, name, tuple(args), ".", keywords)
 
     def called(
         self,
@@ -1292,11 +1321,12 @@ class _Evaluator:
         name: str,
         args: tuple[Value, ...],
         joiner: str,
+        keywords: dict[Key, Value] | None = None,
     ) -> Value:
         """What the method ``name`` (``d``, of ``owner``, run for ``klass``; named
-        ``owner + joiner + name`` in reports) returns called here (``node``) with ``args``,
-        where it only builds data; the options and the depth of calls are this
-        evaluation's."""
+        ``owner + joiner + name`` in reports) returns called here (``node``) with ``args``
+        (and ``keywords``, the ``name: value`` arguments), where it only builds data; the
+        options and the depth of calls are this evaluation's."""
         options, depth, players = self.frame()
         shown = f"{owner}{joiner}{name}"
         if depth >= _HELPER_DEPTH:
@@ -1305,7 +1335,7 @@ class _Evaluator:
             self.program, d.file, d.nesting, klass, owner, name, options, depth + 1, players
         )
         try:
-            return inner.run(d.node, args)
+            return inner.run(d.node, args, keywords)
         except _NotData as err:
             line = _line(err.node)
             error = NotDataError(err.message, constant=shown, source=d.file.name, line=line)
@@ -1327,9 +1357,8 @@ class _Evaluator:
             raise _NotData(node, f"calls {name} with a block")
         items = self.value(receiver)
         if block.type == "block_argument":
-            text = self.file.text(block).replace(" ", "")
-            if name == "map" and isinstance(items, list) and text in ("&:dup", "&:clone"):
-                return list(items)
+            if name == "map":
+                return self.mapped(node, items, self.file.text(block))
             raise _NotData(node, f"calls {name} with a block")
         params = [c for c in block.named_children if c.type == "block_parameters"]
         body = [c for c in block.named_children if c.type in ("block_body", "body_statement")]
@@ -1516,6 +1545,21 @@ _NUMBER_OPERATORS: dict[str, Callable[[float, float], Value]] = {
 }
 
 
+def _to_i(value: Value) -> Value:
+    """Ruby's ``to_i`` of a string or a number (the leading digits; 0 where none)."""
+    if type(value) is int:
+        return value
+    if type(value) is not str:
+        raise TypeError(value)
+    digits = re.match(r"\s*([-+]?[0-9]+)", value.replace("_", ""))
+    return int(digits.group(1)) if digits else 0
+
+
+#: ``list.map(&:name)`` that read data (``plus_name.split('+').map(&:to_i)``: 1868 Wyoming's
+#: trains).
+_MAPPED: dict[str, Callable[[Value], Value]] = {"&:to_i": _to_i, "&:to_s": _to_s}
+
+
 def _is_number(value: Value) -> TypeGuard[int | float]:
     """Whether ``value`` is a whole or decimal number (``true`` and ``false`` are not)."""
     return isinstance(value, int | float) and not isinstance(value, bool)
@@ -1603,23 +1647,13 @@ class _MethodEvaluator(_Evaluator):
         #: the hashes this method made (``Hash.new``), which it may change in place
         self.fresh: set[int] = set()
 
-    def run(self, method_node: Node, args: tuple[Value, ...] = ()) -> Value:
-        params = method_node.child_by_field_name("parameters")
-        names: list[str] = []
-        rest: str | None = None  # a last *parameter: the values left
-        for param in [] if params is None else params.named_children:
-            splat = param.child_by_field_name("name") if param.type == "splat_parameter" else None
-            if param.type == "identifier" and rest is None:
-                names.append(self.file.text(param))
-            elif splat is not None and rest is None:
-                rest = self.file.text(splat)
-            else:
-                raise _NotData(method_node, "takes parameters other than names and a *list")
-        if len(args) < len(names) or (rest is None and len(args) != len(names)):
-            raise _NotData(method_node, f"takes other parameters than {len(args)} values")
-        self.locals.update(zip(names, args, strict=False))
-        if rest is not None:
-            self.locals[rest] = list(args[len(names) :])
+    def run(
+        self,
+        method_node: Node,
+        args: tuple[Value, ...] = (),
+        keywords: dict[Key, Value] | None = None,
+    ) -> Value:
+        self.bind(method_node, list(args), dict(keywords) if keywords is not None else None)
         body = next((c for c in method_node.named_children if c.type == "body_statement"), None)
         if body is None:
             return None
@@ -1630,6 +1664,67 @@ class _MethodEvaluator(_Evaluator):
         # (a hash made with a default is plain data once returned: a later read of a key it
         # lacks must not add one)
         return dict(result) if isinstance(result, _Defaults) else result
+
+    def bind(self, method_node: Node, args: list[Value], keywords: dict[Key, Value] | None) -> None:
+        """The method's parameters bound to ``args`` and ``keywords`` as Ruby binds them:
+        names, then ``name = default``, a ``*list``, ``name:`` and ``name: default``, a
+        ``**hash`` (a method without keyword parameters takes the keywords as a last hash)."""
+        params = method_node.child_by_field_name("parameters")
+        items = [] if params is None else params.named_children
+        named: list[tuple[str, Node | None]] = []  # positional: name, default
+        rest: str | None = None  # *list: the values left
+        wanted: list[tuple[str, Node | None]] = []  # keyword: name, default
+        more: str | None = None  # **hash: the keywords left
+        for param in items:
+            t = param.type
+            name_node = param.child_by_field_name("name")
+            name = self.file.text(name_node) if name_node is not None else None
+            if t == "identifier" and rest is None:
+                named.append((self.file.text(param), None))
+            elif t == "optional_parameter" and name is not None and rest is None:
+                named.append((name, param.child_by_field_name("value")))
+            elif t == "splat_parameter" and name is not None and rest is None:
+                rest = name
+            elif t == "keyword_parameter" and name is not None:
+                wanted.append((name, param.child_by_field_name("value")))
+            elif t == "hash_splat_parameter" and name is not None:
+                more = name
+            else:
+                raise _NotData(
+                    method_node,
+                    "takes parameters other than names, defaults, a *list, keywords and a **hash",
+                )
+        if keywords is not None and not wanted and more is None:
+            args = [*args, keywords]  # (Ruby: the keywords as a last hash)
+            keywords = None
+        required = sum(1 for _, default in named if default is None)
+        if len(args) < required or (rest is None and len(args) > len(named)):
+            raise _NotData(method_node, f"takes other parameters than {len(args)} values")
+        optional = len(args) - required  # the defaults given a value, in order
+        given = iter(args)
+        for name, default in named:
+            if default is None or optional > 0:
+                if default is not None:
+                    optional -= 1
+                self.locals[name] = next(given)
+            else:
+                self.locals[name] = self.value(default)
+        if rest is not None:
+            self.locals[rest] = list(given)
+        left = dict(keywords) if keywords is not None else {}
+        for name, default in wanted:
+            key = Symbol(name)
+            if key in left:
+                self.locals[name] = left.pop(key)
+            elif default is not None:
+                self.locals[name] = self.value(default)
+            else:
+                raise _NotData(method_node, f"called without its keyword {name}:")
+        if more is not None:
+            self.fresh.add(id(left))  # (its own: delete may change it)
+            self.locals[more] = left
+        elif left:
+            raise _NotData(method_node, f"called with the unknown keyword {next(iter(left))}:")
 
     def statements(self, nodes: list[Node]) -> Value:
         result: Value = None
@@ -1697,6 +1792,23 @@ class _MethodEvaluator(_Evaluator):
             return self.branch(node)
         if t == "call" and node.child_by_field_name("block") is not None:
             return self.block_call(node)
+        if t == "binary":
+            op_node = node.child_by_field_name("operator")
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if op_node is not None and self.file.text(op_node) == "<<" and right is not None:
+                # list << item on a local array (a copy bound again: the array may be data
+                # a constant holds)
+                name = self.file.text(left) if left is not None else ""
+                old = (
+                    self.locals.get(name)
+                    if left is not None and left.type == "identifier"
+                    else None
+                )
+                if not isinstance(old, list):
+                    raise _NotData(node, "<< on something that is not a local array")
+                self.locals[name] = [*old, self.value(right)]
+                return self.locals[name]
         return self.value(node)
 
     def branch(self, node: Node) -> Value:
@@ -1888,6 +2000,25 @@ class _MethodEvaluator(_Evaluator):
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
                 return self.truth(node)
+        if receiver is not None and name == "to_i" and not items:
+            try:
+                return _to_i(self.value(receiver))
+            except TypeError:
+                raise _NotData(node, "to_i of something that is not a string or a number") from None
+        if receiver is not None and name == "split" and len(items) <= 1:
+            text = self.value(receiver)
+            sep = self.value(items[0]) if items else None
+            if type(text) is not str or (sep is not None and (type(sep) is not str or not sep)):
+                raise _NotData(node, "split of something that is not a string, or not by a string")
+            parts = text.split(sep) if sep is not None else text.split()
+            while parts and not parts[-1]:
+                parts.pop()  # (Ruby drops the empty strings at the end)
+            return list(parts)
+        if receiver is not None and name == "delete" and len(items) == 1:
+            changed = self.value(receiver)
+            if not isinstance(changed, dict) or id(changed) not in self.fresh:
+                raise _NotData(node, "delete changes a hash this method did not make")
+            return changed.pop(_key(self.value(items[0])), None)
         if receiver is not None and name in ("to_sym", "to_s") and not items:
             text = self.value(receiver)
             if name == "to_s" and type(text) is int:
