@@ -81,11 +81,11 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
     ],
     "18USA__109372": [
         (
-            "18USA: a resource tile (ore, coal, oil) is laid by a private company's ability, "
-            "which the engine offers the corporation owning it (game.rb upgrades_to?, "
-            "can_lay_resource_tile?), and a yellow tile of 10 ore upgrades to one of 20 in "
-            "green (ore_upgrade?): rules of the corporation's companies, not the board's",
-            _ids("143 166 176 182 244 249 369 428 658 1337"),
+            "18USA: a resource tile (ore, coal, oil) is laid on a white hex by a private "
+            "company's ability, which the engine offers the corporation owning it (game.rb "
+            "upgrades_to?, can_lay_resource_tile?): a rule of the corporation's companies, not "
+            "the board's",
+            _ids("143 166 176 182 244 249 1337"),
         ),
         (
             "18USA: once brown tiles come, the engine's check of colours lets a hex without a "
@@ -167,13 +167,13 @@ def test_board_lays_equal_the_engines(name: str, engine_games: None) -> None:
 
 
 def test_the_agreement_overall(engine_games: None) -> None:
-    """How many lays agree: the three built-in games fully; 1,693 of the 1,740 in all."""
+    """How many lays agree: the three built-in games fully; 1,696 of the 1,740 in all."""
     if not _fixtures():
         pytest.skip(f"reference data absent: {ENGINE_LAYS}")
     total = sum(len(_engine(n)) for n in _fixtures())
     listed = sum(len(ids) for rules in DIFFERENCES.values() for _, ids in rules)
     assert total == 1740
-    assert total - listed >= 1693
+    assert total - listed >= 1696
     for name in ("1889_314", "1830_26855", "18Chesapeake_1277"):
         assert name not in DIFFERENCES  # the built-in games: every lay equal
 

@@ -444,6 +444,42 @@ def test_18_indias_towns_become_cities_that_its_yellow_cities_may_not_take() -> 
     assert legal_rotations(t("3"), t("141"), rules) == (0,)
 
 
+def test_a_colour_exception_from_a_phase_on() -> None:
+    """18USA's ore mines (game.rb ore_upgrade?): once green tiles come, the yellow tile of 10
+    ore becomes the yellow tile of 20 ore on the same track, and only those tiles: as the
+    game's rules give it (tilelay/data/upgrade_rules.toml), and from data of one's own."""
+    ten = dsl.parse(
+        "offboard=revenue:10,hide:1;path=a:0,b:1;label=⛏️", name="7ore10", color="yellow"
+    )
+    twenty = dsl.parse(
+        "offboard=revenue:20,hide:1;path=a:0,b:1;label=⛏️", name="7ore20", color="yellow"
+    )
+    other = dsl.parse(
+        "offboard=revenue:20,hide:1;path=a:0,b:2;label=⛏️", name="8ore20", color="yellow"
+    )
+    early = Phase("2", tiles=("yellow",))
+    green = Phase("3", tiles=("yellow", "green"))
+    for rules in (
+        rules_for("18USA"),
+        rules_from_data(
+            "mines",
+            {"colour_exceptions": {"7ore20": ["7ore10"]}, "colour_exceptions_from": "green"},
+            source="test",
+        ),
+    ):
+        assert legal_rotations(ten, twenty, rules.in_phase(green)) == (0,)
+        assert legal_rotations(ten, twenty, rules.in_phase(early)) == ()
+        assert explain(ten, twenty, 0, rules.in_phase(early)) == (
+            "colour yellow cannot become yellow"
+        )
+        assert legal_rotations(ten, other, rules.in_phase(green)) == ()  # the track changes
+        assert legal_rotations(ten, twenty) == ()  # the usual rules: no such step
+        assert rules.in_phase(green).in_phase(green) is rules.in_phase(green)
+    always = rules_from_data("always", {"colour_exceptions": {"7ore20": ["7ore10"]}}, source="t")
+    assert always.in_phase(early) is always
+    assert legal_rotations(ten, twenty, always) == (0,)
+
+
 def test_a_tile_laid_in_one_rotation_only() -> None:
     """1860's NO_ROTATION_TILES (game.rb legal_tile_rotation?), here tile 9 of a test's."""
     rules = rules_from_data("one way", {"unrotated": ["9"]}, source="test")
@@ -467,6 +503,8 @@ def test_a_tile_laid_in_one_rotation_only() -> None:
         ({"late_steps": [["white"]]}, "late_steps must be a list of [old colour, new colour]"),
         ({"city_steps": "all"}, "city_steps must be a list of [old colour, new colour]"),
         ({"label_exceptions": {"592": "X01"}}, "label_exceptions must be a table of new tile"),
+        ({"colour_exceptions": ["7ore20"]}, "colour_exceptions must be a table of new tile"),
+        ({"colour_exceptions_from": "ochre"}, "colour_exceptions_from: 'ochre' is not a colour"),
     ],
 )
 def test_bad_rules_that_change_in_play_are_named(data: dict[str, object], error: str) -> None:

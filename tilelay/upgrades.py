@@ -96,7 +96,11 @@ class UpgradeRules:
     ``late_colour``: in the phases whose tiles include this colour, ``late_steps`` and
     ``late_city_steps`` replace ``steps`` and ``city_steps`` (18USA once brown tiles come: a
     hex without a city takes a tile of any later colour, a white hex with one a green tile
-    only); :meth:`in_phase` gives the rules of a phase. ``name`` names the game.
+    only); :meth:`in_phase` gives the rules of a phase. ``colour_exceptions``: (old tile,
+    new tile) pairs where the new tile may replace the old whatever their colours, in the
+    phases whose tiles include ``colour_exceptions_from`` (in every phase where it is None):
+    18USA's ore mines, whose yellow tile of 10 ore becomes the yellow tile of 20 on the same
+    track once green tiles come. ``name`` names the game.
     """
 
     name: str = "standard"
@@ -117,6 +121,8 @@ class UpgradeRules:
     late_colour: Color | None = None
     late_steps: frozenset[tuple[Color, Color]] | None = None
     late_city_steps: frozenset[tuple[Color, Color]] | None = None
+    colour_exceptions: frozenset[tuple[str, str]] = frozenset()
+    colour_exceptions_from: Color | None = None
 
     def colour_step(self, old: Color, new: Color, city: bool = False) -> bool:
         """Whether a tile of colour ``new`` may replace one of colour ``old`` (on a hex with
@@ -135,8 +141,9 @@ class UpgradeRules:
 
     def in_phase(self, phase: Phase | None) -> UpgradeRules:
         """The rules in force in ``phase`` (None: these): without town replacement outside
-        ``town_replacement_phases`` (where some are named), and with the late steps where the
-        phase's tiles include ``late_colour``.
+        ``town_replacement_phases`` (where some are named), with the late steps where the
+        phase's tiles include ``late_colour``, and without the colour exceptions before
+        their colour (``colour_exceptions_from``).
 
         >>> from tilelay.trains import Phase
         >>> rules = rules_for("18USA")
@@ -153,9 +160,14 @@ class UpgradeRules:
         towns = self.town_replacement and (
             not self.town_replacement_phases or phase.name in self.town_replacement_phases
         )
-        if not late and towns == self.town_replacement:
+        early = (
+            self.colour_exceptions_from is not None
+            and bool(self.colour_exceptions)
+            and self.colour_exceptions_from.value not in phase.tiles
+        )
+        if not late and towns == self.town_replacement and not early:
             return self  # (most games: asked for every tile of a lay, so no hashing)
-        return _phased(self, late, towns)
+        return _phased(self, late, towns, early)
 
 
 #: The rules most 18xx games follow.
@@ -163,9 +175,12 @@ DEFAULT_RULES = UpgradeRules()
 
 
 @cache
-def _phased(rules: UpgradeRules, late: bool, towns: bool) -> UpgradeRules:
+def _phased(rules: UpgradeRules, late: bool, towns: bool, early: bool) -> UpgradeRules:
     """``rules`` in a phase (:meth:`UpgradeRules.in_phase`): with their late steps where
-    ``late``, with town replacement where ``towns``."""
+    ``late``, with town replacement where ``towns``, without the colour exceptions where
+    ``early``."""
+    if early:
+        rules = replace(rules, colour_exceptions=frozenset())
     if late:
         rules = replace(
             rules,
@@ -197,6 +212,8 @@ _RULE_KEYS = frozenset(
         "late_colour",
         "late_steps",
         "late_city_steps",
+        "colour_exceptions",
+        "colour_exceptions_from",
     }
 )
 #: The rules that are true or false.
@@ -249,12 +266,14 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
                 raise fail(f"{key}: {err}") from None
         return frozenset(pairs)
 
-    late_colour = None
-    if "late_colour" in data:
+    def colour(key: str) -> Color | None:
+        if key not in data:
+            return None
         try:
-            late_colour = Color(str(data["late_colour"]))
+            return Color(str(data[key]))
         except ValueError as err:
-            raise fail(f"late_colour: {err}") from None
+            raise fail(f"{key}: {err}") from None
+
     unrotated = data.get("unrotated", [])
     if not isinstance(unrotated, list) or not all(isinstance(n, str) for n in unrotated):
         raise fail(f"unrotated must be a list of tile names, not {unrotated!r}")
@@ -293,9 +312,11 @@ def rules_from_data(name: str, data: Mapping[str, Any], *, source: str) -> Upgra
         forbidden=pairs("forbidden"),
         unrotated=frozenset(unrotated),
         hex_labels=frozenset(hex_labels),
-        late_colour=late_colour,
+        late_colour=colour("late_colour"),
         late_steps=steps("late_steps"),
         late_city_steps=steps("late_city_steps"),
+        colour_exceptions=pairs("colour_exceptions"),
+        colour_exceptions_from=colour("colour_exceptions_from"),
         **flags,
     )
 
@@ -478,6 +499,8 @@ _CACHE = _Cache()
 
 def _colour_reason(old: _Shape, new: _Shape, rules: UpgradeRules, same_ok: bool) -> str | None:
     if rules.colour_step(old.color, new.color, old.city):
+        return None
+    if (old.name, new.name) in rules.colour_exceptions:
         return None
     if same_ok and old.color == new.color:
         return None

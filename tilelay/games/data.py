@@ -760,15 +760,17 @@ def _rules_data(game: Game) -> dict[str, Any] | None:
         steps = getattr(rules, key)
         if steps is not None:
             out[key] = sorted([a.value, b.value] for a, b in steps)
-    if rules.late_colour is not None:
-        out["late_colour"] = rules.late_colour.value
+    for key in ("late_colour", "colour_exceptions_from"):
+        colour = getattr(rules, key)
+        if colour is not None:
+            out[key] = colour.value
     if rules.unrotated:
         out["unrotated"] = sorted(rules.unrotated)
     if rules.hex_labels:
         out["hex_labels"] = {
             c: [colour.value, text] for c, colour, text in sorted(rules.hex_labels)
         }
-    for key in ("label_exceptions", "town_cities", "forbidden"):
+    for key in ("label_exceptions", "town_cities", "forbidden", "colour_exceptions"):
         pairs: dict[str, list[str]] = {}
         for old, new in sorted(getattr(rules, key)):
             pairs.setdefault(new, []).append(old)
