@@ -88,10 +88,10 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
             _ids("143 166 176 182 244 249 1337"),
         ),
         (
-            "18USA: once brown tiles come, the engine's check of colours lets a hex without a "
-            "city take a tile of any later colour (upgrades_to_correct_color?) and leaves the "
-            "track step to clamp them to the phase's colours; the oracle lists the gray X17 in "
-            "phases 5 and 6, which allow no gray tile",
+            "18USA: a corporation owning P11 (Pettibone & Mulliken) may lay on a hex without a "
+            "city a tile one colour beyond the phase's (step/p11_track.rb "
+            "potential_tile_colors): the gray X17 in the brown phases 5 and 6, laid by UP and "
+            "ATSF, which own it; a rule of the corporation's companies, not the board's",
             [760, 947],
         ),
     ],
