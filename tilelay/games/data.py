@@ -208,6 +208,8 @@ class _Reader:
                 tile, notes = dsl.read_as_engine(code, name=name, color=tile_color)
             except TilelayError:
                 raise self.fail(message, *needles) from None
+            if not notes:  # (read as it is: not a mistake the engine reads past)
+                raise self.fail(message, *needles) from None
             self.problem(
                 f"{where}: tile string{col}: {err.message}; read as 18xx.games reads it: "
                 + "; ".join(notes),

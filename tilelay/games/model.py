@@ -381,7 +381,7 @@ class Game:
 
     def home_cities(self, sym: str) -> tuple[tuple[str, int], ...]:
         """Where corporation ``sym`` starts with a home token, as ``(hex, city index)``: its
-        home (:meth:`home_cities`, where the city is known) and its :attr:`more_homes`
+        home (:meth:`home_city`, where the city is known) and its ``more_homes``
         (a hex of several cities without a city index given left out: its owner chooses in
         play)."""
         corp = self.corporation(sym)

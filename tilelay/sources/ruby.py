@@ -1551,8 +1551,8 @@ def _to_i(value: Value) -> Value:
         return value
     if type(value) is not str:
         raise TypeError(value)
-    digits = re.match(r"\s*([-+]?[0-9]+)", value.replace("_", ""))
-    return int(digits.group(1)) if digits else 0
+    digits = re.match(r"\s*([-+]?[0-9]+(?:_[0-9]+)*)", value)
+    return int(digits.group(1).replace("_", "")) if digits else 0
 
 
 #: ``list.map(&:name)`` that read data (``plus_name.split('+').map(&:to_i)``: 1868 Wyoming's
