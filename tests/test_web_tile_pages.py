@@ -89,6 +89,25 @@ def test_index_lists_games_and_links(client: TestClient) -> None:
     assert 'action="/tile"' in r.text
 
 
+def test_index_counts_a_games_tiles_and_its_unlimited_kinds(client: TestClient) -> None:
+    """A game with tiles it has as many of as it needs says so beside its counted tiles
+    (1817's track tiles were counted as none: the index said 1817 had 1 tile)."""
+    from tests.conftest import engine_games_known
+
+    with engine_games_known():
+        text = client.get("/").text
+        game = load_game("1817")
+        unlimited = sum(1 for _, count in game.manifest_tiles() if count < 0)
+        counted = sum(count for _, count in game.manifest_tiles() if count >= 0)
+        assert unlimited > 20
+        row = text[text.index(">1817<") :]
+        row = row[: row.index("</tr>")]
+        assert f"<td>{counted} <span" in row and f"+ {unlimited} unlimited</span>" in row
+    one = client.get("/").text
+    row = one[one.index(f">{load_game('1889').title}<") :]
+    assert "unlimited" not in row[: row.index("</tr>")]
+
+
 def test_tiles_all_draws_every_catalogue_tile(client: TestClient) -> None:
     r = client.get("/tiles/all")
     assert r.status_code == 200

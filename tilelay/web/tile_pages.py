@@ -274,7 +274,10 @@ def _index_rows() -> list[dict[str, Any]]:
     rows = []
     for name, g in _known_games():
         summary = _game_summary(name, g)
-        summary["tiles"] = sum(max(c, 0) for _, c in _manifest_counts(g))
+        counts = [c for _, c in _manifest_counts(g)]
+        summary["tiles"] = sum(c for c in counts if c >= 0)
+        # (the kinds of which a game has as many as it needs: 1817's track tiles)
+        summary["unlimited"] = sum(1 for c in counts if c < 0)
         summary["q"] = quote(name, safe="")
         rows.append(summary)
     return rows
