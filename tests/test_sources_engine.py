@@ -12,6 +12,7 @@ import json
 import shutil
 import subprocess
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -616,8 +617,8 @@ def test_1824_is_read_on_its_own_map() -> None:
 def test_train_counts_the_game_works_out_in_code() -> None:
     """Where a game counts its trains in code (``num_trains``) and the count only needs its
     options (off), each train has that count: 1830's 6-trains are 2 (3 with its optional
-    rule), not unlimited; 1893's 2-trains 7. Counts that depend on the players (1846's) stay
-    unknown, reported so."""
+    rule), not unlimited; 1893's 2-trains 7. Counts that depend on the players (1846's, 18GB's)
+    are read by the number of players; a count that is not data stays unknown, reported so."""
     checkout = EngineCheckout(reference("18xxgames", "engine"))
     counts = {t["name"]: t.get("num") for t in checkout.read("G1830").played("TRAINS")}
     assert counts == {"2": 6, "3": 5, "4": 4, "5": 3, "6": 2, "D": "unlimited"}
@@ -640,10 +641,20 @@ def test_train_counts_the_game_works_out_in_code() -> None:
     counts_1824 = {t["name"]: t.get("num") for t in checkout.read("G1824").played("TRAINS")}
     assert counts_1824["2"] == 9 and counts_1824["10"] == 20
     assert checkout.read("G1824Cisleithania").counts_by_players["2"] == {2: 6, 3: 8}
+    # 18GB and 1866 count them in the scenario their init_optional_rules assigns to
+    # @scenario (18GB's by the players and two options, 1866's by its options)
+    read_18gb = checkout.read("G18GB")
+    assert read_18gb.counts_by_players["2+1"] == {2: 4, 3: 5, 4: 7, 5: 9, 6: 10}
+    assert read_18gb.counts_by_players["6X"] == {2: 6, 3: 7, 4: 7, 5: 8, 6: 8}
+    counts_1866 = {t["name"]: t.get("num") for t in checkout.read("G1866").played("TRAINS")}
+    assert counts_1866["L"] == 20 and counts_1866["8"] == 2 and counts_1866["INF"] == 18
+    game_18gb = engine_game(read_18gb)
+    assert game_18gb.for_players(2).trains.card_type("2+1").quantity == 4
+    assert not [p for p in game_18gb.problems if "no num" in p.message]
     # a count the engine works out otherwise stays unknown, said where TRAINS is written
-    game_18gb = engine_game(checkout.read("G18GB"))
-    (problem, *_) = [p for p in game_18gb.problems if "no num" in p.message]
-    trains_at = checkout.read("G18GB").found["TRAINS"]
+    unknown = engine_game(replace(read_18gb, counts_by_players={}))
+    (problem, *_) = [p for p in unknown.problems if "no num" in p.message]
+    trains_at = read_18gb.found["TRAINS"]
     assert (problem.source, problem.line) == (trains_at.source, trains_at.line)
 
 

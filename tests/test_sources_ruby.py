@@ -517,10 +517,11 @@ def test_a_data_method_read_with_the_options_off() -> None:
 
 
 def test_a_data_method_calls_the_games_own_methods() -> None:
-    """A data method may call the game's own methods without arguments where they only build
-    data (1824's ``optional_hexes`` calls ``map_optional_hexes``, which tests an option with
-    ``option_goods_time``), and run ``if``/``elsif``/``else``/``unless`` statements on the
-    options; a method taking arguments, or one that is not data, is reported by name."""
+    """A data method may call the game's own methods where they only build data (1824's
+    ``optional_hexes`` calls ``map_optional_hexes``, which tests an option with
+    ``option_goods_time``; 18GB's ``init_scenario(optional_rules)``), and run
+    ``if``/``elsif``/``else``/``unless`` statements on the options; a method that is not
+    data is reported by name."""
     from tilelay.errors import NotDataError
     from tilelay.sources.ruby import Program, parse
 
@@ -555,6 +556,12 @@ def test_a_data_method_calls_the_games_own_methods() -> None:
         def helper(n)
           n
         end
+        def with_argument_not_data
+          counted(1)
+        end
+        def counted(n)
+          @players.size + n
+        end
         def in_play
           @players.size
         end
@@ -584,8 +591,9 @@ def test_a_data_method_calls_the_games_own_methods() -> None:
     assert program.method_value("G::Game", "with_a_local_test") == "plain"
     based = program.method_value("G::Game", "with_a_local_test", options=frozenset({"base_2"}))
     assert based == "based"
-    with pytest.raises(NotDataError, match="calls method helper"):
-        program.method_value("G::Game", "with_argument")
+    assert program.method_value("G::Game", "with_argument") == 3
+    with pytest.raises(NotDataError, match="calls method counted"):
+        program.method_value("G::Game", "with_argument_not_data")
     with pytest.raises(NotDataError, match=r"calls method in_play, which is not data \(g\.rb:"):
         program.method_value("G::Game", "uses_in_play")
 
@@ -865,3 +873,67 @@ def test_module_methods_with_defaults_keywords_and_a_keyword_hash() -> None:
     assert "without its keyword key:" in _not_data(p, "Trains", "MISSING").message
     assert "unknown keyword other:" in _not_data(p, "Trains", "UNKNOWN").message
     assert "other parameters than 3 values" in _not_data(p, "Trains", "TOO_MANY").message
+
+
+SCENARIOS = """
+module G
+  class Base
+    def init_optional_rules(optional_rules)
+      optional_rules
+    end
+  end
+  class Game < Base
+    SCENARIOS = {
+      '2' => { 'train_counts' => { '2' => 4 }, 'map' => 'small' },
+      '2alt' => { 'train_counts' => { '2' => 5 }, 'map' => 'small' },
+      '3' => { 'train_counts' => { '2' => 7 }, 'map' => 'big' },
+    }.freeze
+
+    def init_scenario(optional_rules)
+      alt = optional_rules.include?(:alt)
+      case @players.size
+      when 2
+        SCENARIOS[alt ? '2alt' : '2']
+      else
+        SCENARIOS['3']
+      end
+    end
+
+    def init_optional_rules(optional_rules)
+      optional_rules = super(optional_rules)
+      optional_rules.delete(:alt) if @players.size != 2
+      @scenario = init_scenario(optional_rules)
+      optional_rules
+    end
+
+    def num_trains(train)
+      @scenario['train_counts'][train[:name]]
+    end
+
+    def reads_unassigned
+      @nothing
+    end
+  end
+end
+"""
+
+
+def test_an_instance_variable_the_game_assigns_as_it_starts() -> None:
+    """18GB's and 1866's ``@scenario``, assigned once by ``init_optional_rules`` (called with
+    the options; ``super(optional_rules)`` gives them back, ``delete`` takes one out) from a
+    method of the game's taking them: read as data by the number of players and the
+    options; one the game never assigns is not data."""
+    p = Program()
+    p.add(parse(SCENARIOS, name="g.rb"))
+    train = ({Symbol("name"): "2"},)
+
+    def count(players: int, options: frozenset[str] = frozenset()) -> object:
+        return p.method_value("G::Game", "num_trains", args=train, players=players, options=options)
+
+    assert [count(2), count(3)] == [4, 7]
+    assert count(2, frozenset({"alt"})) == 5
+    assert count(3, frozenset({"alt"})) == 7  # (the option only counts for two)
+    with pytest.raises(NotDataError, match="reads @scenario, which is not data"):
+        p.method_value("G::Game", "num_trains", args=train)  # the players unknown
+    with pytest.raises(NotDataError, match="reads @nothing"):
+        p.method_value("G::Game", "reads_unassigned")

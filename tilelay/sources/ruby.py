@@ -1600,6 +1600,13 @@ class _Return(Exception):
         self.value = value
 
 
+class _Assigned(Exception):
+    """The value of the instance variable a run was for (:meth:`_MethodEvaluator.ivar`)."""
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+
 #: The engine's ``Base`` data methods and the constant each returns.
 _BASE_DATA_METHODS = {
     "game_trains": "TRAINS",
@@ -1621,7 +1628,18 @@ _HELPER_DEPTH = 8
 class _MethodEvaluator(_Evaluator):
     """Runs a method that only builds data (see :meth:`Program.method_value`)."""
 
-    __slots__ = ("depth", "fresh", "klass", "locals", "method", "options", "owner", "players")
+    __slots__ = (
+        "args",
+        "depth",
+        "fresh",
+        "klass",
+        "locals",
+        "method",
+        "options",
+        "owner",
+        "players",
+        "wanted",
+    )
 
     def __init__(
         self,
@@ -1646,6 +1664,10 @@ class _MethodEvaluator(_Evaluator):
         self.locals: dict[str, Value] = {}
         #: the hashes this method made (``Hash.new``), which it may change in place
         self.fresh: set[int] = set()
+        #: the values the method was called with (a bare ``super`` passes them on)
+        self.args: tuple[Value, ...] = ()
+        #: the instance variable whose assignment this run is for (:meth:`ivar`), if any
+        self.wanted: str | None = None
 
     def run(
         self,
@@ -1653,6 +1675,7 @@ class _MethodEvaluator(_Evaluator):
         args: tuple[Value, ...] = (),
         keywords: dict[Key, Value] | None = None,
     ) -> Value:
+        self.args = args
         self.bind(method_node, list(args), dict(keywords) if keywords is not None else None)
         body = next((c for c in method_node.named_children if c.type == "body_statement"), None)
         if body is None:
@@ -1760,6 +1783,13 @@ class _MethodEvaluator(_Evaluator):
                 for i, target in enumerate(targets):
                     self.locals[self.file.text(target)] = value[i] if i < len(value) else None
                 return value
+            if (
+                left is not None
+                and right is not None
+                and left.type == "instance_variable"
+                and self.file.text(left) == self.wanted
+            ):
+                raise _Assigned(self.value(right))  # (what ivar asked for)
             if left is None or right is None or left.type not in ("identifier",):
                 raise _NotData(node, "an assignment to something other than a local variable")
             value = self.value(right)
@@ -1904,6 +1934,8 @@ class _MethodEvaluator(_Evaluator):
             return self.value(yes if self.truth(cond) else no)
         if t == "super":
             return self.super_value(node)
+        if t == "instance_variable":
+            return self.ivar(node, self.file.text(node))
         if t == "case":
             return self.case(node)
         if t == "scope_resolution":
@@ -1960,7 +1992,72 @@ class _MethodEvaluator(_Evaluator):
             raise _NotData(node, f"calls method {name} with arguments")
         return self.called(node, self.klass, owner, d, name, (), "#")
 
-    def super_value(self, node: Node) -> Value:
+    def ivar(self, node: Node, name: str) -> Value:
+        """An instance variable the game assigns once as it starts, where what it assigns is
+        data: the one method of the game's (``init_optional_rules``, called with the
+        options, or one without parameters) assigning ``name`` at its top, run up to the
+        assignment (18GB's and 1866's ``@scenario = init_scenario(optional_rules)``, read
+        by their ``num_trains`` and ``optional_hexes``)."""
+        program = self.program
+        found: list[tuple[str, _Def]] = []
+        seen: set[str] = set()
+        for anc in program.ancestors(self.klass):
+            if anc == "Engine::Game::Base":
+                continue
+            for method, d in program._modules[anc].methods.items():
+                if method in seen:
+                    continue
+                seen.add(method)  # (the nearest definition of each)
+                body = next((c for c in d.node.named_children if c.type == "body_statement"), None)
+                if body is not None and any(
+                    c.type == "assignment"
+                    and (left := c.child_by_field_name("left")) is not None
+                    and left.type == "instance_variable"
+                    and d.file.text(left) == name
+                    for c in body.named_children
+                ):
+                    found.append((anc, d))
+        if len(found) != 1 or self.depth >= _HELPER_DEPTH:
+            raise _NotData(node, f"reads {name}, which the game does not assign once as data")
+        owner, d = found[0]
+        defined = self.program._modules[owner].methods
+        method_name = next(m for m, dd in defined.items() if dd is d)
+        params = d.node.child_by_field_name("parameters")
+        args: tuple[Value, ...] = ()
+        if method_name == "init_optional_rules":
+            args = ([Symbol(o) for o in sorted(self.options)],)
+        elif params is not None and params.named_children:
+            raise _NotData(node, f"reads {name}, assigned in {method_name}, which takes arguments")
+        inner = _MethodEvaluator(
+            program,
+            d.file,
+            d.nesting,
+            self.klass,
+            owner,
+            method_name,
+            self.options,
+            self.depth + 1,
+            self.players,
+        )
+        inner.wanted = name
+        try:
+            inner.run(d.node, args)
+        except _Assigned as done:
+            return done.value
+        except _NotData as err:
+            error = NotDataError(
+                err.message,
+                constant=f"{owner}#{method_name}",
+                source=d.file.name,
+                line=_line(err.node),
+            )
+            raise _NotData(node, f"reads {name}", error) from None
+        raise _NotData(node, f"reads {name}, which {method_name} does not assign")
+
+    def super_value(self, node: Node, args: tuple[Value, ...] | None = None) -> Value:
+        """What the ancestor's method returns (``super``: with the arguments this method was
+        given; ``super(x)``: with ``args``)."""
+        given = self.args if args is None else args
         found = self.program._method(self.klass, self.method, self.owner)
         if found is not None and found[0] != "Engine::Game::Base":
             owner, d = found
@@ -1975,7 +2072,9 @@ class _MethodEvaluator(_Evaluator):
                 self.depth,
                 self.players,
             )
-            return inner.run(d.node)
+            return inner.run(d.node, given)
+        if self.method == "init_optional_rules" and len(given) == 1:
+            return list(given[0]) if isinstance(given[0], list) else given[0]  # (Base's: them)
         constant = _BASE_DATA_METHODS.get(self.method)
         if constant is None:
             raise _NotData(node, f"super of {self.method}")
@@ -1996,6 +2095,17 @@ class _MethodEvaluator(_Evaluator):
             return self.truth(node)
         if (receiver is None or self.file.text(receiver) == "self") and not items:
             return self.helper(node, name)
+        if receiver is None and method is not None and method.type == "super":
+            return self.super_value(node, tuple(self.value(i) for i in items))
+        if receiver is None or self.file.text(receiver) == "self":
+            found = self.program._method(self.klass, name, None)
+            if found is not None:
+                # the game's own method called with arguments (18GB's init_scenario)
+                owner, d = found
+                args_of = tuple(self.value(i) for i in items if i.type != "pair")
+                if any(i.type == "pair" for i in items):
+                    raise _NotData(node, f"calls method {name} with keywords")
+                return self.called(node, self.klass, owner, d, name, args_of, "#")
         if receiver is not None and name == "include?" and len(items) == 1:
             target = self.file.text(receiver)
             if target in ("@optional_rules", "optional_rules"):
@@ -2016,9 +2126,14 @@ class _MethodEvaluator(_Evaluator):
             return list(parts)
         if receiver is not None and name == "delete" and len(items) == 1:
             changed = self.value(receiver)
+            gone = self.value(items[0])
+            if isinstance(changed, list) and receiver.type == "identifier":
+                # (Array#delete on a local array: a copy bound again, as for <<)
+                self.locals[self.file.text(receiver)] = [v for v in changed if v != gone]
+                return gone if gone in changed else None
             if not isinstance(changed, dict) or id(changed) not in self.fresh:
                 raise _NotData(node, "delete changes a hash this method did not make")
-            return changed.pop(_key(self.value(items[0])), None)
+            return changed.pop(_key(gone), None)
         if receiver is not None and name in ("to_sym", "to_s") and not items:
             text = self.value(receiver)
             if name == "to_s" and type(text) is int:
