@@ -380,6 +380,32 @@ def test_18usa_is_drawn_for_the_seed_and_players_chosen(
     assert [e for e in pg.console_errors if "422" not in e and "400" not in e] == []
 
 
+def test_a_game_of_a_map_by_the_players_is_played_for_the_players_chosen(
+    server: str, browser: Any, shots: Path
+) -> None:
+    """18GB's map for two players is smaller: the Board tab chooses the players (no seed:
+    the game draws nothing), and the map drawn is theirs; 1889, whose map and trains do not
+    depend on them, shows no such choice."""
+    reference("18xxgames", "engine")
+    pg = _page(browser)
+    _open(pg, server + "/board/18GB")
+    hexes = BoardState("18GB").board().game.hexes
+    assert pg.locator("#map g.hex").count() == len(hexes)
+    pg.click('.tabs [data-tab="board"]')
+    assert pg.is_visible("#setup") and not pg.is_visible("#setup-seed")
+    assert pg.input_value("#setup-players") == "6"
+    pg.select_option("#setup-players", "2")
+    pg.click("#setup-form button[type=submit]")
+    two = BoardState("18GB", players=2).board().game.hexes
+    pg.wait_for_function(f"() => document.querySelectorAll('#map g.hex').length === {len(two)}")
+    assert len(two) < len(hexes)
+    _shot(pg, shots, "18gb_01_two_players")
+    _open(pg, server + "/board/1889")
+    pg.click('.tabs [data-tab="board"]')
+    assert not pg.is_visible("#setup")
+    assert pg.console_errors == []
+
+
 def test_import_a_record_and_step_through_it(server: str, browser: Any, shots: Path) -> None:
     pg = _page(browser)
     _import_record(pg, server, reference("18xxgames", "fixtures", "1889_314.json"))

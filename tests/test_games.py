@@ -409,6 +409,49 @@ def test_more_home_stations_read_written_and_refused(tmp_path: Path) -> None:
         assert str(path) in str(info.value)
 
 
+_TWO_PLAYERS = """
+[hexes_by_players.2]
+removed = ["B5", "C8"]
+
+[[hexes_by_players.2.hexes]]
+color = "red"
+coords = ["D3", "Z9"]
+code = "offboard=revenue:20;path=a:0,b:_0"
+"""
+
+
+def test_a_map_by_the_number_of_players(tmp_path: Path) -> None:
+    """``[hexes_by_players.N]``: the hexes of the map for N players that differ (given as
+    ``[[hexes]]`` are, or ``removed``): read, played by ``Game.for_players`` (the same game
+    object for the same number, the game itself for others, a variant's own variants those
+    of the game), written back; a hex both given and removed, or a count that is not one of
+    players, is refused by name."""
+    path = tmp_path / "two.toml"
+    path.write_text((DATA / "1889.toml").read_text(encoding="utf-8") + _TWO_PLAYERS, "utf-8")
+    game = load_game_file(path)
+    changed = game.hexes_by_players[2]
+    assert changed["B5"] is None and changed["C8"] is None
+    d3 = changed["D3"]
+    assert d3 is not None and d3.color is Color.RED and d3.name == "D3"
+    two = game.for_players(2)
+    assert two is game.for_players(2) and game.for_players(3) is game
+    assert "B5" not in two.hexes and "Z9" in two.hexes and two.hexes["D3"].color is Color.RED
+    assert len(two.hexes) == len(game.hexes) - 2 + 1
+    assert two.for_players(3) is game and two.for_players(2) is two
+    again = tmp_path / "again.toml"
+    again.write_text(game_to_toml(game), encoding="utf-8")
+    assert load_game_file(again).hexes_by_players == game.hexes_by_players
+    for text, error in (
+        (_TWO_PLAYERS.replace('removed = ["B5", "C8"]', 'removed = ["D3"]'), "both given"),
+        (_TWO_PLAYERS.replace("by_players.2", "by_players.x"), "a number of players"),
+        (_TWO_PLAYERS.replace('removed = ["B5", "C8"]', "removed = 3"), "removed"),
+    ):
+        path.write_text((DATA / "1889.toml").read_text(encoding="utf-8") + text, "utf-8")
+        with pytest.raises(GameDataError, match=error) as info:
+            load_game_file(path)
+        assert str(path) in str(info.value)
+
+
 def test_unknown_key_and_missing_file(tmp_path: Path) -> None:
     path = _copy_1889(tmp_path, 'layout = "flat"', 'layout = "flat"\nlayuot = 1')
     with pytest.raises(GameDataError, match="unknown key 'layuot'"):

@@ -585,7 +585,8 @@ end
     assert "the map read is Engine::Game::GTest::Map::HEXES" in problem.message
 
     # a map built for the number of players is read as the most players have it (1824
-    # Cisleithania's Budapest: a city for three players, an offboard for two), saying so
+    # Cisleithania's Budapest: a city for three players, an offboard for two), and the
+    # hexes that differ for fewer as theirs (Game.for_players)
     by_players = map_rb.replace("towns = %w[A1]", "towns = @players.size == 3 ? %w[A1 D4] : %w[A1]")
     meta = META.replace(
         "GAME_TITLE = 'Test'", "GAME_TITLE = 'Test'\n        PLAYER_RANGE = [2, 3].freeze"
@@ -594,11 +595,13 @@ end
         _engine(tmp_path / "c", {**files, "g_test/meta.rb": meta, "g_test/map.rb": by_players})
     )
     assert sorted(game.played_map()) == ["A1", "C3", "D4"]
-    (problem,) = game.problems
-    assert problem.message == (
-        "builds the map for the number of players: read as 3 players have it; hexes that "
-        "differ with 2 players D4"
-    )
+    assert not game.problems
+    assert game.maps_by_players == {2: {"D4": None}}
+    loaded = engine_game(game)
+    assert sorted(loaded.hexes) == ["A1", "C3", "D4"]
+    assert loaded.hexes_by_players == {2: {"D4": None}}
+    assert sorted(loaded.for_players(2).hexes) == ["A1", "C3"]
+    assert loaded.for_players(3) is loaded
 
 
 def test_1824_is_read_on_its_own_map() -> None:

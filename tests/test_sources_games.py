@@ -355,3 +355,24 @@ def test_the_engine_s_own_mistaken_strings_are_drawn_as_the_engine_has_them(
     assert [n.kind for n in d9.nodes] == [NodeKind.OFFBOARD] and len(d9.paths) == 1
     a17 = engine_entries["18NY 1st Edition"].load().hexes["A17"]
     assert a17.nodes and a17.paths
+
+
+def test_a_map_the_engine_builds_for_the_players_is_played_for_them(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """1824 Cisleithania's Budapest (G12) is a city for three players and an offboard for
+    two; 18GB's map for two players is smaller: read for each number of players as the
+    engine builds it, played by ``Game.for_players`` (a board or a record of two players),
+    with no problem left saying the map was read for the most players only."""
+    from tilelay.sandbox import BoardState
+
+    registry.add_entries([engine_entries["1824 Cisleithania"], engine_entries["18GB"]])
+    cis = registry.load_game("1824 Cisleithania")
+    assert [n.kind for n in cis.hexes["G12"].nodes] == [NodeKind.CITY]
+    assert [n.kind for n in cis.for_players(2).hexes["G12"].nodes] == [NodeKind.OFFBOARD]
+    assert not [p for p in cis.problems if "number of players" in p.message]
+    gb = registry.load_game("18GB")
+    assert len(gb.hexes) == 111 and len(gb.for_players(2).hexes) == 92
+    assert gb.for_players(6) is gb.for_players(5).for_players(6)
+    board = BoardState(game="18GB", players=2).board()
+    assert len(board.game.hexes) == 92

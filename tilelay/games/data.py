@@ -20,11 +20,11 @@ only when there is no map at all.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from tilelay import dsl
+from tilelay import dsl, limits
 from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
 from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
@@ -56,6 +56,7 @@ SECTION_KEYS = (
     "market",
     "upgrade_rules",
     "hexes",
+    "hexes_by_players",
     "tiles",
     "corporations",
     "companies",
@@ -254,10 +255,12 @@ def _layout(r: _Reader, data: Mapping[str, Any]) -> tuple[Layout, bool]:
     return layout, x_axis == "letter"
 
 
-def _hexes(r: _Reader, data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Tile]:
+def _hexes(
+    r: _Reader, data: Mapping[str, Any], names: Mapping[str, str], key: str = "hexes"
+) -> dict[str, Tile]:
     hexes: dict[str, Tile] = {}
     for i, entry in enumerate(r.array(data, "hexes")):
-        where = f"hexes[{i}]"
+        where = f"{key}[{i}]"
         r.unknown(where, entry, _HEX_KEYS)
         coords = r.strings(where, entry.get("coords"), "coords")
         if not coords:
@@ -281,9 +284,40 @@ def _hexes(r: _Reader, data: Mapping[str, Any], names: Mapping[str, str]) -> dic
             if coord in hexes:
                 raise r.fail(f"{where}: hex {coord} is defined twice", f'"{coord}"')
             hexes[coord] = replace(base, name=coord, location_name=names.get(coord))
-    if not hexes:
+    if not hexes and key == "hexes":
         raise r.fail("the game has no hexes ([[hexes]] with coords)")
     return hexes
+
+
+def _hexes_by_players(
+    r: _Reader, data: Mapping[str, Any], names: Mapping[str, str], hexes: Mapping[str, Tile]
+) -> dict[int, dict[str, Tile | None]]:
+    """``[hexes_by_players.N]``: the hexes of the map for N players that differ from the
+    game's (``hexes``, groups as the game's ``[[hexes]]``) and those it does not have
+    (``removed``)."""
+    out: dict[int, dict[str, Tile | None]] = {}
+    for count, entry in r.table(data, "hexes_by_players").items():
+        where = f"hexes_by_players.{count}"
+        players = limits.whole(str(count), 1, limits.MAX_PLAYERS) if str(count).isdigit() else None
+        if players is None or not isinstance(entry, Mapping):
+            raise r.fail(
+                f"{where}: expected a number of players (1 to {limits.MAX_PLAYERS}) with a "
+                "table of hexes and removed",
+                f"[hexes_by_players.{count}]",
+            )
+        r.unknown(where, entry, frozenset({"hexes", "removed"}))
+        changed: dict[str, Tile | None] = dict(_hexes(r, entry, names, f"{where}.hexes"))
+        for coord in r.strings(where, entry.get("removed", []), "removed"):
+            r.coord(where, coord)
+            if coord not in hexes:
+                r.problem(f"{where}: removed hex {coord} is not a hex of the map", f'"{coord}"')
+            elif coord in changed:
+                raise r.fail(f"{where}: hex {coord} is both given and removed", f'"{coord}"')
+            else:
+                changed[coord] = None
+        if changed:
+            out[players] = changed
+    return out
 
 
 def _location_names(r: _Reader, data: Mapping[str, Any]) -> dict[str, str]:
@@ -561,7 +595,12 @@ def game_from_data(
     layout, letter_is_x = _layout(r, data)
     names = _location_names(r, data)
     hexes = _hexes(r, data, names)
-    missing = [coord for coord in names if coord not in hexes]
+    by_players = _hexes_by_players(r, data, names, hexes)
+    missing = [
+        coord
+        for coord in names
+        if coord not in hexes and not any(coord in m for m in by_players.values())
+    ]
     if missing:
         # (one problem for them all: a scenario's map names every hex of the whole map)
         listed = ", ".join(missing[:_LISTED])
@@ -640,6 +679,7 @@ def game_from_data(
         upgrade_rules=rules,
         options=_options(r, data, game_tiles),
         route_rules=optional("route_rules"),
+        hexes_by_players=by_players,
     )
 
 
@@ -809,14 +849,23 @@ def game_to_data(game: Game) -> dict[str, Any]:
         )
     if game.location_names:
         out["location_names"] = dict(game.location_names)
-    groups: dict[tuple[str, str, tuple[int, ...] | None], list[str]] = {}
-    for coord, tile in game.hexes.items():
-        group = (_tile_color(tile), dsl.write(tile), dsl.engine_parts(tile))
-        groups.setdefault(group, []).append(coord)
-    out["hexes"] = [
-        {"color": color, "coords": coords, "code": code, **_parts_entry(parts)}
-        for (color, code, parts), coords in groups.items()
-    ]
+    out["hexes"] = _hex_groups(game.hexes.items())
+    if game.hexes_by_players:
+        out["hexes_by_players"] = {
+            str(n): {
+                **(
+                    {"hexes": _hex_groups((c, t) for c, t in changed.items() if t is not None)}
+                    if any(t is not None for t in changed.values())
+                    else {}
+                ),
+                **(
+                    {"removed": [c for c, t in changed.items() if t is None]}
+                    if None in changed.values()
+                    else {}
+                ),
+            }
+            for n, changed in sorted(game.hexes_by_players.items())
+        }
     out["manifest"] = {
         name: "unlimited" if count == UNLIMITED else count for name, count in game.manifest.items()
     }
@@ -879,6 +928,19 @@ def game_to_data(game: Game) -> dict[str, Any]:
     if game.options:
         out["options"] = [_option_data(o) for o in game.options]
     return out
+
+
+def _hex_groups(hexes: Iterable[tuple[str, Tile]]) -> list[dict[str, Any]]:
+    """Hexes as ``[[hexes]]`` entries: grouped by colour and canonical tile string, in map
+    order."""
+    groups: dict[tuple[str, str, tuple[int, ...] | None], list[str]] = {}
+    for coord, tile in hexes:
+        group = (_tile_color(tile), dsl.write(tile), dsl.engine_parts(tile))
+        groups.setdefault(group, []).append(coord)
+    return [
+        {"color": color, "coords": coords, "code": code, **_parts_entry(parts)}
+        for (color, code, parts), coords in groups.items()
+    ]
 
 
 def _parts_entry(parts: tuple[int, ...] | None) -> dict[str, list[int]]:

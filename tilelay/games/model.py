@@ -165,6 +165,8 @@ class Game:
     (:class:`GameOption`) and ``chosen_options`` those in force in this game
     (:meth:`with_options`); the manifest is the one in force. ``route_rules`` names the rules
     its routes follow (:func:`tilelay.rules.rules_for`; ``None``: found by the game's names).
+    ``hexes_by_players`` gives, for a number of players whose map differs, the hexes that
+    differ from ``hexes`` (``None``: not on that map): :meth:`for_players` plays them.
     """
 
     name: str
@@ -194,6 +196,7 @@ class Game:
     options: tuple[GameOption, ...] = ()
     chosen_options: tuple[str, ...] = ()
     route_rules: str | None = None
+    hexes_by_players: dict[int, dict[str, Tile | None]] = field(default_factory=dict)
     # (made anew for every game, a copy by ``dataclasses.replace`` too: a game made from
     # another with other hexes must not add them to the other's coordinates)
     _xy: dict[str, tuple[int, int]] = field(default_factory=dict, init=False, repr=False)
@@ -244,7 +247,9 @@ class Game:
     def for_players(self, players: int) -> Game:
         """This game as ``players`` players play it: each train whose number depends on the
         players (:attr:`~tilelay.trains.TrainCardType.quantity_by_players`: 1846's 2-trains)
-        has that many's; the game itself where no number does (or none is given for them).
+        has that many's, and the map is theirs (:attr:`hexes_by_players`: 1824
+        Cisleithania's Budapest an offboard for two); the game itself where nothing does
+        (or nothing is given for them).
 
         >>> from tilelay.games import load_game
         >>> load_game("1889").for_players(4) is load_game("1889")
@@ -253,12 +258,16 @@ class Game:
         The same number gives the same game object (a game is compared by identity).
         """
         # (kept with the game's variants: no option is named "")
+        origin = self._variants.get(_PLAYED_FROM)
+        if origin is not None:
+            return origin.for_players(players)  # (a variant's own map is that many's)
         variant = ("", str(players))
         found = self._variants.get(variant)
         if found is not None:
             return found
         trains = self.trains.for_players(players)
-        if trains is self.trains:
+        changed = self.hexes_by_players.get(players)
+        if trains is self.trains and not changed:
             return self
         key = str(players)
         data = tuple(
@@ -267,7 +276,13 @@ class Game:
             else t
             for t in self.train_data
         )
-        return self._variants.setdefault(variant, replace(self, trains=trains, train_data=data))
+        hexes = self.hexes
+        if changed:
+            hexes = {c: t for c, t in self.hexes.items() if changed.get(c, t) is not None}
+            hexes.update((c, t) for c, t in changed.items() if t is not None)
+        made = replace(self, trains=trains, train_data=data, hexes=hexes)
+        made._variants[_PLAYED_FROM] = self
+        return self._variants.setdefault(variant, made)
 
     @property
     def _base(self) -> Game:
@@ -406,6 +421,11 @@ class Game:
             f"game {self.name} has no corporation {sym!r}",
             suggestions=suggest(sym, [c.sym for c in self.corporations]),
         )
+
+
+#: The key of :attr:`Game._variants` naming the game a variant for a number of players was
+#: made from (:meth:`Game.for_players`: a variant's own variants are the game's).
+_PLAYED_FROM = ("", "")
 
 
 def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:

@@ -89,6 +89,12 @@ def game_to_toml(game: Game) -> str:
             _table(lines, f"[{key}]", data[key])
     for entry in data.get("hexes", []):
         _table(lines, "[[hexes]]", entry)
+    for count, changed in data.get("hexes_by_players", {}).items():
+        # (the hexes of the map for so many players that differ: hexes_by_players.N)
+        if "removed" in changed:
+            _table(lines, f"[hexes_by_players.{count}]", {"removed": changed["removed"]})
+        for entry in changed.get("hexes", []):
+            _table(lines, f"[[hexes_by_players.{count}.hexes]]", entry)
     for name, entry in data.get("tiles", {}).items():
         _table(lines, f"[tiles.{_key(name)}]", entry)
     for key in ("corporations", "companies", "trains", "phases", "options"):

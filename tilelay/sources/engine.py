@@ -167,6 +167,12 @@ class EngineGame:
     (``optional_hexes``, ``game_hexes``) builds it and only builds data: 1824's, whose
     ``HEXES`` are those of 1837 it builds on; 1893's, which has no ``HEXES``. ``None`` where
     the map is :attr:`hexes`."""
+    maps_by_players: Mapping[int, Mapping[str, Mapping[str, str] | None]] = field(
+        default_factory=dict
+    )
+    """For each number of players whose map (built by ``optional_hexes`` for the players)
+    differs from :meth:`played_map` (the most players'), the hexes that differ, ``None``
+    where that map has none: 1824 Cisleithania's Budapest (G12) an offboard for two."""
     counts_by_players: Mapping[str, Mapping[int, int]] = field(default_factory=dict)
     """How many of a train the game has by the number of players, for the trains whose
     number it works out in code (``num_trains``) from the players alone: 1846's 2-trains,
@@ -637,14 +643,15 @@ def _started_map(
     hexes: dict[str, dict[str, str]],
     problems: list[Problem],
     counts: range = range(0),
+    by_players: dict[int, dict[str, dict[str, str] | None]] | None = None,
 ) -> dict[str, dict[str, str]] | None:
     """The map as a game starts it with its options off, where a data method builds it
     (``built``: the game's own ``optional_hexes`` or ``game_hexes``) and only builds data,
     and it differs from ``hexes`` (its ``HEXES``, read from ``written``): 1824's, whose
     ``HEXES`` are 1837's; None otherwise, a problem saying why where the method is not data.
     A map built for the number of players (one of ``counts``) is the most players' (as a
-    game's trains are), with a problem naming the hexes that differ for fewer (1824
-    Cisleithania's Budapest)."""
+    game's trains are), and the hexes that differ for fewer go to ``by_players`` (None: not
+    on that map): 1824 Cisleithania's Budapest, 18GB's maps for two."""
     method = "optional_hexes" if "optional_hexes" in built else "game_hexes"
     where = built.get(method)
     if where is None:
@@ -662,18 +669,11 @@ def _started_map(
             # (what of the map read is not a map is the game's problem; the others' only
             # name the hexes that differ)
             started = _hex_map(values[most], where, problems)
-            by_players = {n: _hex_map(v, where, []) for n, v in values.items()}
-            others = [
-                f"with {n} players "
-                + ", ".join(sorted(c for c in {*m, *started} if m.get(c) != started.get(c)))
-                for n, m in sorted(by_players.items())
-                if m != started
-            ]
-            if others:
-                problem(
-                    f"builds the map for the number of players: read as {most} players have "
-                    f"it; hexes that differ {'; '.join(others)}"
-                )
+            for n, v in sorted(values.items()):
+                m = _hex_map(v, where, [])
+                differ = {c: m.get(c) for c in {*m, *started} if m.get(c) != started.get(c)}
+                if differ and by_players is not None:
+                    by_players[n] = dict(sorted(differ.items()))
             return started if started != hexes else None
         instead = (
             f"the map read is {written.module}::HEXES, which may not be the one played"
@@ -767,7 +767,10 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         hexes = _hex_map(raw["HEXES"], found["HEXES"], problems)
 
     counts = _player_counts(meta.get("PLAYER_RANGE"))
-    started_map = _started_map(program, klass, built, found.get("HEXES"), hexes, problems, counts)
+    maps_by_players: dict[int, dict[str, dict[str, str] | None]] = {}
+    started_map = _started_map(
+        program, klass, built, found.get("HEXES"), hexes, problems, counts, maps_by_players
+    )
 
     def listed(constant: str) -> list[dict[str, Json]]:
         value = raw[constant]
@@ -854,6 +857,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         built_in_code=built,
         started=started,
         started_map=started_map,
+        maps_by_players=maps_by_players,
         counts_by_players=by_players,
         homes_each=homes_each,
         problems=tuple(problems),

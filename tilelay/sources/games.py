@@ -165,6 +165,15 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         "hexes": hex_groups,
         "location_names": dict(game.location_names),
     }
+    if game.maps_by_players:
+        # (the map built for fewer players: the hexes that differ, and those it has not)
+        data["hexes_by_players"] = {
+            str(n): {
+                "hexes": _hex_groups({c: h for c, h in changed.items() if h is not None}),
+                "removed": [c for c, h in changed.items() if h is None],
+            }
+            for n, changed in game.maps_by_players.items()
+        }
     for key, meta_key in (
         ("subtitle", "GAME_SUBTITLE"),
         ("designer", "GAME_DESIGNER"),

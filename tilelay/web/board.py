@@ -168,6 +168,9 @@ def _game_info(game: Game) -> dict[str, Any]:
         # whether the game draws its setup from a seed when it starts, and for how many
         "seeded": rules_for(game).seeded,
         "players": list(player_range(game)),
+        # whether its map or its trains depend on the number of players (Game.for_players)
+        "by_players": bool(game.hexes_by_players)
+        or any(c.quantity_by_players for c in game.trains.card_types),
     }
 
 

@@ -287,18 +287,28 @@
 
   function showSetup() {
     const box = $("setup");
-    box.hidden = !view.game.seeded;
+    const seeded = view.game.seeded;
+    box.hidden = !seeded && !view.game.by_players;
     if (box.hidden) return;
+    // a game drawn from a seed takes one; a game whose map or trains go by the players
+    // takes the number of players alone
+    $("setup-seeded").hidden = !seeded;
+    $("setup-players-hint").hidden = seeded;
+    $("setup-seed-label").hidden = !seeded;
+    $("setup-seed").required = seeded;
+    $("setup-random").hidden = !seeded;
+    $("setup-submit").textContent = seeded ? "Draw" : "Play with them";
     $("setup-seed").value = state.seed === null || state.seed === undefined ? "" : String(state.seed);
     const players = $("setup-players");
     players.textContent = "";
     const [low, high] = view.game.players;
-    for (let n = low; n <= high; n++) option(players, String(n), String(n), n === state.players);
+    const chosen = state.players === null || state.players === undefined ? high : state.players;
+    for (let n = low; n <= high; n++) option(players, String(n), String(n), n === chosen);
   }
 
   function drawSetup(seed) {
     const players = Number($("setup-players").value);
-    return edit("setup", { seed, players });
+    return edit("setup", { seed: view.game.seeded ? seed : null, players });
   }
 
   async function chooseRoutes(corporation, trains) {
