@@ -64,3 +64,20 @@ def test_a_record_from_standard_input(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"{")))
     assert main(["lays", "-"]) == 2
     assert capsys.readouterr().err.startswith("tilelay: error: standard input:1:2: malformed")
+
+
+def test_a_lay_by_a_companys_ability_is_not_called_illegal(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """1817's PSM lays its steel mill (X00) by its ability: the text says so rather than
+    NOT LEGAL, and the JSON names the company."""
+    from tests.conftest import engine_games_known
+
+    record = reference("18xxgames", "fixtures", "1817__15528.json")
+    with engine_games_known():
+        assert main(["lays", str(record)]) == 0
+        out = capsys.readouterr().out
+        assert "#178 PSM F13: X00-4 by PSM's ability (not judged) |" in out
+        assert main(["lays", "--json", str(record)]) == 0
+    (line,) = [json.loads(x) for x in capsys.readouterr().out.splitlines() if '"id": 178' in x]
+    assert (line["recorded_is_legal"], line["ability"]) == (False, "PSM")

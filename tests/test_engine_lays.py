@@ -223,3 +223,27 @@ def test_a_corporations_lays_equal_the_engines(name: str) -> None:
                 compared += 1
         board, phase = step.board, step.phase
     assert compared >= len(engine) - 1  # 1830's Erie chooses its home city in play
+
+
+def test_a_lay_by_a_companys_ability_is_said_to_be(engine_games: None) -> None:
+    """A lay the board does not allow but a private company's ``tile_lay`` ability may have is
+    said to be by that ability (the board does not judge abilities): 18USA's resource tiles,
+    laid by corporations holding the ore, coal and oil companies (an ability naming the
+    tiles by the label they carry), its company town laid by P27 itself; 1817's PSM. A lay
+    the board allows, or one no ability covers, names none."""
+    expected = {
+        "18USA__109372": {143: "P24", 166: "P4", 176: "P18", 239: "P27", 244: "P3", 1337: "P1"},
+        "1817__15528": {178: "PSM"},
+        "1849__27939": {283: None},
+    }
+    for name, abilities in expected.items():
+        record = load_record(FIXTURES / f"{name}.json")
+        lays = {
+            lay.id: lay
+            for lay in record_lays(record, record_game(record), on_error=lambda err: None)
+        }
+        for lay_id, company in abilities.items():
+            lay = lays[lay_id]
+            assert not lay.recorded_is_legal and lay.ability == company, (name, lay_id)
+        assert all(lay.ability is None for lay in lays.values() if lay.recorded_is_legal)
+        assert lays[next(iter(abilities))].to_json()["ability"] == next(iter(abilities.values()))

@@ -4,7 +4,9 @@
 record's options and, just before every ``lay_tile`` still in force, asks the board
 (:meth:`tilelay.board.Board.legal_lays`, connectivity aside) which tiles may be laid on that
 hex in which rotations, in the phase then. Each answer is a :class:`RecordedLay`, which also
-says whether the recorded lay is among them::
+says whether the recorded lay is among them, and, where it is not, the private company whose
+``tile_lay`` ability may have allowed it (the entity laying, or one its corporation holds,
+whose ability names that hex and tile): the board does not judge companies' abilities::
 
     lays = list(record_lays(load_record("1889_314.json")))
     lays[0].coord, lays[0].legal["8"], lays[0].recorded_is_legal  # ('J3', (0, 1, 3, 5), True)
@@ -13,7 +15,7 @@ says whether the recorded lay is among them::
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tilelay.board import Board
@@ -37,6 +39,9 @@ class RecordedLay:
     rotation: int
     phase: str
     legal: Mapping[str, tuple[int, ...]]
+    #: the company whose ``tile_lay`` ability may have allowed the lay where the board does
+    #: not (the entity laying, or a company its corporation holds; None: no such ability)
+    ability: str | None = None
 
     @property
     def recorded_is_legal(self) -> bool:
@@ -54,6 +59,7 @@ class RecordedLay:
             "phase": self.phase,
             "legal": {name: list(rotations) for name, rotations in self.legal.items()},
             "recorded_is_legal": self.recorded_is_legal,
+            "ability": self.ability,
         }
 
 
@@ -82,6 +88,7 @@ def record_lays(
         game = record_game(record)
     board = Board(game)
     phase = game.phases[0] if game.phases else None
+    owners: Mapping[str, str] = {}
     for step in replay_steps(record, game, on_error=on_error):
         action = step.action
         if action.get("type") == "lay_tile":
@@ -97,13 +104,43 @@ def record_lays(
                 board, phase = step.board, step.phase
                 continue
             rotation = action.get("rotation", 0)
-            yield RecordedLay(
+            entity = str(action.get("entity", ""))
+            lay = RecordedLay(
                 step.action_id,
-                str(action.get("entity", "")),
+                entity,
                 board.game.hex_tile(coord).name,
                 name,
                 rotation if isinstance(rotation, int) else 0,
                 phase.name if phase is not None else "",
                 legal,
             )
-        board, phase = step.board, step.phase
+            if not lay.recorded_is_legal:
+                lay = replace(lay, ability=_ability(board, owners, entity, lay.coord, name))
+            yield lay
+        board, phase, owners = step.board, step.phase, step.facts.companies
+
+
+def _ability(
+    board: Board, owners: Mapping[str, str], entity: str, coord: str, tile: str
+) -> str | None:
+    """The company whose ``tile_lay`` ability may lay ``tile`` on ``coord`` for ``entity``:
+    the entity itself where it is a company, else one it holds (``owners``: company ->
+    owner); an ability names the hexes it lays on (none: any) and its tiles by name, or by
+    a label they carry (18USA's resource tiles: their ore, coal and oil), or none (any)."""
+    game = board.game
+    held = [c for c in game.companies if c.sym == entity or owners.get(c.sym) == entity]
+    try:
+        laid = game.tile(tile)
+    except TilelayError:
+        return None
+    labels = {label.text for label in laid.labels}
+    for company in held:
+        for ability in company.abilities_of("tile_lay"):
+            hexes = ability.get("hexes") or []
+            tiles = ability.get("tiles") or []
+            if hexes and coord not in hexes:
+                continue
+            if tiles and tile not in tiles and not labels & {str(t) for t in tiles}:
+                continue
+            return company.sym
+    return None

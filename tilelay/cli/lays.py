@@ -5,8 +5,12 @@ Each record (an 18xx.games JSON export) is replayed on its game, with its option
 it are listed (the manifest minus the tiles on the map, the upgrades of the tile there, the
 colours of the phase; connectivity aside), with whether the recorded lay is among them.
 
+A lay the board does not allow but a private company's ``tile_lay`` ability may have (the
+entity's own, or one its corporation holds, naming that hex and tile) is said to be by that
+ability: the board does not judge companies' abilities.
+
 With ``--json``: one JSON object a line, per lay ``{record, id, entity, hex, tile, rotation,
-phase, legal: {tile: [rotations]}, recorded_is_legal}``, and per record that could not be
+phase, legal: {tile: [rotations]}, recorded_is_legal, ability}``, and per record that could not be
 replayed (or read) ``{record, error}`` after the lays before the failure. The exit status is
 2 when a record could not be replayed, else 0.
 """
@@ -46,6 +50,9 @@ def _text(record: str, lay: dict[str, Any]) -> str:
         f"{tile}: {' '.join(str(r) for r in rotations)}" for tile, rotations in lay["legal"].items()
     )
     mark = "legal" if lay["recorded_is_legal"] else "NOT LEGAL"
+    if not lay["recorded_is_legal"] and lay.get("ability"):
+        # (the board does not judge companies' abilities)
+        mark = f"by {lay['ability']}'s ability (not judged)"
     return (
         f"{record} #{lay['id']} {lay['entity']} {lay['hex']}: {lay['tile']}-{lay['rotation']} "
         f"{mark} | {legal or 'nothing'}"
