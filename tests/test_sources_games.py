@@ -376,3 +376,23 @@ def test_a_map_the_engine_builds_for_the_players_is_played_for_them(
     assert gb.for_players(6) is gb.for_players(5).for_players(6)
     board = BoardState(game="18GB", players=2).board()
     assert len(board.game.hexes) == 92
+
+
+def test_upgrade_rules_the_engines_classes_hold_are_the_games(
+    engine_entries: dict[str, registry.GameEntry],
+) -> None:
+    """``TILE_UPGRADES_MUST_USE_MAX_EXITS`` and ``StubsAreRestricted`` are read from the
+    game's class, its own or an ancestor's: 1822's scenarios and 1817's variants take their
+    parent's most exits for cities, 1893 and 18Rhl restrict stubs, 1807 and 1812 (of 1867)
+    both; a game whose class has neither has neither."""
+    for title, max_exits, stubs in (
+        ("1822MRS", ("cities",), False),
+        ("1817NA", ("cities",), False),
+        ("1822CA WRS", ("unlabeled_cities",), False),
+        ("1893", (), True),
+        ("18Rhl", (), True),
+        ("1807", ("cities",), True),
+        ("1889", (), False),
+    ):
+        rules = engine_entries[title].load().upgrade_rules
+        assert (rules.max_exits, rules.stubs_restricted) == (max_exits, stubs), title

@@ -178,6 +178,13 @@ class EngineGame:
     number it works out in code (``num_trains``) from the players alone: 1846's 2-trains,
     ``{3: 7, 4: 8, 5: 9}``; a train whose number is the same for every number of players has
     it as its ``num`` (:meth:`played`)."""
+    max_exits: tuple[str, ...] = ()
+    """``TILE_UPGRADES_MUST_USE_MAX_EXITS`` as the game's class has it (its own or an
+    ancestor's: 1822's scenarios take 1822's ``cities``): the kinds of hex whose upgrades
+    must have the most exits."""
+    stubs_restricted: bool = False
+    """Whether the game's class includes ``StubsAreRestricted`` (its own or an ancestor's):
+    a tile laid must have track on the hex's stubs."""
     homes_each: Found | None = None
     """Where the game's own ``place_home_token`` places a home token at each of a
     corporation's ``coordinates`` (two home stations: 1894's Ouest at Le Havre and Paris,
@@ -802,6 +809,15 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
             if c.get("sym") in kept
         ]
 
+    exits_kinds = read(klass, "TILE_UPGRADES_MUST_USE_MAX_EXITS")
+    max_exits = (
+        tuple(str(k) for k in exits_kinds if isinstance(k, str))
+        if isinstance(exits_kinds, list)
+        else ()
+    )
+    stubs_restricted = any(
+        anc.rsplit("::", 1)[-1] == "StubsAreRestricted" for anc in program.ancestors(klass)
+    )
     homes_each: Found | None = None
     placing = program.method_where(klass, "place_home_token")
     if placing is not None and placing[0] != _BASE_MODULE:
@@ -860,6 +876,8 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         maps_by_players=maps_by_players,
         counts_by_players=by_players,
         homes_each=homes_each,
+        max_exits=max_exits,
+        stubs_restricted=stubs_restricted,
         problems=tuple(problems),
     )
 

@@ -362,8 +362,16 @@ def engine_game(
         format="18xx.games",
         problems=[*problems, *notes],
     )
-    # the engine's location names are only shown: a named hex is not special for upgrades
-    return replace(read, upgrade_rules=replace(read.upgrade_rules, names_special=False))
+    # the engine's location names are only shown: a named hex is not special for upgrades;
+    # the upgrade rules its classes hold as data are its own (1822's scenarios inherit
+    # 1822's max_exits, 1893 includes StubsAreRestricted)
+    rules = replace(
+        read.upgrade_rules,
+        names_special=False,
+        max_exits=game.max_exits,
+        stubs_restricted=game.stubs_restricted or read.upgrade_rules.stubs_restricted,
+    )
+    return replace(read, upgrade_rules=rules)
 
 
 class EngineReader(SourceReader):
