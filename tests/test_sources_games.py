@@ -396,3 +396,14 @@ def test_upgrade_rules_the_engines_classes_hold_are_the_games(
     ):
         rules = engine_entries[title].load().upgrade_rules
         assert (rules.max_exits, rules.stubs_restricted) == (max_exits, stubs), title
+
+
+def test_1822s_s_hex_takes_the_yellow_city(engine_entries: dict[str, registry.GameEntry]) -> None:
+    """1822's white S hex (D35: a city and a town joined) takes the yellow city 57 alone, its
+    town gone (game.rb upgrades_to?), in 1822 and 1822 MRS: in the two rotations its border
+    and the map leave."""
+    from tilelay.board import Board
+
+    for title in ("1822", "1822MRS"):
+        game = engine_entries[title].load()
+        assert Board(game).legal_lays("D35", phase=game.phases[0]) == {"57": (2, 5)}, title
