@@ -101,7 +101,7 @@ def record_lays(
                 if on_error is None:
                     raise error from None
                 on_error(error)
-                board, phase = step.board, step.phase
+                board, phase, owners = step.board, step.phase, step.facts.companies
                 continue
             rotation = action.get("rotation", 0)
             entity = str(action.get("entity", ""))
