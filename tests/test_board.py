@@ -379,3 +379,22 @@ def test_a_hex_label_of_the_games_rules_is_a_future_label_printed_there() -> Non
     board = Board(game)
     assert board.future_label("F3") == FutureLabel("K", Color.BROWN)
     assert Board(plain).future_label("F3") is None
+
+
+def test_a_restored_hex_is_as_printed() -> None:
+    """``Board.restored``: the hex's printed tile again, the tile laid there back in the
+    supply, its tokens gone, the rest of the board as it was."""
+    game = load_game("1889")
+    board = Board(game).with_home_tokens(["AR", "IR"]).lay("K8", game.tile("57"), 0)
+    board = board.lay("J3", game.tile("8"), 3)
+    home = next(c.home for c in game.corporations if c.sym == "AR")
+    assert home == "K8"
+    again = board.restored("K8")
+    assert (
+        again.tile_at("K8") is game.hex_tile("K8")
+        and again.available("57") == board.available("57") + 1
+    )
+    assert ("K8", 0) not in again.tokens and again.tokens == {
+        k: v for k, v in board.tokens.items() if k[0] != "K8"
+    }
+    assert again.tile_at("J3").name == "8"

@@ -247,6 +247,16 @@ class Board:
         moved = _carry_tokens(coord, old, new, tokens)
         return Board(self.game, laid, moved)
 
+    def restored(self, coord: str) -> Board:
+        """A new board with ``coord`` as the map prints it again: the tile laid there taken
+        back to the supply and every token on it gone (18xx.games' ``lay_downgrade`` to the
+        hex's original tile: 1849's Messina earthquake). Raises :class:`NotFoundError` off
+        the map."""
+        coord = self.game.hex_tile(coord).name
+        laid = {c: t for c, t in self._laid.items() if c != coord}
+        tokens = {key: corps for key, corps in self._tokens.items() if key[0] != coord}
+        return Board(self.game, laid, tokens)
+
     def place_token(
         self,
         coord: str,

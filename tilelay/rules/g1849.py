@@ -8,20 +8,26 @@
   hexes of :data:`DOUBLE_FOR_E_TRAIN`.
 * A route to a port must have two other stops.
 * The corporation the CNM is assigned to earns 20 more on a route through the hex it marks.
+* The Messina earthquake (the first 12H's event, ``G1849::Game#event_earthquake!``) returns
+  Messina (B14) to its printed yellow tile and takes every token there out of the game.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
+from typing import Any
 
 from tilelay.route_rules import UNLIMITED, Row, TrainSpec
-from tilelay.rules import GameRules, RouteContext, RouteView, register
+from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
 from tilelay.tile import Track
 from tilelay.trains import TrainType
 
 __all__ = ["G1849"]
 
 PORT_HEXES = frozenset({"a12", "A5", "L14", "N8"})
+#: The hex the Messina earthquake returns to its printed tile.
+MESSINA = "B14"
 DOUBLE_FOR_E_TRAIN = frozenset({"B14", "C5", "H12", "M13"})
 CNM = "CNM"
 
@@ -41,6 +47,10 @@ class G1849(GameRules):
 
     names = ("1849",)
     route_hooks = True
+
+    def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
+        if kind == "earthquake" and MESSINA in state.game.hexes:
+            state.board = state.board.restored(MESSINA)
 
     def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
         spec = super().train_spec(train, ctx)

@@ -1,0 +1,34 @@
+"""1849's rules that change the map: the Messina earthquake (see :mod:`tilelay.rules.g1849`).
+
+Replayed on the shared 1849 record: the first 12H bought returns Messina (B14) to its printed
+yellow tile and takes the tokens there out of the game, as the engine does
+(``G1849::Game#event_earthquake!``); the tile laid there goes back to the supply."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REFERENCE
+from tilelay.replay import load_record, replay_steps
+
+RECORD = REFERENCE / "18xxgames" / "fixtures" / "1849__27939.json"
+
+pytestmark = pytest.mark.usefixtures("engine_games")
+
+
+def test_the_messina_earthquake_returns_messina_to_yellow() -> None:
+    if not RECORD.is_file():
+        pytest.skip(f"reference data absent: {RECORD}")
+    before = None
+    for step in replay_steps(load_record(RECORD)):
+        action = step.action
+        if action.get("type") == "buy_train" and str(action.get("train", "")).startswith("12H"):
+            assert before is not None and before.board.tile_at("B14").name == "655"
+            board = step.board
+            assert board.tile_at("B14") is board.game.hex_tile("B14")
+            assert not any(c == "B14" for c, _ in board.tokens)
+            assert board.copies_on_board("655") == before.board.copies_on_board("655") - 1
+            break
+        before = step
+    else:
+        pytest.fail("no 12H bought in the record")
