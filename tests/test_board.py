@@ -389,6 +389,7 @@ def test_a_restored_hex_is_as_printed() -> None:
     board = board.lay("J3", game.tile("8"), 3)
     home = next(c.home for c in game.corporations if c.sym == "AR")
     assert home == "K8"
+    assert board.tokens[("K8", 0)] == ("AR",)
     again = board.restored("K8")
     assert (
         again.tile_at("K8") is game.hex_tile("K8")
