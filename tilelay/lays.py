@@ -22,6 +22,7 @@ from tilelay.board import Board
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
 from tilelay.replay import RecordError, record_options, replay_steps, split_tile_id
+from tilelay.rules import corporation_lays
 
 __all__ = ["RecordedLay", "record_game", "record_lays"]
 
@@ -95,7 +96,14 @@ def record_lays(
             coord = str(action.get("hex"))
             try:
                 name, _ = split_tile_id(str(action.get("tile")))
-                legal = board.legal_lays(coord, phase=phase)
+                # (and the game's own test of the corporation's lay, which the engine asks
+                # whether or not it checks connectivity: 1849's gauges)
+                legal = corporation_lays(
+                    board,
+                    str(action.get("entity", "")),
+                    coord,
+                    board.legal_lays(coord, phase=phase),
+                )
             except (TilelayError, ValueError) as err:
                 error = RecordError(f"action {action.get('id')!r}: {err}")
                 if on_error is None:

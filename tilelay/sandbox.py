@@ -39,7 +39,7 @@ from tilelay.board import Board, BoardError
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.games import Game, load_game
 from tilelay.limits import MAX_PLAYERS, MAX_TRAINS, read_json, shown
-from tilelay.rules import Start, rules_for
+from tilelay.rules import Start, corporation_lays, rules_for
 from tilelay.trains import Phase
 
 __all__ = [
@@ -256,7 +256,11 @@ class BoardState:
         corp = self.corporation if reach else None
         if reach and corp is None:
             raise IllegalEdit("choose a corporation to see only what it may lay where it reaches")
-        return board.legal_lays(coord, phase=self.current_phase(), corporation=corp)
+        legal = board.legal_lays(coord, phase=self.current_phase(), corporation=corp)
+        if corp is None or not legal:
+            return legal
+        # the game's own test of the corporation's lays (1849's gauges)
+        return corporation_lays(board, corp, coord, legal)
 
     def laid_by(self, coord: str) -> int | None:
         """The index of the action that laid the tile now at ``coord`` (None: preprinted)."""

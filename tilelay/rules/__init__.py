@@ -886,6 +886,15 @@ class GameRules:
         """Whether replay places ``entity``'s home token when it first acts (default: yes)."""
         return True
 
+    def lay_filter(
+        self, board: Board, corporation: str, coord: str
+    ) -> Callable[[Tile], bool] | None:
+        """The game's own test of a tile ``corporation`` lays at ``coord`` (rotated as laid)
+        beyond the board's rules, where it has one: 1849's ``legal_tile_rotation?`` (track
+        meeting the corporation's track at the edges it reaches must be of its gauge). The
+        engine asks it whether or not connectivity is checked. None (the default): no test."""
+        return None
+
 
 _RULES: dict[str, type[GameRules]] = {}
 
@@ -901,6 +910,26 @@ _FOR_GAME: dict[Game, GameRules] = {}
 #: How many games' rules are kept (a game made for a record's players or seed is a game of
 #: its own: without a bound, a server replaying records would keep every one).
 _FOR_GAME_KEPT = 512
+
+
+def corporation_lays(
+    board: Board, corporation: str, coord: str, legal: Mapping[str, tuple[int, ...]]
+) -> dict[str, tuple[int, ...]]:
+    """``legal`` (tile -> rotations the board allows at ``coord``) less what the game's own
+    test of ``corporation``'s lays there refuses (:meth:`GameRules.lay_filter`; a company
+    or a name the game has no corporation of: as they are)."""
+    if not any(c.sym == corporation for c in board.game.corporations):
+        return dict(legal)
+    test = rules_for(board.game).lay_filter(board, corporation, coord)
+    if test is None:
+        return dict(legal)
+    out: dict[str, tuple[int, ...]] = {}
+    for name, rotations in legal.items():
+        tile = board.game.tile(name)
+        kept = tuple(r for r in rotations if test(tile.rotated(r)))
+        if kept:
+            out[name] = kept
+    return out
 
 
 def rules_for(game: Game) -> GameRules:

@@ -10,17 +10,22 @@
 * The corporation the CNM is assigned to earns 20 more on a route through the hex it marks.
 * The Messina earthquake (the first 12H's event, ``G1849::Game#event_earthquake!``) returns
   Messina (B14) to its printed yellow tile and takes every token there out of the game.
+* A tile a corporation lays where it has no token must, where its track meets a
+  neighbour's track at an edge the corporation reaches, be of that track's gauge at one such
+  edge at least (dual track meets either; ``G1849::Game#legal_tile_rotation?``): asked as the
+  engine asks it, connectivity checked or not.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from tilelay.board import Board
 from tilelay.route_rules import UNLIMITED, Row, TrainSpec
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, register
-from tilelay.tile import Track
+from tilelay.tile import Tile, Track
 from tilelay.trains import TrainType
 
 __all__ = ["G1849"]
@@ -51,6 +56,40 @@ class G1849(GameRules):
     def event(self, state: GameState, kind: str, action: Mapping[str, Any]) -> None:
         if kind == "earthquake" and MESSINA in state.game.hexes:
             state.board = state.board.restored(MESSINA)
+
+    def lay_filter(
+        self, board: Board, corporation: str, coord: str
+    ) -> Callable[[Tile], bool] | None:
+        coord = board.game.hex_tile(coord).name
+        if any(c == coord for c, _ in board.tokens_of(corporation)):
+            return None  # its own city's hex: anything
+        # (the engine has placed a corporation's home token as it floats: reached from it)
+        seen = board if board.tokens_of(corporation) else board.with_home_tokens([corporation])
+        edges = seen.reach(corporation).get(coord, frozenset())
+        meeting: list[tuple[int, Track]] = []
+        for edge in sorted(edges):
+            across = board.neighbour(coord, edge)
+            if across is None:
+                continue
+            back = (edge + 3) % 6
+            theirs = next((p for p in board.tile_at(across).paths if back in p.edges()), None)
+            if theirs is not None:
+                meeting.append((edge, theirs.track))
+        if not meeting:
+            return None
+
+        def allowed(tile: Tile) -> bool:
+            met = False
+            for edge, track in meeting:
+                ours = next((p for p in tile.paths if edge in p.edges()), None)
+                if ours is None:
+                    continue
+                met = True
+                if _gauges_meet(ours.track, track):
+                    return True
+            return not met
+
+        return allowed
 
     def train_spec(self, train: TrainType, ctx: RouteContext | None = None) -> TrainSpec:
         spec = super().train_spec(train, ctx)
@@ -119,3 +158,15 @@ class G1849(GameRules):
         ):
             bonus += 20
         return bonus
+
+
+def _gauges_meet(ours: Track, theirs: Track) -> bool:
+    """Whether track of gauge ``ours`` may meet ``theirs`` (the engine's ``tracks_match?``
+    with dual track meeting either)."""
+    if ours is Track.DUAL:
+        return True
+    if ours is Track.BROAD:
+        return theirs in (Track.BROAD, Track.DUAL)
+    if ours is Track.NARROW:
+        return theirs in (Track.NARROW, Track.DUAL)
+    return False
