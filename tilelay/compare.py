@@ -417,14 +417,12 @@ def _home(game: Game, sym: str) -> str:
 def _station(game: Game, coord: str, index: int | None) -> str:
     """A home as ``hex`` or ``hex/exits of its city`` (see :func:`_home`)."""
     tile = game.hexes.get(coord)
-    if index is None and tile is not None and len(tile.cities) == 1:
-        index = 0
-    if index is None or tile is None or index >= len(tile.cities):
-        return coord
+    if index is None or tile is None or index >= len(tile.cities) or len(tile.cities) < 2:
+        return coord  # (a hex of one city: the hex says it)
     # by position: equal cities compare equal, so tile.nodes.index() would find the first
     node = [i for i, n in enumerate(tile.nodes) if n.kind is NodeKind.CITY][index]
     exits = "".join(str(e) for e in sorted(tile.node_exits(node)))
-    return f"{coord}/{exits}" if exits and len(tile.cities) > 1 else coord
+    return f"{coord}/{exits}" if exits else coord
 
 
 def _distance(card: TrainCardType) -> str:

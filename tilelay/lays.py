@@ -22,7 +22,7 @@ from tilelay.board import Board
 from tilelay.errors import TilelayError
 from tilelay.games import Game, load_game
 from tilelay.replay import RecordError, record_options, replay_steps, split_tile_id
-from tilelay.rules import corporation_lays
+from tilelay.rules import RunFacts, corporation_lays
 
 __all__ = ["RecordedLay", "record_game", "record_lays"]
 
@@ -89,7 +89,7 @@ def record_lays(
         game = record_game(record)
     board = Board(game)
     phase = game.phases[0] if game.phases else None
-    owners: Mapping[str, str] = {}
+    facts = RunFacts()
     for step in replay_steps(record, game, on_error=on_error):
         action = step.action
         if action.get("type") == "lay_tile":
@@ -109,7 +109,7 @@ def record_lays(
                 if on_error is None:
                     raise error from None
                 on_error(error)
-                board, phase, owners = step.board, step.phase, step.facts.companies
+                board, phase, facts = step.board, step.phase, step.facts
                 continue
             rotation = action.get("rotation", 0)
             entity = str(action.get("entity", ""))
@@ -123,26 +123,26 @@ def record_lays(
                 legal,
             )
             if not lay.recorded_is_legal:
-                lay = replace(lay, ability=_ability(board, owners, entity, lay.coord, name))
+                lay = replace(lay, ability=_ability(board, facts, entity, lay.coord, name))
             yield lay
-        board, phase, owners = step.board, step.phase, step.facts.companies
+        board, phase, facts = step.board, step.phase, step.facts
 
 
-def _ability(
-    board: Board, owners: Mapping[str, str], entity: str, coord: str, tile: str
-) -> str | None:
+def _ability(board: Board, facts: RunFacts, entity: str, coord: str, tile: str) -> str | None:
     """The company whose ``tile_lay`` ability may lay ``tile`` on ``coord`` for ``entity``:
-    the entity itself where it is a company, else one it holds (``owners``: company ->
-    owner); an ability names the hexes it lays on (none: any) and its tiles by name, or by
-    a label they carry (18USA's resource tiles: their ore, coal and oil), or none (any)."""
+    the entity itself where it is a company, else one it holds (``facts``: who owns which
+    company); an ability names the hexes it lays on (none: any) and its tiles by name, or
+    by a label they carry (18USA's resource tiles: their ore, coal and oil), or none
+    (any)."""
     game = board.game
-    held = [c for c in game.companies if c.sym == entity or owners.get(c.sym) == entity]
+    held = {entity, *facts.owned_by(entity)}
+    companies = [c for c in game.companies if c.sym in held]
     try:
         laid = game.tile(tile)
     except TilelayError:
         return None
     labels = {label.text for label in laid.labels}
-    for company in held:
+    for company in companies:
         for ability in company.abilities_of("tile_lay"):
             hexes = ability.get("hexes") or []
             tiles = ability.get("tiles") or []

@@ -382,17 +382,13 @@ def _corporations(
         where = f"corporation {sym}"
         home = r.coord(where, entry["home"]) if entry.get("home") is not None else None
         city = r.integer(where, entry["city"], "city") if entry.get("city") is not None else None
-        if home is not None:
-            n_cities = len(hexes[home].cities) if home in hexes else 0
-            if home not in hexes:
-                r.problem(f"{where}: home {home} is not a hex of the map", f'"{home}"')
-                home = city = None
-            elif n_cities == 0:
-                r.problem(f"{where}: home {home} has no city", f'"{home}"')
-                home = city = None
-            elif city is not None and not 0 <= city < n_cities:
-                r.problem(f"{where}: home {home} has no city {city}", "city =")
-                city = None
+        why = _home_problem(hexes, home, city) if home is not None else None
+        if why is not None:
+            message, whole = why
+            r.problem(f"{where}: {message}", f'"{home}"' if whole else "city =")
+            if whole:
+                home = None
+            city = None
         more = _more_homes(r, where, entry.get("more_homes", []), hexes)
         tokens = entry.get("tokens", [0])
         if not isinstance(tokens, Sequence) or not all(
@@ -436,16 +432,27 @@ def _more_homes(
                 city = r.integer(where, item["city"], "more_homes city")
         else:
             coord = r.coord(where, item)
-        n_cities = len(hexes[coord].cities) if coord in hexes else 0
-        if coord not in hexes:
-            r.problem(f"{where}: home {coord} is not a hex of the map", f'"{coord}"')
-        elif n_cities == 0:
-            r.problem(f"{where}: home {coord} has no city", f'"{coord}"')
-        elif city is not None and not 0 <= city < n_cities:
-            r.problem(f"{where}: home {coord} has no city {city}", f'"{coord}"')
+        why = _home_problem(hexes, coord, city)
+        if why is not None:
+            r.problem(f"{where}: {why[0]}", f'"{coord}"')
         else:
             out.append((coord, city))
     return tuple(out)
+
+
+def _home_problem(
+    hexes: Mapping[str, Tile], coord: str, city: int | None
+) -> tuple[str, bool] | None:
+    """Why ``coord`` (with city ``city``, where given) cannot be a corporation's home: the
+    problem, and whether the hex itself cannot (else only that city); None when it can."""
+    tile = hexes.get(coord)
+    if tile is None:
+        return f"home {coord} is not a hex of the map", True
+    if not tile.cities:
+        return f"home {coord} has no city", True
+    if city is not None and not 0 <= city < len(tile.cities):
+        return f"home {coord} has no city {city}", False
+    return None
 
 
 def _companies(

@@ -388,11 +388,15 @@ class Game:
         definition does not say which (the owner chooses in play).
         """
         corp = self.corporation(sym)
-        if corp.home is None:
-            return None
-        if corp.city is not None:
-            return corp.city
-        return 0 if len(self.hexes[corp.home].cities) == 1 else None
+        return None if corp.home is None else self._home_city(corp.home, corp.city)
+
+    def _home_city(self, coord: str, city: int | None) -> int | None:
+        """A home's city at ``coord``: ``city`` where given, else the hex's only city (None
+        where it has several, or is off the map)."""
+        if city is not None:
+            return city
+        tile = self.hexes.get(coord)
+        return 0 if tile is not None and len(tile.cities) == 1 else None
 
     def home_cities(self, sym: str) -> tuple[tuple[str, int], ...]:
         """Where corporation ``sym`` starts with a home token, as ``(hex, city index)``: its
@@ -404,10 +408,8 @@ class Game:
         city = self.home_city(sym)
         if corp.home is not None and city is not None:
             out.append((corp.home, city))
-        for coord, index in corp.more_homes:
-            if index is None:
-                tile = self.hexes.get(coord)
-                index = 0 if tile is not None and len(tile.cities) == 1 else None
+        for coord, given in corp.more_homes:
+            index = self._home_city(coord, given)
             if index is not None and (coord, index) not in out:
                 out.append((coord, index))
         return tuple(out)

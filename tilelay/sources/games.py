@@ -156,7 +156,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     notes: list[ReadWarning] = []
     meta = game.meta
     aliases = [a for a in meta.get("GAME_ALIASES") or [] if isinstance(a, str)]
-    hex_groups = _hex_groups(game.played_map())
+    played = game.played_map()
+    hex_groups = _hex_groups(played)
     data: dict[str, Any] = {
         "title": game.title,
         "display_title": game.display_title,
@@ -201,6 +202,11 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     if own:
         data["tiles"] = own
     corporations: list[dict[str, Any]] = []
+
+    def cities_at(coord: str) -> int:
+        """How many cities the map as played prints at ``coord``."""
+        return city_count(str(played.get(coord, {}).get("code", "")))
+
     for kind, entries in (
         ("corporation", game.played("CORPORATIONS")),
         ("minor", game.played("MINORS")),
@@ -240,8 +246,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                         index = cities[i] if i < len(cities) else None
                         if not isinstance(index, int):
                             index = 0
-                        several = city_count(str(game.played_map().get(coord, {}).get("code", "")))
-                        more.append({"hex": coord, "city": index} if several > 1 else coord)
+                        several = cities_at(coord) > 1
+                        more.append({"hex": coord, "city": index} if several else coord)
                     if not isinstance(cities[0], int):
                         cities = [0]
             if isinstance(home, str):
@@ -249,11 +255,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             if more:
                 corp["more_homes"] = more
             city = cities[0] if cities else None
-            if (
-                isinstance(home, str)
-                and isinstance(city, int)
-                and city_count(str(game.played_map().get(home, {}).get("code", ""))) != 1
-            ):
+            if isinstance(home, str) and isinstance(city, int) and cities_at(home) != 1:
                 # (the engine reserves a tile of one city's city for any city asked:
                 # 18VA's and 18Dixie's SR ask for city 1 of Richmond and Knoxville)
                 corp["city"] = city

@@ -1322,24 +1322,29 @@ class _Evaluator:
         args: tuple[Value, ...],
         joiner: str,
         keywords: dict[Key, Value] | None = None,
+        wanted: str | None = None,
     ) -> Value:
         """What the method ``name`` (``d``, of ``owner``, run for ``klass``; named
         ``owner + joiner + name`` in reports) returns called here (``node``) with ``args``
         (and ``keywords``, the ``name: value`` arguments), where it only builds data; the
-        options and the depth of calls are this evaluation's."""
+        options and the depth of calls are this evaluation's. With ``wanted`` (an instance
+        variable, :meth:`_MethodEvaluator.ivar`), the run stops at its assignment, raising
+        :class:`_Assigned` with the value."""
         options, depth, players = self.frame()
         shown = f"{owner}{joiner}{name}"
+        what = f"reads {wanted}" if wanted is not None else f"calls method {name}"
         if depth >= _HELPER_DEPTH:
-            raise _NotData(node, f"calls method {name}")
+            raise _NotData(node, what)
         inner = _MethodEvaluator(
             self.program, d.file, d.nesting, klass, owner, name, options, depth + 1, players
         )
+        inner.wanted = wanted
         try:
             return inner.run(d.node, args, keywords)
         except _NotData as err:
             line = _line(err.node)
             error = NotDataError(err.message, constant=shown, source=d.file.name, line=line)
-            raise _NotData(node, f"calls method {name}", error) from None
+            raise _NotData(node, what, error) from None
 
     def block_call(self, node: Node) -> Value:
         """A block on data: ``list.reject { |x| test }``, ``select`` and ``filter`` (``!`` too),
@@ -1999,7 +2004,7 @@ class _MethodEvaluator(_Evaluator):
         assignment (18GB's and 1866's ``@scenario = init_scenario(optional_rules)``, read
         by their ``num_trains`` and ``optional_hexes``)."""
         program = self.program
-        found: list[tuple[str, _Def]] = []
+        found: list[tuple[str, str, _Def]] = []
         seen: set[str] = set()
         for anc in program.ancestors(self.klass):
             if anc == "Engine::Game::Base":
@@ -2016,43 +2021,21 @@ class _MethodEvaluator(_Evaluator):
                     and d.file.text(left) == name
                     for c in body.named_children
                 ):
-                    found.append((anc, d))
-        if len(found) != 1 or self.depth >= _HELPER_DEPTH:
+                    found.append((anc, method, d))
+        if len(found) != 1:
             raise _NotData(node, f"reads {name}, which the game does not assign once as data")
-        owner, d = found[0]
-        defined = self.program._modules[owner].methods
-        method_name = next(m for m, dd in defined.items() if dd is d)
+        owner, method, d = found[0]
         params = d.node.child_by_field_name("parameters")
         args: tuple[Value, ...] = ()
-        if method_name == "init_optional_rules":
+        if method == "init_optional_rules":
             args = ([Symbol(o) for o in sorted(self.options)],)
         elif params is not None and params.named_children:
-            raise _NotData(node, f"reads {name}, assigned in {method_name}, which takes arguments")
-        inner = _MethodEvaluator(
-            program,
-            d.file,
-            d.nesting,
-            self.klass,
-            owner,
-            method_name,
-            self.options,
-            self.depth + 1,
-            self.players,
-        )
-        inner.wanted = name
+            raise _NotData(node, f"reads {name}, assigned in {method}, which takes arguments")
         try:
-            inner.run(d.node, args)
+            self.called(node, self.klass, owner, d, method, args, "#", wanted=name)
         except _Assigned as done:
             return done.value
-        except _NotData as err:
-            error = NotDataError(
-                err.message,
-                constant=f"{owner}#{method_name}",
-                source=d.file.name,
-                line=_line(err.node),
-            )
-            raise _NotData(node, f"reads {name}", error) from None
-        raise _NotData(node, f"reads {name}, which {method_name} does not assign")
+        raise _NotData(node, f"reads {name}, which {method} does not assign")
 
     def super_value(self, node: Node, args: tuple[Value, ...] | None = None) -> Value:
         """What the ancestor's method returns (``super``: with the arguments this method was
