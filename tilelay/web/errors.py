@@ -22,7 +22,7 @@ older version; 413 a body too large; 503 a busy server or database.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 from urllib.parse import quote
@@ -30,6 +30,7 @@ from urllib.parse import quote
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilelay.errors import NotFoundError, TilelayError
@@ -64,10 +65,19 @@ class WebError(TilelayError):
     """An answer other than success: ``status`` (4xx, or 503 when the server is busy), the
     message, and close names (``suggestions``) to offer."""
 
-    def __init__(self, message: str, status: int = 400, *, suggestions: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 400,
+        *,
+        suggestions: Sequence[str] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.suggestions = list(suggestions)
+        #: headers the answer carries (a 405's ``Allow``: the methods the path answers)
+        self.headers = dict(headers or {})
 
 
 def _not_found(exc: NotFoundError, status: int) -> WebError:
@@ -86,7 +96,7 @@ def web_error(exc: Exception) -> WebError:
     if isinstance(exc, HTTPException):
         if exc.status_code == 404:
             return WebError("no page here", 404)
-        return WebError(str(exc.detail), exc.status_code)
+        return WebError(str(exc.detail), exc.status_code, headers=dict(exc.headers or {}))
     return WebError("internal error: the server could not answer this request", 500)
 
 
@@ -119,7 +129,7 @@ def error_response(request: Request, err: WebError) -> Response:
             "status": err.status,
             "suggestions": err.suggestions,
         }
-        return JSONResponse(body, status_code=err.status)
+        return JSONResponse(body, status_code=err.status, headers=err.headers)
     pattern = getattr(request.state, "suggest", "/tiles/{}")
     message = err.message
     if err.status == 404 and message == "no page here":
@@ -136,11 +146,34 @@ def error_response(request: Request, err: WebError) -> Response:
             ],
         },
         status_code=err.status,
+        headers=err.headers,
     )
 
 
+def _allowed(request: Request) -> str | None:
+    """The methods the app answers at the request's path, as an ``Allow`` header (None: it
+    answers none there): every route of the path, several routes serving one path each
+    its own methods (Starlette's own 405 names the first route's alone)."""
+    methods: set[str] = set()
+    for route in getattr(request.app, "routes", ()):
+        route_methods = getattr(route, "methods", None)
+        # (a route whose path matches matches at least in part, whatever the method)
+        if route_methods and route.matches(request.scope)[0] != Match.NONE:
+            methods.update(route_methods)
+    return ", ".join(sorted(methods)) if methods else None
+
+
 async def _handle(request: Request, exc: Exception) -> Response:
-    return error_response(request, web_error(exc))
+    err = web_error(exc)
+    if err.status == 405:
+        allow = _allowed(request)
+        if allow:
+            err = WebError(
+                f"{request.method} is not answered here: expected {allow}",
+                405,
+                headers={**err.headers, "Allow": allow},
+            )
+    return error_response(request, err)
 
 
 def exception_handlers() -> dict[Any, Any]:

@@ -518,7 +518,7 @@ def branch_state(analysis: Analysis, n: int) -> BoardState:
 async def branch(request: Request) -> Response:
     """``POST /api/records/<id>/branch``: ``{step}`` → a new board state."""
     record_id = _id(request)
-    data = await json_body(request)
+    data = await json_body(request, fields=("step",))
     n = data.get("step")
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise WebError("'step' must be a step number (0 or more)")

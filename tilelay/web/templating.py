@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -25,12 +26,18 @@ def environment() -> jinja2.Environment:
 
 
 def render(
-    request: Request, template: str, context: dict[str, Any], *, status_code: int = 200
+    request: Request,
+    template: str,
+    context: dict[str, Any],
+    *,
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
 ) -> HTMLResponse:
-    """Render ``template`` with ``context`` (plus ``request`` and ``path``) as an HTML page."""
+    """Render ``template`` with ``context`` (plus ``request`` and ``path``) as an HTML page
+    (with ``headers``, if any)."""
     page = (
         environment()
         .get_template(template)
         .render(request=request, path=request.url.path, **context)
     )
-    return HTMLResponse(page, status_code=status_code)
+    return HTMLResponse(page, status_code=status_code, headers=headers)
