@@ -33,8 +33,8 @@ import pytest
 
 from tests.conftest import REFERENCE, reference
 from tilelay.games import registry
-from tilelay.lays import record_game, record_lays
-from tilelay.replay import RecordError, actions_in_force, load_record, replay_steps
+from tilelay.lays import record_lays
+from tilelay.replay import RecordError, actions_in_force, load_record, record_game, replay_steps
 
 ENGINE_LAYS = REFERENCE / "18xxgames" / "engine_lays"
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"

@@ -575,3 +575,91 @@ def test_a_sub_part_given_twice_in_a_sources_hex_is_read_as_the_engine_reads_it(
     )
     with pytest.raises(GameDataError, match=r"bad tile string \(column 37\): offboard: sub part"):
         game_from_data(data, source="wyoming.toml")
+
+
+def _optioned_1889() -> dict[str, Any]:
+    """1889's data with an option that changes the map (a hex changed, one removed, the map
+    for two players), the trains and phases, the corporations, the companies and the
+    market, for two and three players only."""
+    data = game_to_data(load_game("1889"))
+    corporations = [c for c in data["corporations"] if c["sym"] != "TR"]
+    data["options"].append(
+        {
+            "name": "variant",
+            "title": "A variant",
+            "hexes": [
+                {"color": "gray", "coords": ["A10"], "code": "city=revenue:40;path=a:0,b:_0"}
+            ],
+            "removed": ["L7"],
+            "hexes_by_players": {"2": {"removed": ["B11"]}},
+            "trains": [{"name": "2", "distance": 2, "price": 80, "num": 9}],
+            "phases": [{"name": "2", "train_limit": 4, "tiles": ["yellow"], "operating_rounds": 1}],
+            "corporations": corporations,
+            "companies": data["companies"][:2],
+            "market": {"rows": [["100", "110"]]},
+            "players": [2, 3],
+        }
+    )
+    return data
+
+
+def test_an_option_changes_the_map_trains_corporations_and_market() -> None:
+    """What an option gives (:class:`GameOption`) is what the game plays with it: its hexes
+    on the map, the map for the players it gives, its trains and phases, corporations,
+    companies and market; for a number of players it is not for, the game plays without
+    it; without it, the game's own."""
+    game = game_from_data(_optioned_1889(), source="test")
+    option = game.option("variant")
+    assert option.changes == ("map", "trains", "corporations", "companies", "market")
+    plain, chosen = game, game.with_options(["variant"])
+    assert chosen.hexes["A10"].color is Color.GRAY and plain.hexes["A10"].color is not Color.GRAY
+    assert "L7" in plain.hexes and "L7" not in chosen.hexes
+    assert chosen.hexes["A10"].location_name == plain.hexes["A10"].location_name
+    assert [c.name for c in chosen.trains.card_types] == ["2"]
+    assert chosen.trains.card_types[0].quantity == 9
+    assert "TR" in {c.sym for c in plain.corporations} - {c.sym for c in chosen.corporations}
+    assert len(chosen.companies) == 2 and chosen.market == (("100", "110"),)
+    two = chosen.for_players(2)
+    assert "B11" not in two.hexes and "B11" in chosen.for_players(3).hexes
+    assert two.chosen_options == ("variant",)
+    # for four players the option is not in force: the game's own
+    four = chosen.for_players(4)
+    assert four is game.for_players(4) and "L7" in four.hexes
+    assert chosen.with_options([]) is game
+
+
+def test_an_option_s_changes_round_trip() -> None:
+    """An option's changes are written as they are read (tilelay's TOML included)."""
+    data = _optioned_1889()
+    game = game_from_data(data, source="test")
+    again = game_to_data(game)
+    assert (
+        again["options"][-1] == game_to_data(game_from_data(again, source="again"))["options"][-1]
+    )
+    written = next(o for o in again["options"] if o["name"] == "variant")
+    assert written["removed"] == ["L7"] and written["players"] == [2, 3]
+    assert written["hexes_by_players"] == {"2": {"removed": ["B11"]}}
+    assert [t["name"] for t in written["trains"]] == ["2"]
+    from tilelay.games.toml import read_game_toml
+
+    read = read_game_toml(game_to_toml(game), "written").option("variant")
+    option = game.option("variant")
+    assert read == option  # (name, tiles, hexes, corporations, companies, market, players)
+    assert read.hexes_by_players == option.hexes_by_players
+    assert read.train_data == option.train_data and read.phase_data == option.phase_data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"removed": ["A10"]}, "option variant: hex A10 is both given and removed"),
+        ({"players": "two"}, "option variant: players must be a list"),
+        ({"trains": [{"name": "2", "distance": 2, "price": "x"}]}, "option variant"),
+        ({"colour": "red"}, "colour"),
+    ],
+)
+def test_a_bad_option_is_refused_naming_it(change: dict[str, Any], message: str) -> None:
+    data = _optioned_1889()
+    data["options"][-1].update(change)
+    with pytest.raises(GameDataError, match=message):
+        game_from_data(data, source="test")

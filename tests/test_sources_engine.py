@@ -677,3 +677,152 @@ def test_the_1822_scenarios_start_with_their_own_corporations() -> None:
         game = engine_game(checkout.read(name))
         assert all(c.home in game.hexes for c in game.corporations if c.home), name
         assert not [p for p in game.problems if "home" in p.message], name
+
+
+# ------------------------------------------------------------------------ optional rules
+
+STARTED = Path(__file__).resolve().parent / "oracle" / "started.rb"
+
+
+def _started(asks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The engine's games as they start (``tests/oracle/started.rb``), by the ask's JSON."""
+    done = subprocess.run(
+        ["ruby", str(STARTED), str(reference("18xxgames", "oracle"))],
+        input="".join(json.dumps(a) + "\n" for a in asks),
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"ENGINE_LOG_LEVEL": "4", "PATH": "/usr/bin:/bin"},
+        timeout=600,
+    )
+    out: dict[str, dict[str, Any]] = {}
+    for line in done.stdout.splitlines():
+        answer = json.loads(line)
+        out[json.dumps(answer["ask"], sort_keys=True)] = answer
+    return out
+
+
+def _changed(
+    before: dict[str, Any], after: dict[str, Any]
+) -> tuple[dict[str, str | None], dict[str, int], list[str] | None, set[str], set[str]]:
+    """What differs from ``before`` to ``after`` (each a started game's hexes, trains,
+    phases, corporations and companies): the hexes whose colour changes (None: gone), the
+    trains whose count changes, the phases after where they change, the corporations and
+    companies added or gone."""
+    hexes = {
+        c: after["hexes"].get(c)
+        for c in {*before["hexes"], *after["hexes"]}
+        if before["hexes"].get(c) != after["hexes"].get(c)
+    }
+    trains = {
+        t: after["trains"].get(t, 0)
+        for t in {*before["trains"], *after["trains"]}
+        if before["trains"].get(t, 0) != after["trains"].get(t, 0)
+    }
+    corps = set(before["corporations"]) ^ set(after["corporations"])
+    companies = set(before["companies"]) ^ set(after["companies"])
+    phases = after["phases"] if after["phases"] != before["phases"] else None
+    return hexes, trains, phases, corps, companies
+
+
+#: The parts :func:`_changed` compares, as a problem of an option names them.
+_PARTS = (
+    ("the map",),
+    ("the trains",),
+    ("the phases",),
+    ("the corporations", "the minors"),
+    ("the private companies",),
+)
+
+
+def _ours(game: Any, unlimited: int) -> dict[str, Any]:
+    """A tilelay game as a started game's facts (an unlimited train counted as the engine's
+    depot holds it: ``unlimited``)."""
+    return {
+        "hexes": {c: t.color.value for c, t in game.hexes.items()},
+        "trains": {
+            str(t["name"]): t["num"] if isinstance(t.get("num"), int) else unlimited
+            for t in game.train_data
+        },
+        "phases": [p.name for p in game.trains.phases],
+        "corporations": sorted(c.sym for c in game.corporations),
+        "companies": sorted(c.sym for c in game.companies),
+    }
+
+
+def test_optional_rules_change_what_the_engine_changes(games: dict[str, EngineGame]) -> None:
+    """Every optional rule whose change the reader reads from the game's data methods
+    (:class:`~tilelay.sources.engine.OptionEffect`): the engine itself, started with it and
+    without it (``tests/oracle/started.rb``, under Ruby), changes the same hexes (those of
+    the map, and their colours), counts of trains, phases, corporations and companies as
+    tilelay's game does with it and without it (:meth:`Game.with_options`), for the most
+    players and for each number of players whose map the option changes (18GB's East-West
+    map for two)."""
+    if shutil.which("ruby") is None:
+        pytest.skip("ruby not found: cannot run the engine (apt-get install -y ruby)")
+    cases: list[tuple[EngineGame, str, int]] = []
+    for game in games.values():
+        span = game.meta.get("PLAYER_RANGE")
+        if not isinstance(span, list) or len(span) != 2:
+            continue
+        rules = {str(r["sym"]): r for r in game.meta.get("OPTIONAL_RULES") or []}
+        for option, effect in game.option_effects.items():
+            # the most players, those the option is for (it is dropped for others), those
+            # whose map it changes
+            counts = {
+                int(span[1]),
+                *rules[option].get("players", []),
+                *(effect.maps_by_players or {}),
+            }
+            cases.extend((game, option, n) for n in sorted(counts))
+    assert len(cases) >= 25
+    asks = [
+        {"title": g.title, "players": n, "options": options}
+        for g, option, n in cases
+        for options in ([], [option])
+    ]
+    answers = _started(asks)
+    compared = 0
+    for game, option, n in cases:
+        plain, chosen = (
+            answers[json.dumps({"title": game.title, "players": n, "options": o}, sort_keys=True)]
+            for o in ([], [option])
+        )
+        if "error" in plain or "error" in chosen:
+            continue  # (the engine does not start the game so: not tilelay's to match)
+        try:
+            ours = engine_game(game)
+        except TilelayError:
+            continue  # (a game tilelay does not load: 1841's map is built in code)
+        unlimited = max([*plain["trains"].values(), *chosen["trains"].values(), 0])
+        mine = _changed(
+            _ours(ours.for_players(n), unlimited),
+            _ours(ours.with_options([option]).for_players(n), unlimited),
+        )
+        theirs = _changed(plain, chosen)
+        # (an unlimited train: the engine's depot holds some number of it, tilelay none)
+        unlimited_trains = {
+            str(t["name"])
+            for g in (ours, ours.with_options([option]))
+            for t in g.train_data
+            if not isinstance(t.get("num"), int)
+        }
+        mine[1].update((t, theirs[1][t]) for t in unlimited_trains if t in theirs[1])
+        if n != int(game.meta["PLAYER_RANGE"][1]):
+            # (by the number of players tilelay plays a map and the numbers of trains, not
+            # corporations or companies: 18GB's scenarios for two draw theirs)
+            mine, theirs = (*mine[:3], None, None), (*theirs[:3], None, None)  # type: ignore[assignment]
+        # (what the option changes in code that is not data is left as it is, and the
+        # game's problems say so: that part is not compared)
+        said = " ".join(
+            p.message for p in game.problems if p.message.startswith(f"option {option}:")
+        )
+        for i, words in enumerate(_PARTS):
+            if any(f"changes {w} in code" in said for w in words):
+                mine_part, theirs_part = list(mine), list(theirs)
+                mine_part[i] = theirs_part[i] = None
+                mine, theirs = tuple(mine_part), tuple(theirs_part)  # type: ignore[assignment]
+        assert mine == theirs, (game.name, option, n)
+        compared += 1
+    print(f"\n{compared} of {len(cases)} (game, option, players) started by the engine: equal")
+    assert compared >= 20

@@ -20,11 +20,11 @@ from typing import Any
 
 from tilelay.board import Board
 from tilelay.errors import TilelayError
-from tilelay.games import Game, load_game
-from tilelay.replay import RecordError, record_options, replay_steps, split_tile_id
+from tilelay.games import Game
+from tilelay.replay import RecordError, record_game, replay_steps, split_tile_id
 from tilelay.rules import RunFacts, corporation_lays
 
-__all__ = ["RecordedLay", "record_game", "record_lays"]
+__all__ = ["RecordedLay", "record_lays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +62,6 @@ class RecordedLay:
             "recorded_is_legal": self.recorded_is_legal,
             "ability": self.ability,
         }
-
-
-def record_game(record: Mapping[str, Any]) -> Game:
-    """The game a record was played on, with the record's options that the game has."""
-    title = record.get("title")
-    if not isinstance(title, str) or not title:
-        raise RecordError("the record names no game (its 'title')")
-    game = load_game(title)
-    known = {o.name for o in game.options}
-    return game.with_options(o for o in record_options(record) if o in known)
 
 
 def record_lays(

@@ -64,6 +64,7 @@ __all__ = [
     "load_record",
     "over_manifest",
     "read_record",
+    "record_game",
     "record_options",
     "recorded_routes",
     "replay",
@@ -588,12 +589,7 @@ class _Replayer:
 
     def __init__(self, record: Mapping[str, Any], game: Game | None, home_tokens: bool) -> None:
         if game is None:
-            title = record.get("title")
-            if title is None or title == "":
-                raise RecordError("the record names no game (its 'title')")
-            if not isinstance(title, str):
-                raise RecordError(f"its 'title' must be a game's name, not {shown(title)}")
-            game = load_game(title)
+            game = record_game(record)
         players = record.get("players")
         if isinstance(players, list) and players:
             # the numbers of trains a game gives by the players (1846's 2-trains)
@@ -1316,6 +1312,21 @@ def over_manifest(result: ReplayResult) -> dict[str, tuple[int, int]]:
         if count != UNLIMITED and most > count:
             out[name] = (most, count)
     return out
+
+
+def record_game(record: Mapping[str, Any]) -> Game:
+    """The game a record was played on (its ``title``), with the record's optional rules
+    that the game has in force (:meth:`~tilelay.games.Game.with_options`: what the game
+    defines them to change). Raises :class:`RecordError` for a record naming no game, and
+    :class:`~tilelay.errors.NotFoundError` for a game not known."""
+    title = record.get("title")
+    if title is None or title == "":
+        raise RecordError("the record names no game (its 'title')")
+    if not isinstance(title, str):
+        raise RecordError(f"its 'title' must be a game's name, not {shown(title)}")
+    game = load_game(title)
+    known = {o.name for o in game.options}
+    return game.with_options(o for o in record_options(record) if o in known)
 
 
 def record_options(record: Mapping[str, Any]) -> tuple[str, ...]:

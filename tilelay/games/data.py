@@ -99,7 +99,24 @@ _CORP_KEYS = frozenset(
         "more_homes",
     }
 )
-_OPTION_KEYS = frozenset({"name", "title", "description", "add_tiles", "remove_tiles"})
+_OPTION_KEYS = frozenset(
+    {
+        "name",
+        "title",
+        "description",
+        "add_tiles",
+        "remove_tiles",
+        "hexes",
+        "removed",
+        "hexes_by_players",
+        "trains",
+        "phases",
+        "corporations",
+        "companies",
+        "market",
+        "players",
+    }
+)
 _COMPANY_KEYS = frozenset(
     {"sym", "name", "value", "revenue", "description", "blocks", "min_players", "abilities"}
 )
@@ -290,14 +307,18 @@ def _hexes(
 
 
 def _hexes_by_players(
-    r: _Reader, data: Mapping[str, Any], names: Mapping[str, str], hexes: Mapping[str, Tile]
+    r: _Reader,
+    data: Mapping[str, Any],
+    names: Mapping[str, str],
+    hexes: Mapping[str, Tile],
+    prefix: str = "",
 ) -> dict[int, dict[str, Tile | None]]:
     """``[hexes_by_players.N]``: the hexes of the map for N players that differ from the
     game's (``hexes``, groups as the game's ``[[hexes]]``) and those it does not have
     (``removed``)."""
     out: dict[int, dict[str, Tile | None]] = {}
     for count, entry in r.table(data, "hexes_by_players").items():
-        where = f"hexes_by_players.{count}"
+        where = f"{prefix}hexes_by_players.{count}"
         players = limits.whole(str(count), 1, limits.MAX_PLAYERS) if str(count).isdigit() else None
         if players is None or not isinstance(entry, Mapping):
             raise r.fail(
@@ -317,6 +338,26 @@ def _hexes_by_players(
                 changed[coord] = None
         if changed:
             out[players] = changed
+    return out
+
+
+def _optional_coords(data: Mapping[str, Any]) -> set[str]:
+    """The hexes the game's options give (their maps' hexes, by the players too): hexes of
+    some map of the game, whose location names are kept."""
+    out: set[str] = set()
+    options = data.get("options")
+    for option in options if isinstance(options, Sequence) else ():
+        if not isinstance(option, Mapping):
+            continue
+        groups = [option.get("hexes")]
+        by_players = option.get("hexes_by_players")
+        if isinstance(by_players, Mapping):
+            groups.extend(m.get("hexes") for m in by_players.values() if isinstance(m, Mapping))
+        for group in groups:
+            for entry in group if isinstance(group, Sequence) else ():
+                coords = entry.get("coords") if isinstance(entry, Mapping) else None
+                if isinstance(coords, Sequence) and not isinstance(coords, str):
+                    out.update(c for c in coords if isinstance(c, str))
     return out
 
 
@@ -372,14 +413,15 @@ def _manifest(
 
 
 def _corporations(
-    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile]
+    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile], prefix: str = ""
 ) -> tuple[Corporation, ...]:
+    """``corporations`` (``prefix``: where they are, for messages: an option's)."""
     out: list[Corporation] = []
     for i, entry in enumerate(r.array(data, "corporations")):
-        where = f"corporations[{i}]"
+        where = f"{prefix}corporations[{i}]"
         r.unknown(where, entry, _CORP_KEYS)
         sym = r.text(where, entry.get("sym"), "sym")
-        where = f"corporation {sym}"
+        where = f"{prefix}corporation {sym}"
         home = r.coord(where, entry["home"]) if entry.get("home") is not None else None
         city = r.integer(where, entry["city"], "city") if entry.get("city") is not None else None
         why = _home_problem(hexes, home, city) if home is not None else None
@@ -456,14 +498,15 @@ def _home_problem(
 
 
 def _companies(
-    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile]
+    r: _Reader, data: Mapping[str, Any], hexes: Mapping[str, Tile], prefix: str = ""
 ) -> tuple[Company, ...]:
+    """``companies`` (``prefix``: where they are, for messages: an option's)."""
     out: list[Company] = []
     for i, entry in enumerate(r.array(data, "companies")):
-        where = f"companies[{i}]"
+        where = f"{prefix}companies[{i}]"
         r.unknown(where, entry, _COMPANY_KEYS)
         sym = r.text(where, entry.get("sym"), "sym")
-        where = f"company {sym}"
+        where = f"{prefix}company {sym}"
         blocks: list[str] = []
         for coord in r.strings(where, entry.get("blocks", []), "blocks"):
             if coord in hexes:
@@ -487,8 +530,18 @@ def _companies(
 
 
 def _options(
-    r: _Reader, data: Mapping[str, Any], game_tiles: Mapping[str, Tile]
+    r: _Reader,
+    data: Mapping[str, Any],
+    game_tiles: Mapping[str, Tile],
+    game: tuple[Mapping[str, str], Mapping[str, Tile], tuple[dict[str, Any], ...]],
+    train_quantities: Mapping[str, int] | None,
 ) -> tuple[GameOption, ...]:
+    """``[[options]]``: each option's name, title and description, and what it changes:
+    tiles added to and removed from the manifest, hexes of the map (``hexes`` as the
+    game's, and ``removed``), the map by the number of players (``hexes_by_players``), and
+    the trains, phases, corporations, companies and market played with it instead of the
+    game's. ``game``: the game's location names, hexes and phases."""
+    names, hexes, phases = game
     out: list[GameOption] = []
     generic = tile_codes()
     for i, entry in enumerate(r.array(data, "options")):
@@ -508,6 +561,35 @@ def _options(
                 r.problem(f"{where}: no such tile {tile}", tile)
                 continue
             adds.append((str(tile), value))
+        # the map with the option: its hexes, and the game's hexes it has not
+        changed: dict[str, Tile | None] = dict(_hexes(r, entry, names, f"{where}: hexes"))
+        for coord in r.strings(where, entry.get("removed", []), "removed"):
+            r.coord(where, coord)
+            if coord not in hexes:
+                r.problem(f"{where}: removed hex {coord} is not a hex of the map", f'"{coord}"')
+            elif coord in changed:
+                raise r.fail(f"{where}: hex {coord} is both given and removed", f'"{coord}"')
+            else:
+                changed[coord] = None
+        mapped = {c: t for c, t in hexes.items() if changed.get(c, t) is not None}
+        mapped.update((c, t) for c, t in changed.items() if t is not None)
+        by_players = (
+            _hexes_by_players(r, entry, names, mapped, f"{where}: ")
+            if "hexes_by_players" in entry
+            else None
+        )
+        trains: TrainManager | None = None
+        train_data = tuple(dict(t) for t in r.array(entry, "trains"))
+        phase_data = tuple(dict(p) for p in r.array(entry, "phases")) or phases
+        if "trains" in entry or "phases" in entry:
+            try:
+                trains = trains_from_game_data(
+                    train_data, phase_data, source=r.source, quantities=train_quantities
+                )
+            except GameDataError as err:
+                if r.strict:
+                    raise GameDataError(f"{where}: {err.message}", source=r.source) from None
+                r.problem(f"{where}: {err.message}; the option's trains are left out", "trains")
         out.append(
             GameOption(
                 name,
@@ -515,9 +597,31 @@ def _options(
                 r.text(where, entry.get("description"), "description", optional=True) or None,
                 tuple(adds),
                 r.strings(where, entry.get("remove_tiles", []), "remove_tiles"),
+                hexes=tuple(changed.items()),
+                hexes_by_players=by_players,
+                trains=trains,
+                train_data=train_data if trains is not None else (),
+                phase_data=phase_data if trains is not None else (),
+                corporations=(
+                    _corporations(r, entry, mapped, f"{where}: ")
+                    if "corporations" in entry
+                    else None
+                ),
+                companies=(
+                    _companies(r, entry, mapped, f"{where}: ") if "companies" in entry else None
+                ),
+                market=_market(r, entry) if "market" in entry else None,
+                players=_option_players(r, where, entry.get("players", [])),
             )
         )
     return tuple(out)
+
+
+def _option_players(r: _Reader, where: str, value: Any) -> tuple[int, ...]:
+    """An option's ``players``: the numbers of players it is for (none: any)."""
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise r.fail(f"{where}: players must be a list of numbers of players", "players")
+    return tuple(r.integer(where, n, "players") for n in value)
 
 
 def _abilities(r: _Reader, where: str, entry: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
@@ -603,10 +707,13 @@ def game_from_data(
     names = _location_names(r, data)
     hexes = _hexes(r, data, names)
     by_players = _hexes_by_players(r, data, names, hexes)
+    option_coords = _optional_coords(data)
     missing = [
         coord
         for coord in names
-        if coord not in hexes and not any(coord in m for m in by_players.values())
+        if coord not in hexes
+        and coord not in option_coords
+        and not any(coord in m for m in by_players.values())
     ]
     if missing:
         # (one problem for them all: a scenario's map names every hex of the whole map)
@@ -684,7 +791,7 @@ def game_from_data(
         format=format,
         problems=(*problems, *r.problems),
         upgrade_rules=rules,
-        options=_options(r, data, game_tiles),
+        options=_options(r, data, game_tiles, (names, hexes, phase_data), train_quantities),
         route_rules=optional("route_rules"),
         hexes_by_players=by_players,
     )
@@ -858,21 +965,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
         out["location_names"] = dict(game.location_names)
     out["hexes"] = _hex_groups(game.hexes.items())
     if game.hexes_by_players:
-        out["hexes_by_players"] = {
-            str(n): {
-                **(
-                    {"hexes": _hex_groups((c, t) for c, t in changed.items() if t is not None)}
-                    if any(t is not None for t in changed.values())
-                    else {}
-                ),
-                **(
-                    {"removed": [c for c, t in changed.items() if t is None]}
-                    if None in changed.values()
-                    else {}
-                ),
-            }
-            for n, changed in sorted(game.hexes_by_players.items())
-        }
+        out["hexes_by_players"] = _by_players_data(game.hexes_by_players)
     out["manifest"] = {
         name: "unlimited" if count == UNLIMITED else count for name, count in game.manifest.items()
     }
@@ -885,37 +978,10 @@ def game_to_data(game: Game) -> dict[str, Any]:
             }
             for name, tile in game.game_tiles.items()
         }
-    corporations = [
-        corporation_entry(
-            c.sym,
-            c.name,
-            home=c.home,
-            city=c.city,
-            tokens=c.tokens,
-            color=c.color,
-            text_color=c.text_color,
-            float_percent=c.float_percent,
-            kind=c.kind,
-            abilities=c.abilities,
-            more_homes=c.more_homes,
-        )
-        for c in game.corporations
-    ]
+    corporations = [_corporation_data(c) for c in game.corporations]
     if corporations:
         out["corporations"] = corporations
-    companies = [
-        company_entry(
-            c.sym,
-            c.name,
-            c.value,
-            c.revenue,
-            description=c.description,
-            blocks=c.blocks,
-            min_players=c.min_players,
-            abilities=c.abilities,
-        )
-        for c in game.companies
-    ]
+    companies = [_company_data(c) for c in game.companies]
     if companies:
         out["companies"] = companies
     trains, phases = (
@@ -935,6 +1001,35 @@ def game_to_data(game: Game) -> dict[str, Any]:
     if game.options:
         out["options"] = [_option_data(o) for o in game.options]
     return out
+
+
+def _corporation_data(c: Corporation) -> dict[str, Any]:
+    return corporation_entry(
+        c.sym,
+        c.name,
+        home=c.home,
+        city=c.city,
+        tokens=c.tokens,
+        color=c.color,
+        text_color=c.text_color,
+        float_percent=c.float_percent,
+        kind=c.kind,
+        abilities=c.abilities,
+        more_homes=c.more_homes,
+    )
+
+
+def _company_data(c: Company) -> dict[str, Any]:
+    return company_entry(
+        c.sym,
+        c.name,
+        c.value,
+        c.revenue,
+        description=c.description,
+        blocks=c.blocks,
+        min_players=c.min_players,
+        abilities=c.abilities,
+    )
 
 
 def _hex_groups(hexes: Iterable[tuple[str, Tile]]) -> list[dict[str, Any]]:
@@ -964,4 +1059,40 @@ def _option_data(option: GameOption) -> dict[str, Any]:
         out["add_tiles"] = {t: "unlimited" if c == UNLIMITED else c for t, c in option.add_tiles}
     if option.remove_tiles:
         out["remove_tiles"] = list(option.remove_tiles)
+    out.update(_changed_hexes(dict(option.hexes)))
+    if option.hexes_by_players is not None:
+        out["hexes_by_players"] = _by_players_data(option.hexes_by_players)
+    if option.trains is not None:
+        trains, phases = (
+            ([dict(t) for t in option.train_data], [dict(p) for p in option.phase_data])
+            if option.train_data or option.phase_data
+            else manager_to_game_data(option.trains)
+        )
+        out["trains"] = trains
+        out["phases"] = phases
+    if option.corporations is not None:
+        out["corporations"] = [_corporation_data(c) for c in option.corporations]
+    if option.companies is not None:
+        out["companies"] = [_company_data(c) for c in option.companies]
+    if option.market is not None:
+        out["market"] = {"rows": [list(row) for row in option.market]}
+    if option.players:
+        out["players"] = list(option.players)
     return out
+
+
+def _changed_hexes(changed: Mapping[str, Tile | None]) -> dict[str, Any]:
+    """Hexes that differ from a map's: ``hexes`` (groups) and ``removed``, those there are."""
+    out: dict[str, Any] = {}
+    given = [(c, t) for c, t in changed.items() if t is not None]
+    if given:
+        out["hexes"] = _hex_groups(given)
+    removed = [c for c, t in changed.items() if t is None]
+    if removed:
+        out["removed"] = removed
+    return out
+
+
+def _by_players_data(by_players: Mapping[int, Mapping[str, Tile | None]]) -> dict[str, Any]:
+    """``hexes_by_players`` as data: each number's changed hexes."""
+    return {str(n): _changed_hexes(changed) for n, changed in sorted(by_players.items())}

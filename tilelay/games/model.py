@@ -129,10 +129,15 @@ class GameOption:
     """An optional rule of a game, chosen when a game (or a board) is set up.
 
     ``name`` is its key (``beginner_game``, as 18xx.games names it), ``title`` and
-    ``description`` say what it is. What it changes that tilelay knows: ``add_tiles`` are
-    tiles (name, count) in the manifest only with the option, ``remove_tiles`` tiles the
-    option takes out of it. An option whose effect is written in another engine's code has
-    neither and changes nothing here.
+    ``description`` say what it is. What it changes that tilelay knows (:meth:`Game.with_options`
+    applies it): ``add_tiles`` are tiles (name, count) in the manifest only with the option,
+    ``remove_tiles`` tiles the option takes out of it; ``hexes`` the hexes of the map it
+    changes (``None``: a hex the map with it has not), ``hexes_by_players`` the map by the
+    number of players with it (as :attr:`Game.hexes_by_players`; ``None``: the game's);
+    ``trains`` (from ``train_data`` and ``phase_data``), ``corporations``, ``companies`` and
+    ``market`` what it plays with instead of the game's (``None``: the game's). An option
+    whose effect is written in another engine's code that tilelay cannot read has none of
+    these and changes nothing here (the game's problems say so where the reader knows).
     """
 
     name: str
@@ -140,11 +145,40 @@ class GameOption:
     description: str | None = None
     add_tiles: tuple[tuple[str, int], ...] = ()
     remove_tiles: tuple[str, ...] = ()
+    hexes: tuple[tuple[str, Tile | None], ...] = ()
+    hexes_by_players: dict[int, dict[str, Tile | None]] | None = field(default=None, compare=False)
+    trains: TrainManager | None = field(default=None, compare=False)
+    train_data: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+    phase_data: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+    corporations: tuple[Corporation, ...] | None = None
+    companies: tuple[Company, ...] | None = None
+    market: tuple[tuple[str, ...], ...] | None = None
+    #: the numbers of players the option is for (none: any); a game of another number plays
+    #: without it (:meth:`Game.for_players`: 1858 Switzerland's robot is for two)
+    players: tuple[int, ...] = ()
+
+    def for_players(self, players: int) -> bool:
+        """Whether the option is in force in a game of ``players`` players."""
+        return not self.players or players in self.players
 
     @property
     def changes_tiles(self) -> bool:
         """Whether choosing the option changes the manifest."""
         return bool(self.add_tiles or self.remove_tiles)
+
+    @property
+    def changes(self) -> tuple[str, ...]:
+        """What choosing the option changes here: ``tiles``, ``map``, ``trains``,
+        ``corporations``, ``companies``, ``market`` (none: nothing tilelay knows of)."""
+        parts = (
+            ("tiles", self.changes_tiles),
+            ("map", bool(self.hexes) or self.hexes_by_players is not None),
+            ("trains", self.trains is not None),
+            ("corporations", self.corporations is not None),
+            ("companies", self.companies is not None),
+            ("market", self.market is not None),
+        )
+        return tuple(name for name, changed in parts if changed)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -229,7 +263,10 @@ class Game:
     def with_options(self, names: Iterable[str]) -> Game:
         """This game with the optional rules ``names`` in force (and no others): the manifest
         without the tiles of options not chosen, with those the chosen ones add, and without
-        those they remove. The same names give the same game object.
+        those they remove; the map with the hexes they change (and their maps by the number
+        of players), and their trains, corporations, private companies and market where they
+        give them (:class:`GameOption`; where two chosen options change one part, the last
+        in name order). The same names give the same game object.
 
         >>> from tilelay.games import load_game
         >>> game = load_game("1889")
@@ -248,8 +285,9 @@ class Game:
         """This game as ``players`` players play it: each train whose number depends on the
         players (:attr:`~tilelay.trains.TrainCardType.quantity_by_players`: 1846's 2-trains)
         has that many's, and the map is theirs (:attr:`hexes_by_players`: 1824
-        Cisleithania's Budapest an offboard for two); the game itself where nothing does
-        (or nothing is given for them).
+        Cisleithania's Budapest an offboard for two); a chosen option that is not for so many
+        players (:attr:`GameOption.players`) is not in force; the game itself where nothing
+        does (or nothing is given for them).
 
         >>> from tilelay.games import load_game
         >>> load_game("1889").for_players(4) is load_game("1889")
@@ -261,6 +299,10 @@ class Game:
         origin = self._variants.get(_PLAYED_FROM)
         if origin is not None:
             return origin.for_players(players)  # (a variant's own map is that many's)
+        kept = tuple(n for n in self.chosen_options if self.option(n).for_players(players))
+        if kept != self.chosen_options:
+            # an option not for so many players is not in force (the engine drops it)
+            return self.with_options(kept).for_players(players)
         variant = ("", str(players))
         found = self._variants.get(variant)
         if found is not None:
@@ -434,15 +476,48 @@ def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:
     game = base._variants.get(chosen)
     if game is not None:
         return game
+    options = [base.option(name) for name in chosen]
     manifest = dict(base.manifest)
-    for name in chosen:
-        opt = base.option(name)
+    for opt in options:
         for tile, count in opt.add_tiles:
             manifest[tile] = count
-    for name in chosen:
-        for tile in base.option(name).remove_tiles:
+    for opt in options:
+        for tile in opt.remove_tiles:
             manifest.pop(tile, None)
-    game = replace(base, manifest=manifest, chosen_options=chosen)
+    # (what the options play with instead of the game's: where two change one part, the
+    # last in name order)
+    hexes = base.hexes
+    by_players = base.hexes_by_players
+    trains, train_data, phase_data = base.trains, base.train_data, base.phase_data
+    corporations, companies, market = base.corporations, base.companies, base.market
+    for opt in options:
+        if opt.hexes:
+            hexes = dict(hexes)
+            for coord, printed in opt.hexes:
+                if printed is None:
+                    hexes.pop(coord, None)
+                else:
+                    hexes[coord] = printed
+        if opt.hexes_by_players is not None:
+            by_players = opt.hexes_by_players
+        if opt.trains is not None:
+            trains, train_data, phase_data = opt.trains, opt.train_data, opt.phase_data
+        corporations = corporations if opt.corporations is None else opt.corporations
+        companies = companies if opt.companies is None else opt.companies
+        market = market if opt.market is None else opt.market
+    game = replace(
+        base,
+        manifest=manifest,
+        chosen_options=chosen,
+        hexes=hexes,
+        hexes_by_players=by_players,
+        trains=trains,
+        train_data=train_data,
+        phase_data=phase_data,
+        corporations=corporations,
+        companies=companies,
+        market=market,
+    )
     game._variants[()] = base
     return base._variants.setdefault(chosen, game)
 

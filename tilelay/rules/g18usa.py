@@ -86,12 +86,11 @@ from tilelay.actions import TileLay
 from tilelay.board import NEUTRAL
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
-from tilelay.games import Game, load_game
+from tilelay.games import Game
 from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
 from tilelay.rules import GameRules, GameState, RouteContext, RouteView, Start, register
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
-from tilelay.train_data import trains_from_game_data
 from tilelay.trains import TrainManager, TrainType
 
 __all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "red_tile", "setup_of"]
@@ -872,37 +871,20 @@ def _gnr(view: RouteView) -> int:
     return next((bonus for needed, bonus in GNR_BONUSES if needed <= hexes), 0)
 
 
-#: What the optional rule ``seventeen_trains`` drops of 18USA's phases, and how many pullmans
-#: it puts in the depot (18xx.games' ``G18USA::Game#game_phases``, ``#seventeen_trains``).
-SEVENTEEN_DROPPED_PHASES = frozenset({"3+", "4+"})
-SEVENTEEN_PULLMANS = 20
-
-
 def _seventeen_trains(
     game: Game,
 ) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...], TrainManager]:
-    """18USA's trains and phases under the optional rule ``seventeen_trains``: 1817's trains
-    and 18USA's pullman (:data:`SEVENTEEN_PULLMANS` of them), 18USA's phases but those of
-    the trains 1817 has not (:data:`SEVENTEEN_DROPPED_PHASES`)."""
-    try:
-        seventeen = load_game("1817")
-    except NotFoundError as err:
+    """18USA's trains and phases under the optional rule ``seventeen_trains``, as the game's
+    option gives them (:class:`~tilelay.games.GameOption`: read from the engine's
+    ``G18USA::Game#game_trains`` and ``#game_phases``, 1817's trains and 20 pullmans, its
+    phases but 3+ and 4+)."""
+    option = game.option("seventeen_trains")
+    if option.trains is None:
         raise NotFoundError(
-            "18USA's optional rule seventeen_trains plays with 1817's trains, and no game "
-            "1817 is known here"
-        ) from err
-    pullman = next((t for t in game.train_data if t.get("name") == PULLMAN), None)
-    if pullman is None:
-        raise NotFoundError("18USA's optional rule seventeen_trains: the game has no pullman")
-    train_data = (
-        *(dict(t) for t in seventeen.train_data),
-        {**pullman, "num": SEVENTEEN_PULLMANS},
-    )
-    phase_data = tuple(
-        dict(p) for p in game.phase_data if p.get("name") not in SEVENTEEN_DROPPED_PHASES
-    )
-    trains = trains_from_game_data(train_data, phase_data, source="18USA with seventeen_trains")
-    return train_data, phase_data, trains
+            "18USA's optional rule seventeen_trains plays with 1817's trains, and this game's "
+            "option does not say which trains (read 18USA from the 18xx.games engine)"
+        )
+    return option.train_data, option.phase_data, option.trains
 
 
 def _scored(

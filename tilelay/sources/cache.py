@@ -29,7 +29,7 @@ from tilelay.games import Game
 
 __all__ = ["SourceCache", "cache_dir"]
 
-_VERSION = "7"  # bump when what is cached changes shape
+_VERSION = "8"  # bump when what is cached changes shape
 
 
 def cache_dir() -> Path:

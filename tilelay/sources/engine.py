@@ -110,6 +110,46 @@ class Found:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionEffect:
+    """What one optional rule of a game changes of its data as a game starts with it on and
+    the other options off, where the game's own data methods (:data:`DATA_METHODS`) build
+    that data and only build data: the engine's own code, run as data
+    (:meth:`~tilelay.sources.ruby.Program.method_value` with the option)."""
+
+    map: Mapping[str, Mapping[str, str] | None] = field(default_factory=dict)
+    """The hexes whose tile differs from the map the game starts with
+    (:meth:`EngineGame.played_map`), ``None`` where the map with the option has none: 18 Mex's
+    Baja variant, 1873's AAG variant."""
+    maps_by_players: Mapping[int, Mapping[str, Mapping[str, str] | None]] | None = None
+    """With the option, for each number of players whose map differs from :attr:`map`'s (the
+    most players'), the hexes that differ (as :attr:`EngineGame.maps_by_players`): 18GB's
+    East-West map for two; ``None`` where they are the game's."""
+    started: Mapping[str, Sequence[Mapping[str, Json]]] = field(default_factory=dict)
+    """``TRAINS``, ``PHASES``, ``CORPORATIONS``, ``MINORS``, ``COMPANIES`` with the option,
+    those that differ from the game's (:meth:`EngineGame.played`): 1856's 8-train variant's
+    trains and phases."""
+    market: Sequence[Json] | None = None
+    """The stock market with the option, where it is built in code (1867's grid market)."""
+    tiles: Mapping[str, Json] | None = None
+    """``TILES`` with the option, where it is built in code (1888's North)."""
+    counts_by_players: Mapping[str, Mapping[int, int]] | None = None
+    """With the option's ``TRAINS``, how many of a train the game has by the number of
+    players, where it counts them in code (as :attr:`EngineGame.counts_by_players`)."""
+
+    @property
+    def changes(self) -> tuple[str, ...]:
+        """What the option changes: ``map``, ``trains``, ``phases``, ``corporations``,
+        ``minors``, ``companies``, ``market``, ``tiles``."""
+        out = ["map"] if self.map or self.maps_by_players is not None else []
+        out.extend(c.lower() for c in self.started)
+        if self.market is not None:
+            out.append("market")
+        if self.tiles is not None:
+            out.append("tiles")
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class EngineGame:
     """One game of the engine, as its constants say.
 
@@ -191,6 +231,10 @@ class EngineGame:
     18Rhl's CCE, 1847AE's HLB), so that a corporation written with several homes starts in
     them all; ``None`` where the game does not (several homes are then a choice, or a
     rule of its code)."""
+    option_effects: Mapping[str, OptionEffect] = field(default_factory=dict)
+    """What each optional rule changes of the data, where the game's data methods build it
+    (:class:`OptionEffect`; an option that changes nothing of it, or changes it in code that
+    is not data, has none: a problem names the latter)."""
     problems: tuple[Problem, ...] = ()
     """Constants that are not data (or not in the expected shape), with file, line and why."""
 
@@ -575,23 +619,51 @@ def _train_count(
 
 
 def _counter(
-    program: Program, klass: str, train: dict[str, Json]
+    program: Program, klass: str, train: dict[str, Json], options: frozenset[str] = frozenset()
 ) -> Callable[[int | None], Value] | None:
-    """How the game counts ``train`` in code, by the number of players (see
-    :func:`_train_count`), where it does: its ``num_trains(train)``, or (1824's
-    ``init_train_handler``) its table ``num_trains_map``; else None."""
+    """How the game counts ``train`` in code (with the optional rules ``options`` on), by
+    the number of players (see :func:`_train_count`), where it does: its
+    ``num_trains(train)``, or (1824's ``init_train_handler``) its table ``num_trains_map``;
+    else None."""
     if _own(program, klass, "num_trains"):
         arg = (cast(Value, train),)
-        return lambda n: program.method_value(klass, "num_trains", args=arg, players=n)
+        return lambda n: program.method_value(
+            klass, "num_trains", options=options, args=arg, players=n
+        )
     if _own(program, klass, "init_train_handler") and _own(program, klass, "num_trains_map"):
         name = str(train.get("name"))
 
         def from_table(n: int | None) -> Value:
-            table = program.method_value(klass, "num_trains_map", players=n)
+            table = program.method_value(klass, "num_trains_map", options=options, players=n)
             return table.get(name) if isinstance(table, dict) else None
 
         return from_table
     return None
+
+
+def _counted(
+    program: Program,
+    klass: str,
+    trains: Sequence[Mapping[str, Json]],
+    counts: range,
+    options: frozenset[str] = frozenset(),
+) -> tuple[list[dict[str, Json]], dict[str, dict[int, int]]]:
+    """``trains`` with the number of each that the game counts in code (with ``options``
+    on), where that is data: a number (1830's 6s), or one by the number of players (1846's
+    2s: then the train has no ``num``, and the second value has them by its name)."""
+    by_players: dict[str, dict[int, int]] = {}
+    played = [dict(t) for t in trains]
+    for train in played:
+        count_of = _counter(program, klass, train, options)
+        if count_of is not None:
+            num, by = _train_count(count_of, counts)
+            if by:
+                # (the engine counts it by the players, whatever TRAINS says)
+                by_players[str(train.get("name"))] = by
+                train.pop("num", None)
+            elif num is not None:
+                train["num"] = num
+    return played, by_players
 
 
 def _own(program: Program, klass: str, method: str) -> bool:
@@ -697,21 +769,183 @@ def _started_map(
 
 
 def _maps_by_players(
-    program: Program, klass: str, counts: range
+    program: Program, klass: str, counts: range, options: frozenset[str] = frozenset()
 ) -> dict[int, dict[Key, Value]] | None:
-    """What the game's ``optional_hexes`` builds for each number of players of ``counts``: a
-    hash of colours each (None where some number's is not data or no such hash, or no
-    number of players is allowed)."""
+    """What the game's ``optional_hexes`` builds for each number of players of ``counts``
+    (with the optional rules ``options`` on): a hash of colours each (None where some
+    number's is not data or no such hash, or no number of players is allowed)."""
     out: dict[int, dict[Key, Value]] = {}
     for n in counts:
         try:
-            value = program.method_value(klass, "optional_hexes", players=n)
+            value = program.method_value(klass, "optional_hexes", options=options, players=n)
         except NotDataError:
             return None
         if not isinstance(value, dict):
             return None
         out[n] = value
     return out or None
+
+
+def _map_values(
+    program: Program, klass: str, counts: range, options: frozenset[str]
+) -> tuple[dict[Key, Value], dict[int, dict[Key, Value]]] | None:
+    """What the game's ``optional_hexes`` builds with ``options`` on: the map (of the most
+    players, where it is built for them) and, where it is built for the players, each
+    number's; None where it is not data."""
+    try:
+        value = program.method_value(klass, "optional_hexes", options=options)
+    except NotDataError:
+        values = _maps_by_players(program, klass, counts, options)
+        if values is None:
+            return None
+        return values[max(values)], values
+    return (value, {}) if isinstance(value, dict) else None
+
+
+def _mentions(program: Program, klass: str, method: str, option: str) -> bool:
+    """Whether the game's ``method`` asks for the optional rule ``option`` (``:option`` in
+    its text, or a predicate method of the game's that does: 1860's ``option_23p_map?``)."""
+    text = program.method_text(klass, method) or ""
+    mark = re.compile(rf":{re.escape(option)}\b")
+    if mark.search(text):
+        return True
+    for predicate in set(re.findall(r"\b([a-z_][a-z0-9_]*\?)", text)):
+        if mark.search(program.method_text(klass, predicate) or ""):
+            return True
+    return False
+
+
+#: What each data method builds, as a problem names it.
+_CHANGED = {
+    "game_trains": "the trains",
+    "game_phases": "the phases",
+    "game_corporations": "the corporations",
+    "game_minors": "the minors",
+    "game_companies": "the private companies",
+    "game_market": "the stock market",
+    "game_tiles": "the tiles",
+}
+
+
+def _option_names(rules: Json) -> list[str]:
+    """The names (``sym``) of a game's ``OPTIONAL_RULES``."""
+    if not isinstance(rules, list):
+        return []
+    return [str(r["sym"]).lstrip(":") for r in rules if isinstance(r, dict) and r.get("sym")]
+
+
+def _option_effects(
+    program: Program,
+    klass: str,
+    built: Mapping[str, Found],
+    rules: Json,
+    played: Mapping[str, Mapping[str, str]],
+    by_players: Mapping[int, Mapping[str, Mapping[str, str] | None]],
+    trains: tuple[
+        Sequence[Mapping[str, Json]], Sequence[Mapping[str, Json]], Mapping[str, Mapping[int, int]]
+    ],
+    counts: range,
+    problems: list[Problem],
+) -> dict[str, OptionEffect]:
+    """What each optional rule changes of the game's data as a game starts with it (and no
+    other option), where the game's own data methods (``built``) build that data and only
+    build data (:class:`OptionEffect`), and the numbers of trains the game counts in code
+    (``trains``: the game's trains as written, as counted, and by the players); a problem
+    names each option whose change is written in code that is not data (1860's two-player
+    map), which is not applied."""
+    unplayed, played_trains, counted_by = trains
+    out: dict[str, OptionEffect] = {}
+    for option in _option_names(rules):
+        on = frozenset({option})
+
+        def problem(method: str, what: str, option: str = option) -> None:
+            where = built[method]
+            problems.append(
+                Problem(
+                    where.source,
+                    where.line,
+                    f"{where.module}#{method}",
+                    f"option {option}: changes {what} in code that is not data; "
+                    "the option does not change it here",
+                )
+            )
+
+        def value_with(
+            method: str, on: frozenset[str] = on, option: str = option
+        ) -> tuple[Value, bool]:
+            """The method's value with the option on (None where it is not data: then a
+            problem, where the value without it is data or the method asks for it), and
+            whether that differs from its value without."""
+            try:
+                value = program.method_value(klass, method, options=on)
+            except (KeyError, NotDataError):
+                value = None
+            try:
+                off = program.method_value(klass, method)
+            except (KeyError, NotDataError):
+                off = None
+            if value is None and (off is not None or _mentions(program, klass, method, option)):
+                problem(method, _CHANGED[method])
+            return value, value is not None and value != off
+
+        changed: dict[str, Mapping[str, str] | None] = {}
+        players_maps: dict[int, dict[str, Mapping[str, str] | None]] | None = None
+        method = next((m for m in ("optional_hexes", "game_hexes") if m in built), None)
+        if method is not None:
+            values = _map_values(program, klass, counts, on)
+            if values is None:
+                if _map_values(program, klass, counts, frozenset()) is not None or _mentions(
+                    program, klass, method, option
+                ):
+                    problem(method, "the map")
+            else:
+                where = built[method]
+                most, each = values
+                mapped = _hex_map(most, where, [])
+                changed = {
+                    c: mapped.get(c) for c in {*mapped, *played} if mapped.get(c) != played.get(c)
+                }
+                players_maps = {}
+                for n, v in sorted(each.items()):
+                    m = _hex_map(v, where, [])
+                    differ = {c: m.get(c) for c in {*m, *mapped} if m.get(c) != mapped.get(c)}
+                    if differ:
+                        players_maps[n] = dict(sorted(differ.items()))
+                if players_maps == by_players and not changed:
+                    players_maps = None
+        lists: dict[str, list[dict[str, Json]]] = {}
+        for method, constant in _METHOD_CONSTANTS.items():
+            if method not in built:
+                continue
+            value, differs = value_with(method)
+            if differs and isinstance(value, list) and all(isinstance(v, dict) for v in value):
+                lists[constant] = [cast(dict[str, Json], _json(v)) for v in value]
+        market: list[Json] | None = None
+        if "game_market" in built:
+            value, differs = value_with("game_market")
+            if differs and isinstance(value, list):
+                market = cast(list[Json], _json(value))
+        tiles: dict[str, Json] | None = None
+        if "game_tiles" in built:
+            value, differs = value_with("game_tiles")
+            if differs and isinstance(value, dict):
+                tiles = cast(dict[str, Json], _json(value))
+        # the trains counted with the option (1866's scenario by its options)
+        counted, by = _counted(program, klass, lists.get("TRAINS", unplayed), counts, on)
+        if (counted, by) != (list(played_trains), dict(counted_by)):
+            lists["TRAINS"] = counted
+        else:
+            lists.pop("TRAINS", None)
+        train_counts = by if "TRAINS" in lists else None
+        if "optional_tiles" in built and _mentions(program, klass, "optional_tiles", option):
+            # (a hook that takes tiles out of the game's as it starts: never data)
+            problem("optional_tiles", "the tiles")
+        effect = OptionEffect(
+            dict(sorted(changed.items())), players_maps, lists, market, tiles, train_counts
+        )
+        if effect.changes:
+            out[option] = effect
+    return out
 
 
 def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
@@ -826,23 +1060,24 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
             homes_each = Found(*placing)
 
     trains = listed("TRAINS")
-    by_players: dict[str, dict[int, int]] = {}
-    played = [dict(t) for t in started.get("TRAINS", trains)]
-    for train in played:
-        # how many of each train the game counts in code, where that is data with the
-        # options off (1830's 6s), by the number of players where it depends on them (1846's
-        # 2s)
-        count_of = _counter(program, klass, train)
-        if count_of is not None:
-            num, by = _train_count(count_of, counts)
-            if by:
-                # (the engine counts it by the players, whatever TRAINS says)
-                by_players[str(train.get("name"))] = by
-                train.pop("num", None)
-            elif num is not None:
-                train["num"] = num
-    if played != started.get("TRAINS", trains):
+    # how many of each train the game counts in code, where that is data with the options
+    # off (1830's 6s), by the number of players where it depends on them (1846's 2s)
+    unplayed = started.get("TRAINS", trains)
+    played, by_players = _counted(program, klass, unplayed, counts)
+    if played != unplayed:
         started["TRAINS"] = played
+
+    option_effects = _option_effects(
+        program,
+        klass,
+        built,
+        meta.get("OPTIONAL_RULES"),
+        started_map if started_map is not None else hexes,
+        maps_by_players,
+        (unplayed, played, by_players),
+        counts,
+        problems,
+    )
 
     layout = raw["LAYOUT"]
     axes = _json(raw["AXES"])
@@ -878,6 +1113,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         homes_each=homes_each,
         max_exits=max_exits,
         stubs_restricted=stubs_restricted,
+        option_effects=option_effects,
         problems=tuple(problems),
     )
 

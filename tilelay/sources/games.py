@@ -21,7 +21,7 @@ cannot use is listed in :attr:`Game.problems`, each with its file and line.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from tilelay.games import Game, game_from_data
 from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.games.toml import load_game_file
 from tilelay.sources import cache
-from tilelay.sources.engine import EngineCheckout, EngineGame
+from tilelay.sources.engine import EngineCheckout, EngineGame, OptionEffect
 from tilelay.sources.engine_codes import city_count, parse_engine_code, part_positions
 from tilelay.sources.ge18xx import find_ge18xx_games, load_ge18xx_game
 from tilelay.sources.rails import find_rails_games, load_rails_game
@@ -168,13 +168,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     }
     if game.maps_by_players:
         # (the map built for fewer players: the hexes that differ, and those it has not)
-        data["hexes_by_players"] = {
-            str(n): {
-                "hexes": _hex_groups({c: h for c, h in changed.items() if h is not None}),
-                "removed": [c for c, h in changed.items() if h is None],
-            }
-            for n, changed in game.maps_by_players.items()
-        }
+        data["hexes_by_players"] = _by_players_data(game.maps_by_players)
     for key, meta_key in (
         ("subtitle", "GAME_SUBTITLE"),
         ("designer", "GAME_DESIGNER"),
@@ -201,16 +195,125 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     data["manifest"] = manifest
     if own:
         data["tiles"] = own
+    data["corporations"] = _corporations_data(
+        game, game.played("CORPORATIONS"), game.played("MINORS"), played, notes, at
+    )
+    data["companies"] = _companies_data(game.played("COMPANIES"))
+    data["trains"] = _trains_data(game.played("TRAINS"), game.counts_by_players, notes, at)
+    data["phases"] = [{k: v for k, v in p.items() if v is not None} for p in game.played("PHASES")]
+    rows = [r if isinstance(r, list) else [r] for r in game.market]
+    data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+    options = _options(meta.get("OPTIONAL_RULES"))
+    for option in options:
+        effect = game.option_effects.get(option["name"])
+        if effect is not None:
+            option.update(_option_effect_data(game, effect, data, played, notes, at))
+    if options:
+        data["options"] = options
+    return data, notes
+
+
+def _changed_data(changed: Mapping[str, Mapping[str, str] | None]) -> dict[str, Any]:
+    """Hexes that differ from a map's as game data: ``hexes`` (groups) and ``removed``."""
+    out: dict[str, Any] = {}
+    given = {c: h for c, h in changed.items() if h is not None}
+    if given:
+        out["hexes"] = _hex_groups(given)
+    removed = [c for c, h in changed.items() if h is None]
+    if removed:
+        out["removed"] = removed
+    return out
+
+
+def _by_players_data(
+    by_players: Mapping[int, Mapping[str, Mapping[str, str] | None]],
+) -> dict[str, Any]:
+    return {str(n): _changed_data(changed) for n, changed in by_players.items()}
+
+
+def _option_effect_data(
+    game: EngineGame,
+    effect: OptionEffect,
+    data: dict[str, Any],
+    played: Mapping[str, Mapping[str, str]],
+    notes: list[ReadWarning],
+    at: Callable[[str], tuple[str, int | None]],
+) -> dict[str, Any]:
+    """What an optional rule changes (:class:`~tilelay.sources.engine.OptionEffect`) as the
+    game data of the option (:class:`~tilelay.games.GameOption`): its hexes, its map by the
+    players, its trains and phases (both, where it changes either), corporations, companies
+    and market, and the tiles it adds to and takes from the manifest (the tiles the game
+    does not define added to the game's own, ``data``)."""
+    out = _changed_data(effect.map)
+    mapped = {c: h for c, h in played.items() if effect.map.get(c, h) is not None}
+    mapped.update((c, h) for c, h in effect.map.items() if h is not None)
+    if effect.maps_by_players is not None:
+        out["hexes_by_players"] = _by_players_data(effect.maps_by_players)
+    started = effect.started
+    if "TRAINS" in started or "PHASES" in started:
+        by = effect.counts_by_players
+        out["trains"] = _trains_data(
+            started.get("TRAINS", game.played("TRAINS")),
+            game.counts_by_players if by is None else by,
+            notes,
+            at,
+        )
+        out["phases"] = [
+            {k: v for k, v in p.items() if v is not None}
+            for p in started.get("PHASES", game.played("PHASES"))
+        ]
+    if "CORPORATIONS" in started or "MINORS" in started:
+        out["corporations"] = _corporations_data(
+            game,
+            started.get("CORPORATIONS", game.played("CORPORATIONS")),
+            started.get("MINORS", game.played("MINORS")),
+            mapped,
+            notes,
+            at,
+        )
+    if "COMPANIES" in started:
+        out["companies"] = _companies_data(started["COMPANIES"])
+    if effect.market is not None:
+        rows = [r if isinstance(r, list) else [r] for r in effect.market]
+        out["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+    if effect.tiles is not None:
+        manifest: dict[str, Any] = data.get("manifest", {})
+        own: dict[str, Any] = data.setdefault("tiles", {})
+        counts: dict[str, Any] = {}
+        for name, spec in effect.tiles.items():
+            if isinstance(spec, Mapping):
+                if name not in own:
+                    own[name] = _engine_tile(
+                        str(spec.get("color", "white")), str(spec.get("code", ""))
+                    )
+                counts[name] = spec.get("count", 1)
+            else:
+                counts[name] = spec
+        added = {n: c for n, c in counts.items() if manifest.get(n) != c}
+        if added:
+            out["add_tiles"] = added
+        removed = [n for n in manifest if n not in counts]
+        if removed:
+            out["remove_tiles"] = removed
+    return out
+
+
+def _corporations_data(
+    game: EngineGame,
+    corporations_in: Sequence[Mapping[str, Any]],
+    minors_in: Sequence[Mapping[str, Any]],
+    played: Mapping[str, Mapping[str, str]],
+    notes: list[ReadWarning],
+    at: Callable[[str], tuple[str, int | None]],
+) -> list[dict[str, Any]]:
+    """The engine's corporations and minors as game data, on the map ``played``."""
     corporations: list[dict[str, Any]] = []
 
     def cities_at(coord: str) -> int:
         """How many cities the map as played prints at ``coord``."""
         return city_count(str(played.get(coord, {}).get("code", "")))
 
-    for kind, entries in (
-        ("corporation", game.played("CORPORATIONS")),
-        ("minor", game.played("MINORS")),
-    ):
+    for kind, entries in (("corporation", corporations_in), ("minor", minors_in)):
         for entry in entries:
             # (without the spaces around it: 18Dixie's minors' ' 1' sorts them first)
             sym = str(entry.get("sym")).strip()
@@ -271,9 +374,13 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
             if abilities:
                 corp["abilities"] = abilities
             corporations.append(corp)
-    data["corporations"] = corporations
+    return corporations
+
+
+def _companies_data(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The engine's private companies as game data."""
     companies: list[dict[str, Any]] = []
-    for entry in game.played("COMPANIES"):
+    for entry in entries:
         value, revenue = entry.get("value"), entry.get("revenue")
         company: dict[str, Any] = {
             "sym": str(entry.get("sym")).strip(),
@@ -290,12 +397,22 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         if abilities:
             company["abilities"] = abilities
         companies.append(company)
-    data["companies"] = companies
+    return companies
+
+
+def _trains_data(
+    entries: Sequence[Mapping[str, Any]],
+    counts_by_players: Mapping[str, Mapping[int, int]],
+    notes: list[ReadWarning],
+    at: Callable[[str], tuple[str, int | None]],
+) -> list[dict[str, Any]]:
+    """The engine's trains as game data (counted by the players where the game counts
+    them so: ``counts_by_players``)."""
     trains: list[dict[str, Any]] = []
-    for entry in game.played("TRAINS"):
+    for entry in entries:
         # (a key the engine gives nil is one it does not give: 1868 Wyoming's on: nil)
         train = {k: v for k, v in entry.items() if v is not None}
-        by = game.counts_by_players.get(str(train.get("name")))
+        by = counts_by_players.get(str(train.get("name")))
         if by:
             # (counted by the players: a game of so many takes its number, Game.for_players)
             train["num"] = {str(n): c for n, c in by.items()}
@@ -309,14 +426,7 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
                 )
             )
         trains.append(train)
-    data["trains"] = trains
-    data["phases"] = [{k: v for k, v in p.items() if v is not None} for p in game.played("PHASES")]
-    rows = [r if isinstance(r, list) else [r] for r in game.market]
-    data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
-    options = _options(meta.get("OPTIONAL_RULES"))
-    if options:
-        data["options"] = options
-    return data, notes
+    return trains
 
 
 def _options(rules: object) -> list[dict[str, Any]]:
@@ -330,6 +440,10 @@ def _options(rules: object) -> list[dict[str, Any]]:
         desc = _text(rule.get("desc"))
         if desc:
             option["description"] = desc.strip()
+        players = rule.get("players")
+        if isinstance(players, list) and players and all(type(n) is int for n in players):
+            # (the numbers of players it is for: the engine drops it for others)
+            option["players"] = list(players)
         out.append(option)
     return out
 

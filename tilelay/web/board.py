@@ -161,6 +161,10 @@ def _game_info(game: Game) -> dict[str, Any]:
                 "description": o.description,
                 "chosen": o.name in game.chosen_options,
                 "changes_tiles": o.changes_tiles,
+                # what it changes that the board shows (tiles, map, trains, …), and the
+                # numbers of players it is for (none: any)
+                "changes": list(o.changes),
+                "players": list(o.players),
             }
             for o in game.options
         ],

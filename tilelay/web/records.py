@@ -38,11 +38,11 @@ from starlette.routing import BaseRoute, Route
 
 from tilelay.audit import rate_recorded
 from tilelay.games import Game
-from tilelay.lays import record_game
 from tilelay.replay import (
     RecordError,
     ReplayStep,
     read_record,
+    record_game,
     recorded_routes,
     replay_steps,
 )

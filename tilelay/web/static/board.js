@@ -278,7 +278,10 @@
         });
       });
       const text = document.createElement("span");
-      text.textContent = " " + o.title + (o.changes_tiles ? " (changes the tiles)" : "");
+      const notes = [];
+      if (o.changes.length) notes.push("changes the " + o.changes.join(", "));
+      if (o.players.length) notes.push("for " + o.players.join(" or ") + " players");
+      text.textContent = " " + o.title + (notes.length ? " (" + notes.join("; ") + ")" : "");
       label.append(input, text);
       if (o.description) label.title = o.description;
       box.appendChild(label);
