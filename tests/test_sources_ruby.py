@@ -339,7 +339,7 @@ def _not_data(program: Program, module: str, name: str) -> NotDataError:
 
 NOT_DATA = """module Map
   A = build_hexes(1)
-  B = [1, 2].map { |x| x.size }
+  B = [1, 2].map { |x| x.succ }
   C = (rand > 0.5 ? 1 : 2)
   D = if x then 1 else 2 end
   E = [A, 2]
@@ -359,7 +359,8 @@ BLOCKS = """module Map
   KEPT = TILES.reject { |k, _v| %w[298 299].include?(k) }.merge('9' => 4)
   PICKED = CORPS.select { |c| %w[GI X].include?(c[:sym]) && c[:n] != 1 }
   SWAPPED = CORPS.slice(1, 2).map { |c| CHANGED[c[:sym]] || c }
-  ODD = CORPS.map { |c| c.size }
+  ODD = CORPS.map { |c| c.to_proc }
+  SIZES = CORPS.map { |c| c.size }
   OUTSIDE = CORPS.select { |c| c[:n] == limit }
 end
 """
@@ -373,7 +374,8 @@ def test_blocks_that_filter_or_map_data_are_data() -> None:
     assert p.value("Map", "KEPT") == {"7": 1, "8": 2, "9": 4}
     assert p.value("Map", "PICKED") == [{"sym": "X", "n": 3}]
     assert p.value("Map", "SWAPPED") == [{"sym": "PB", "n": 2}, {"sym": "X", "n": 30}]
-    assert _not_data(p, "Map", "ODD").message == "calls method size"
+    assert p.value("Map", "SIZES") == [2, 2, 2]
+    assert _not_data(p, "Map", "ODD").message == "calls method to_proc"
     assert _not_data(p, "Map", "OUTSIDE").message == "calls method limit"
 
 
@@ -384,7 +386,7 @@ def test_not_data_is_reported_with_file_line_and_why() -> None:
     assert (a.source, a.line, a.constant) == ("lib/g_x/map.rb", 2, "Map::A")
     assert a.message == "calls method build_hexes"
     assert str(a) == "lib/g_x/map.rb:2: calls method build_hexes"
-    assert _not_data(p, "Map", "B").message == "calls method size"
+    assert _not_data(p, "Map", "B").message == "calls method succ"
     assert "condition" in _not_data(p, "Map", "C").message
     assert _not_data(p, "Map", "D").line == 5
     e = _not_data(p, "Map", "E")
@@ -514,6 +516,59 @@ def test_a_data_method_read_with_the_options_off() -> None:
     assert program.method_value("G::Game", "game_phases", options=frozenset({"short"})) == [
         {"name": "1"}
     ]
+
+
+def test_a_map_built_with_an_option_from_the_games_own_hexes() -> None:
+    """An option's map as 1860's, 18MEX's and 18GA's ``optional_hexes`` build it: the
+    colours' ``keys`` (or ``each_key``), each colour's hexes with ``transform_keys`` leaving
+    some coordinates out of their keys (arrays, as keys), hexes added to a local hash by
+    ``new_map[coords] = code`` (the constant left as it is), ``&.each`` over nil."""
+    from tilelay.sources.ruby import Program, parse
+
+    source = """
+    module G
+      class Game
+        HEXES = {
+          white: { %w[A1 A3] => '', ['B2'] => 'town=revenue:0' },
+          red: { ['C1'] => 'offboard=revenue:20' },
+        }.freeze
+        REMOVE = %w[A3].freeze
+        ADD = { white: { %w[D2] => 'city=revenue:0' } }.freeze
+        def optional_hexes
+          return self.class::HEXES unless @optional_rules.include?(:small)
+
+          new_hexes = {}
+          HEXES.keys.each do |color|
+            new_map = self.class::HEXES[color].transform_keys do |coords|
+              coords - REMOVE
+            end
+            ADD[color]&.each { |coords, tile_str| new_map[coords] = tile_str }
+            new_hexes[color] = new_map
+          end
+          new_hexes
+        end
+        def game_hexes
+          out = {}
+          HEXES.each_key { |color| out[color] = HEXES[color].keys.size }
+          out
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+    plain = program.method_value("G::Game", "optional_hexes")
+    small = program.method_value("G::Game", "optional_hexes", options=frozenset({"small"}))
+    assert plain == {
+        "white": {("A1", "A3"): "", ("B2",): "town=revenue:0"},
+        "red": {("C1",): "offboard=revenue:20"},
+    }
+    assert small == {
+        "white": {("A1",): "", ("B2",): "town=revenue:0", ("D2",): "city=revenue:0"},
+        "red": {("C1",): "offboard=revenue:20"},
+    }
+    assert program.value("G::Game", "HEXES") == plain  # (the constant is left as it was)
+    assert program.method_value("G::Game", "game_hexes") == {"white": 2, "red": 1}
 
 
 def test_a_data_method_calls_the_games_own_methods() -> None:
@@ -738,7 +793,7 @@ def test_a_data_method_by_the_number_of_players() -> None:
     assert [count("5", n) for n in (3, 4)] == [5, 7]
     assert [count("Y1", n) for n in (1, 2, 3)] == [2, 2, 4]
     assert [count("6", n) for n in (3, 4, 5)] == [1, 2, 2]
-    with pytest.raises(NotDataError, match="calls method size"):
+    with pytest.raises(NotDataError, match="reads @players"):
         program.method_value("G::Game", "num_trains", args=({"name": "6"},))
 
 

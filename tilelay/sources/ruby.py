@@ -27,10 +27,13 @@ What counts as data:
   ``hash[key]`` and ``array[index]`` (``RESOURCE_LABELS[:coal]``, ``YELLOW['3']``);
   ``range.to_a`` of integers or letters (``(3..6).to_a`` in ``G1858``'s options);
   ``a == b``, ``a != b``, ``a && b``, ``a || b``, ``!a`` and ``list.include?(x)`` on data;
-  ``list.slice(start, length)``; ``reject``, ``select`` and ``filter`` on an array (``|x|``)
-  or a hash (``|key, value|``) and ``map`` on an array, whose block is one such expression
-  (``G18LosAngeles``' tiles: ``.reject { |k, _v| %w[298 299 300].include?(k) }``; 18ZOO's
-  corporations; ``G18LosAngeles1``'s companies: ``.map { |c| X[c[:sym]] || c }``);
+  ``list.slice(start, length)``; ``size``/``length`` of an array, a hash or a string;
+  ``hash.keys`` and ``hash.values``; ``reject``, ``select`` and ``filter`` on an array
+  (``|x|``) or a hash (``|key, value|``), ``map`` on an array and ``transform_keys`` or
+  ``transform_values`` on a hash, whose block is one such expression (``G18LosAngeles``'
+  tiles: ``.reject { |k, _v| %w[298 299 300].include?(k) }``; 18ZOO's corporations;
+  ``G18LosAngeles1``'s companies: ``.map { |c| X[c[:sym]] || c }``; 18MEX's Baja map:
+  ``.transform_keys { |coords| coords - OPTION_REMOVE_HEXES }``);
 * a constant changed in place by a later statement of the same module body:
   ``X.update(h)`` and ``X.merge!(h)`` with data are applied (1822 CA's scenarios copy
   ``LOCATION_NAMES`` with ``.dup`` and update it); any other change in place (``X << v``,
@@ -44,8 +47,10 @@ A method that only builds data (:meth:`Program.method_value`: the engine's ``gam
 ``optional_hexes``, ``num_trains(train)``…) runs with its parameters and local variables; its
 statements may be assignments (``+=``, ``-=`` of arrays and strings), ``return``, ``if``,
 ``elsif``, ``else``, ``unless`` and ``case``/``when`` on the game's options or on data
-(``<``, ``>``, ``*`` of numbers, ``max``/``min``, ``to_sym`` too), ``each`` over data,
-``Hash.new { |h, k| h[k] = value }`` and ``update`` of a hash it made; it may call the game's
+(``<``, ``>``, ``*`` of numbers, ``max``/``min``, ``to_sym`` too), ``each`` over data
+(``&.each`` over nil: nothing) and ``each_key``, ``Hash.new { |h, k| h[k] = value }``,
+``update`` of a hash it made and ``hash[key] = value`` on a local hash (a copy: the data it
+came from is left as it is); it may call the game's
 own methods without arguments that only build data too (1824's ``map_optional_hexes``, an
 option test such as ``option_goods_time``); given the number of players, ``@players.size``
 is it (1846's ``num_trains``).
@@ -341,6 +346,8 @@ _SKIPPED = frozenset({"comment", "heredoc_body"})
 _IDENTITY = frozenset({"freeze", "dup", "clone", "deep_freeze"})
 #: The methods that filter a list or hash by a block.
 _FILTERS = frozenset({"reject", "reject!", "select", "select!", "filter"})
+#: The methods whose block :meth:`_Evaluator.block_call` runs (``map`` too).
+_BLOCKS = _FILTERS | {"transform_keys", "transform_values"}
 
 _ESCAPES = {
     "n": "\n",
@@ -410,6 +417,13 @@ def _key(value: Value) -> Key:
     if isinstance(value, dict):
         raise TypeError("a hash as a hash key")
     return value
+
+
+def _unkey(key: Key) -> Value:
+    """A hash key as a value (an array key, a tuple here, is an array again)."""
+    if isinstance(key, tuple):
+        return [_unkey(k) for k in key]
+    return key
 
 
 def _to_s(value: Value) -> str:
@@ -1226,6 +1240,16 @@ class _Evaluator:
             ):
                 return items[start : start + length]
             raise _NotData(node, "slice of something that is not an array, or not by numbers")
+        if name in ("size", "length") and not arg_nodes:
+            sized = self.value(receiver)
+            if not isinstance(sized, list | dict | str):
+                raise _NotData(node, f"{name} of something that is not an array, hash or string")
+            return len(sized)
+        if name in ("keys", "values") and not arg_nodes:
+            table = self.value(receiver)
+            if not isinstance(table, dict):
+                raise _NotData(node, f"{name} of something that is not a hash")
+            return [_unkey(k) for k in table] if name == "keys" else list(table.values())
         if name == "uniq" and not arg_nodes:
             items = self.value(receiver)
             if not isinstance(items, list):
@@ -1358,7 +1382,7 @@ class _Evaluator:
         name = self.file.text(method) if method is not None else ""
         if name == "with_index" and receiver is not None and block is not None:
             return self.map_with_index(node, receiver, block)
-        if receiver is None or block is None or (name not in _FILTERS and name != "map"):
+        if receiver is None or block is None or (name not in _BLOCKS and name != "map"):
             raise _NotData(node, f"calls {name} with a block")
         items = self.value(receiver)
         if block.type == "block_argument":
@@ -1374,6 +1398,20 @@ class _Evaluator:
         if len(statements) != 1:
             raise _NotData(node, f"calls {name} with a block of several statements")
         statement = statements[0]
+        if name in ("transform_keys", "transform_values"):
+            # a hash with each key (or value) the block's value of it (18MEX's and 1860's
+            # maps without some hexes: coords - OPTION_REMOVE_HEXES)
+            if not isinstance(items, dict) or len(names) != 1:
+                raise _NotData(node, f"{name} of something that is not a hash")
+            if name == "transform_values":
+                return {k: self.in_block(statement, {names[0]: v}) for k, v in items.items()}
+            try:
+                return {
+                    _key(self.in_block(statement, {names[0]: _unkey(k)})): v
+                    for k, v in items.items()
+                }
+            except TypeError:
+                raise _NotData(node, "transform_keys to a hash key that is a hash") from None
         keep = not name.startswith("reject")
         if isinstance(items, list) and len(names) == 1 and name != "map":
             return [item for item in items if self.passes(statement, {names[0]: item}) == keep]
@@ -1523,6 +1561,11 @@ class _Evaluator:
             raise _NotData(node, f"the operator {op} is not data")
         left = self.value(left_node)
         right = self.value(right_node)
+        # (an array that was a hash key, a tuple here, is an array: coords - REMOVED)
+        if isinstance(left, tuple):
+            left = _unkey(left)
+        if isinstance(right, tuple):
+            right = _unkey(right)
         if op not in ("+", "-"):
             # comparisons and products of numbers (18xx.games counts trains by the players:
             # ``@players.size < 4``, ``num_players + 4``)
@@ -1795,6 +1838,8 @@ class _MethodEvaluator(_Evaluator):
                 and self.file.text(left) == self.wanted
             ):
                 raise _Assigned(self.value(right))  # (what ivar asked for)
+            if left is not None and right is not None and left.type == "element_reference":
+                return self.store(node, left, self.value(right))
             if left is None or right is None or left.type not in ("identifier",):
                 raise _NotData(node, "an assignment to something other than a local variable")
             value = self.value(right)
@@ -2160,7 +2205,8 @@ class _MethodEvaluator(_Evaluator):
 
     def block_call(self, node: Node) -> Value:
         """As :meth:`_Evaluator.block_call`; a ``!`` filter of a local variable changes it;
-        ``Hash.new { |h, k| h[k] = value }`` and ``each`` over data run their blocks."""
+        ``Hash.new { |h, k| h[k] = value }``, ``each`` over data (``&.each`` over nil:
+        nothing) and ``each_key`` run their blocks."""
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
         block = node.child_by_field_name("block")
@@ -2173,7 +2219,21 @@ class _MethodEvaluator(_Evaluator):
             if name == "new" and self.file.text(receiver) == "Hash":
                 return self.defaults(node, names, statements)
             if name == "each":
-                return self.each(node, self.value(receiver), names, statements)
+                items = self.value(receiver)
+                operator_node = node.child_by_field_name("operator")
+                if (
+                    items is None
+                    and operator_node is not None
+                    and self.file.text(operator_node) == "&."
+                ):
+                    return None  # (nil&.each: nothing)
+                return self.each(node, items, names, statements)
+            if name == "each_key":
+                table = self.value(receiver)
+                if not isinstance(table, dict):
+                    raise _NotData(node, "each_key of something that is not a hash")
+                self.each(node, [_unkey(k) for k in table], names, statements)
+                return table
         kept = super().block_call(node)
         method = node.child_by_field_name("method")
         receiver = node.child_by_field_name("receiver")
@@ -2181,6 +2241,25 @@ class _MethodEvaluator(_Evaluator):
         if receiver is not None and name.endswith("!") and receiver.type == "identifier":
             self.locals[self.file.text(receiver)] = kept
         return kept
+
+    def store(self, node: Node, target: Node, value: Value) -> Value:
+        """``table[key] = value`` on a local hash: a copy with it, the local bound to the
+        copy (a constant's data is never changed: 1860's and 18MEX's maps with hexes
+        added)."""
+        obj = target.child_by_field_name("object")
+        keys = [c for c in self._items(target) if obj is None or c.id != obj.id]
+        if obj is None or obj.type != "identifier" or len(keys) != 1:
+            raise _NotData(node, "an assignment to an element of something but a local hash")
+        name = self.file.text(obj)
+        table = self.locals.get(name)
+        if not isinstance(table, dict):
+            raise _NotData(node, f"an element assignment to {name}, which is not a hash")
+        try:
+            key = _key(self.value(keys[0]))
+        except TypeError:
+            raise _NotData(node, "a hash as a hash key") from None
+        self.locals[name] = {**table, key: value}
+        return value
 
     def defaults(self, node: Node, names: list[str], statements: list[Node]) -> Value:
         """``Hash.new { |h, k| h[k] = value }``: a hash whose missing keys, read, take a new
