@@ -27,7 +27,16 @@ from typing import Any, Protocol
 from tilelay import dsl, limits
 from tilelay.catalogue import suggest, tile_codes
 from tilelay.errors import GameDataError, ReadWarning, TilelayError
-from tilelay.games.model import UNLIMITED, Company, Corporation, Game, GameOption, parse_coord
+from tilelay.games.model import (
+    UNLIMITED,
+    Company,
+    Corporation,
+    Game,
+    GameOption,
+    changed_map,
+    parse_coord,
+    split_changes,
+)
 from tilelay.hexgeo import Layout
 from tilelay.limits import MAX_COUNT, shown
 from tilelay.tile import Color, Tile
@@ -327,18 +336,31 @@ def _hexes_by_players(
                 f"[hexes_by_players.{count}]",
             )
         r.unknown(where, entry, frozenset({"hexes", "removed"}))
-        changed: dict[str, Tile | None] = dict(_hexes(r, entry, names, f"{where}.hexes"))
-        for coord in r.strings(where, entry.get("removed", []), "removed"):
-            r.coord(where, coord)
-            if coord not in hexes:
-                r.problem(f"{where}: removed hex {coord} is not a hex of the map", f'"{coord}"')
-            elif coord in changed:
-                raise r.fail(f"{where}: hex {coord} is both given and removed", f'"{coord}"')
-            else:
-                changed[coord] = None
+        changed = _changes(r, where, entry, names, hexes)
         if changed:
             out[players] = changed
     return out
+
+
+def _changes(
+    r: _Reader,
+    where: str,
+    entry: Mapping[str, Any],
+    names: Mapping[str, str],
+    hexes: Mapping[str, Tile],
+) -> dict[str, Tile | None]:
+    """The hexes a map differs by from ``hexes``: those it gives (``hexes``, groups as the
+    game's ``[[hexes]]``) and those it has not (``removed``, each None)."""
+    changed: dict[str, Tile | None] = dict(_hexes(r, entry, names, f"{where}.hexes"))
+    for coord in r.strings(where, entry.get("removed", []), "removed"):
+        r.coord(where, coord)
+        if coord not in hexes:
+            r.problem(f"{where}: removed hex {coord} is not a hex of the map", f'"{coord}"')
+        elif coord in changed:
+            raise r.fail(f"{where}: hex {coord} is both given and removed", f'"{coord}"')
+        else:
+            changed[coord] = None
+    return changed
 
 
 def _optional_coords(data: Mapping[str, Any]) -> set[str]:
@@ -562,17 +584,8 @@ def _options(
                 continue
             adds.append((str(tile), value))
         # the map with the option: its hexes, and the game's hexes it has not
-        changed: dict[str, Tile | None] = dict(_hexes(r, entry, names, f"{where}: hexes"))
-        for coord in r.strings(where, entry.get("removed", []), "removed"):
-            r.coord(where, coord)
-            if coord not in hexes:
-                r.problem(f"{where}: removed hex {coord} is not a hex of the map", f'"{coord}"')
-            elif coord in changed:
-                raise r.fail(f"{where}: hex {coord} is both given and removed", f'"{coord}"')
-            else:
-                changed[coord] = None
-        mapped = {c: t for c, t in hexes.items() if changed.get(c, t) is not None}
-        mapped.update((c, t) for c, t in changed.items() if t is not None)
+        changed = _changes(r, where, entry, names, hexes)
+        mapped = changed_map(hexes, changed)
         by_players = (
             _hexes_by_players(r, entry, names, mapped, f"{where}: ")
             if "hexes_by_players" in entry
@@ -1083,11 +1096,8 @@ def _option_data(option: GameOption) -> dict[str, Any]:
 
 def _changed_hexes(changed: Mapping[str, Tile | None]) -> dict[str, Any]:
     """Hexes that differ from a map's: ``hexes`` (groups) and ``removed``, those there are."""
-    out: dict[str, Any] = {}
-    given = [(c, t) for c, t in changed.items() if t is not None]
-    if given:
-        out["hexes"] = _hex_groups(given)
-    removed = [c for c, t in changed.items() if t is None]
+    given, removed = split_changes(changed)
+    out: dict[str, Any] = {"hexes": _hex_groups(given.items())} if given else {}
     if removed:
         out["removed"] = removed
     return out

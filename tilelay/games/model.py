@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tilelay.catalogue import get_tile, natural_key, suggest
 from tilelay.errors import NotFoundError, ReadWarning
@@ -318,10 +318,7 @@ class Game:
             else t
             for t in self.train_data
         )
-        hexes = self.hexes
-        if changed:
-            hexes = {c: t for c, t in self.hexes.items() if changed.get(c, t) is not None}
-            hexes.update((c, t) for c, t in changed.items() if t is not None)
+        hexes = changed_map(self.hexes, changed) if changed else self.hexes
         made = replace(self, trains=trains, train_data=data, hexes=hexes)
         made._variants[_PLAYED_FROM] = self
         return self._variants.setdefault(variant, made)
@@ -520,6 +517,23 @@ def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:
     )
     game._variants[()] = base
     return base._variants.setdefault(chosen, game)
+
+
+_T = TypeVar("_T")
+
+
+def changed_map(hexes: Mapping[str, _T], changed: Mapping[str, _T | None]) -> dict[str, _T]:
+    """``hexes`` (a map: coordinate -> hex) with ``changed`` (the hexes that differ, None
+    where the map has none: a map for some players, or an option's)."""
+    out = {c: h for c, h in hexes.items() if changed.get(c, h) is not None}
+    out.update((c, h) for c, h in changed.items() if h is not None)
+    return out
+
+
+def split_changes(changed: Mapping[str, _T | None]) -> tuple[dict[str, _T], list[str]]:
+    """The hexes ``changed`` gives, and those it takes away (None)."""
+    given = {c: h for c, h in changed.items() if h is not None}
+    return given, [c for c, h in changed.items() if h is None]
 
 
 def tile_key(name: str) -> tuple[object, ...]:

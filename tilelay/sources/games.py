@@ -29,6 +29,7 @@ from typing import Any
 from tilelay.catalogue import tile_codes
 from tilelay.errors import NoGameError, ReadWarning, TilelayError
 from tilelay.games import Game, game_from_data
+from tilelay.games.model import changed_map, split_changes
 from tilelay.games.registry import GameEntry, add_entries, add_warnings
 from tilelay.games.toml import load_game_file
 from tilelay.sources import cache
@@ -215,11 +216,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
 
 def _changed_data(changed: Mapping[str, Mapping[str, str] | None]) -> dict[str, Any]:
     """Hexes that differ from a map's as game data: ``hexes`` (groups) and ``removed``."""
-    out: dict[str, Any] = {}
-    given = {c: h for c, h in changed.items() if h is not None}
-    if given:
-        out["hexes"] = _hex_groups(given)
-    removed = [c for c, h in changed.items() if h is None]
+    given, removed = split_changes(changed)
+    out: dict[str, Any] = {"hexes": _hex_groups(given)} if given else {}
     if removed:
         out["removed"] = removed
     return out
@@ -245,8 +243,7 @@ def _option_effect_data(
     and market, and the tiles it adds to and takes from the manifest (the tiles the game
     does not define added to the game's own, ``data``)."""
     out = _changed_data(effect.map)
-    mapped = {c: h for c, h in played.items() if effect.map.get(c, h) is not None}
-    mapped.update((c, h) for c, h in effect.map.items() if h is not None)
+    mapped = changed_map(played, effect.map)
     if effect.maps_by_players is not None:
         out["hexes_by_players"] = _by_players_data(effect.maps_by_players)
     started = effect.started
