@@ -11,9 +11,11 @@ Each remaining difference is listed below with what makes it: a rule the engine 
 game's code for one hex, one step or one corporation (which the board's rules, those of the
 map, do not see), or the engine under Ruby answering otherwise than in the browser where the
 record was made. The rules a game writes in code that are rules of the map are tilelay's
-data (``tilelay/data/upgrade_rules.toml``: 1822's, 1856's, 1860's, 18GA's, 18 India's, 18USA's).
-The test checks both ways: every lay not listed is equal, and every lay listed differs (so
-the list shrinks as tilelay learns more).
+data (``tilelay/data/upgrade_rules.toml``: 1822's, 1856's, 1860's, 18GA's, 18 India's, 18USA's);
+those of a corporation's companies (18USA's resource tiles and P11) and of its own lays
+(1849's gauges) are the game's rules (:func:`tilelay.rules.corporation_lays`, asked with the
+record's facts). The test checks both ways: every lay not listed is equal, and every lay
+listed differs (so the list shrinks as tilelay learns more).
 
 A second test runs the engine itself (the oracle under Ruby) with the corporation's
 connectivity on, and checks the board's lays for the corporation that laid
@@ -40,10 +42,6 @@ ENGINE_LAYS = REFERENCE / "18xxgames" / "engine_lays"
 FIXTURES = REFERENCE / "18xxgames" / "fixtures"
 
 
-def _ids(text: str) -> list[int]:
-    return [int(x) for x in text.split()]
-
-
 #: fixture -> [(the rule that makes the difference, the action ids of the lays it affects)].
 DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
     "1822__33845": [
@@ -62,22 +60,6 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
             "cities 12, 13, 205 and 206 alone), which the oracle asked; the board offers the "
             "track step's tiles",
             [588],
-        ),
-    ],
-    "18USA__109372": [
-        (
-            "18USA: a resource tile (ore, coal, oil) is laid on a white hex by a private "
-            "company's ability, which the engine offers the corporation owning it (game.rb "
-            "upgrades_to?, can_lay_resource_tile?): a rule of the corporation's companies, not "
-            "the board's",
-            _ids("143 166 176 182 244 249 1337"),
-        ),
-        (
-            "18USA: a corporation owning P11 (Pettibone & Mulliken) may lay on a hex without a "
-            "city a tile one colour beyond the phase's (step/p11_track.rb "
-            "potential_tile_colors): the gray X17 in the brown phases 5 and 6, laid by UP and "
-            "ATSF, which own it; a rule of the corporation's companies, not the board's",
-            [760, 947],
         ),
     ],
 }
@@ -210,20 +192,36 @@ def test_a_corporations_lays_equal_the_engines(name: str) -> None:
     assert compared >= len(engine) - 1  # 1830's Erie chooses its home city in play
 
 
+def test_resource_tiles_laid_with_a_companys_ability(engine_games: None) -> None:
+    """18USA's resource tiles are the corporation's lays where a company it holds has an
+    ability for each of the tile's resources at that hex (``GameRules.company_lays``), in the
+    rotations with an exit towards a stop (``lay_filter``); each lay uses the ability, and a
+    company whose ability is used up closes (P1: one coal tile; P24: two ore tiles)."""
+    name = "18USA__109372"
+    record = load_record(FIXTURES / f"{name}.json")
+    lays = {lay.id: lay for lay in record_lays(record, record_game(record))}
+    engine = _engine(name)
+    for lay_id, tiles in {143: "7ore10 8ore10 9ore10", 1337: "7coal 8coal 9coal"}.items():
+        lay = lays[lay_id]
+        assert lay.recorded_is_legal and lay.ability is None
+        for tile in tiles.split():
+            assert list(lay.legal[tile]) == engine[lay_id][tile], (lay_id, tile)
+    owners = {}
+    for step in replay_steps(record, record_game(record)):
+        if step.action_id in (143, 1336, 1337):
+            owners[step.action_id] = dict(step.facts.companies)
+    assert owners[143]["P24"] == "SP"  # (one of its two uses)
+    assert owners[1336].get("P1") == "PRR" and "P1" not in owners[1337]
+
+
 def test_a_lay_by_a_companys_ability_is_said_to_be(engine_games: None) -> None:
     """A lay the board does not allow but a private company's ``tile_lay`` ability may have is
-    said to be by that ability (the board does not judge abilities): 18USA's resource tiles,
-    laid by corporations holding the ore, coal and oil companies (an ability naming the
-    tiles by the label they carry), its company town laid by P27 itself; 1817's PSM. A lay
-    the board allows, or one no ability covers, names none."""
+    said to be by that ability (the board does not judge a company's own lays): 18USA's
+    company town laid by P27 itself; 1817's PSM. A lay the board allows, or one no ability
+    covers, names none."""
     expected = {
         "18USA__109372": {
-            143: "P24",
-            166: "P4",
-            176: "P18",
             239: "P27",
-            244: "P3",
-            1337: "P1",
             175: None,  # (a subsidy's lay, S8: no company's)
         },
         "1817__15528": {178: "PSM"},

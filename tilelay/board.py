@@ -15,7 +15,7 @@ it is built of small integers so that a walker can keep used track in bit sets.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from tilelay.actions import Action, TileLay
@@ -442,9 +442,11 @@ class Board:
     def _tile(self, tile: Tile | str) -> Tile:
         return self.game.tile(tile) if isinstance(tile, str) else tile
 
-    def _supply_reason(self, tile: Tile, phase: Phase | None) -> str | None:
+    def _supply_reason(
+        self, tile: Tile, phase: Phase | None, also: Collection[str] = ()
+    ) -> str | None:
         if phase is not None and phase.tiles:
-            allowed = {c.strip().lower().replace("grey", "gray") for c in phase.tiles}
+            allowed = {c.strip().lower().replace("grey", "gray") for c in (*phase.tiles, *also)}
             if tile.color.value not in allowed:
                 return (
                     f"tile {tile.name} is {tile.color.value}: phase {phase.name} allows "
@@ -506,7 +508,12 @@ class Board:
         )
 
     def legal_rotations(
-        self, coord: str, tile: Tile | str, *, phase: Phase | None = None
+        self,
+        coord: str,
+        tile: Tile | str,
+        *,
+        phase: Phase | None = None,
+        also: Collection[str] = (),
     ) -> tuple[int, ...]:
         """The rotations in which ``tile`` (a tile, or a manifest tile's name) may be laid at
         ``coord`` now.
@@ -516,17 +523,24 @@ class Board:
         off the map, across an impassable border or into a red, gray or blue hex without track
         facing back (:meth:`allowed_exits`); a colour ``phase`` allows; a copy left in the
         manifest (:meth:`available`); not a tile that only a company's ability lays (an icon
-        with ``blocks_lay``, as 1889's port tile 437).
+        with ``blocks_lay``, as 1889's port tile 437). ``also`` are colours laid beyond the
+        phase's (a company's ability: 18USA's P11), the phase's rules otherwise in force.
         """
         new = self._tile(tile)
-        if self._supply_reason(new, phase) is not None:
+        if self._supply_reason(new, phase, also) is not None:
             return ()
         return self._tile_rotations(self.game.hex_tile(coord).name, new, phase)
 
     def legal_lays(
-        self, coord: str, *, phase: Phase | None = None, corporation: str | None = None
+        self,
+        coord: str,
+        *,
+        phase: Phase | None = None,
+        corporation: str | None = None,
+        also: Collection[str] = (),
     ) -> dict[str, tuple[int, ...]]:
-        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations.
+        """Every manifest tile that may be laid at ``coord`` now, with its legal rotations
+        (``also``: colours laid beyond the phase's, :meth:`legal_rotations`).
 
         With ``corporation``, only what it may lay where its track reaches, as the 18xx.games
         track step decides: ``coord`` must be in :meth:`reach`, and every rotation must have
@@ -540,7 +554,7 @@ class Board:
                 return {}
         out: dict[str, tuple[int, ...]] = {}
         for name in self.game.manifest:
-            rotations = self.legal_rotations(coord, name, phase=phase)
+            rotations = self.legal_rotations(coord, name, phase=phase, also=also)
             if reached is not None:
                 tile = self.game.tile(name)
                 rotations = tuple(r for r in rotations if tile.rotated(r).exits() & reached)

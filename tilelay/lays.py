@@ -3,10 +3,13 @@
 :func:`record_lays` replays an 18xx.games record (:mod:`tilelay.replay`) on the game with the
 record's options and, just before every ``lay_tile`` still in force, asks the board
 (:meth:`tilelay.board.Board.legal_lays`, connectivity aside) which tiles may be laid on that
-hex in which rotations, in the phase then. Each answer is a :class:`RecordedLay`, which also
-says whether the recorded lay is among them, and, where it is not, the private company whose
-``tile_lay`` ability may have allowed it (the entity laying, or one its corporation holds,
-whose ability names that hex and tile): the board does not judge companies' abilities::
+hex in which rotations, in the phase then, with what the game's rules say the corporation
+may lay there too by the companies it holds (18USA's resource tiles and P11's colour) or may
+not (1849's gauges): :func:`tilelay.rules.corporation_lays`. Each answer is a
+:class:`RecordedLay`, which also says whether the recorded lay is among them, and, where it
+is not, the private company whose ``tile_lay`` ability may have allowed it (the entity
+laying, or one its corporation holds, whose ability names that hex and tile): a company's
+own lays (18USA's company towns, 1817's PSM) are not judged::
 
     lays = list(record_lays(load_record("1889_314.json")))
     lays[0].coord, lays[0].legal["8"], lays[0].recorded_is_legal  # ('J3', (0, 1, 3, 5), True)
@@ -86,13 +89,16 @@ def record_lays(
             coord = str(action.get("hex"))
             try:
                 name, _ = split_tile_id(str(action.get("tile")))
-                # (and the game's own test of the corporation's lay, which the engine asks
+                # (with what the corporation's companies let it lay: 18USA's resource tiles;
+                # and the game's own test of the corporation's lay, which the engine asks
                 # whether or not it checks connectivity: 1849's gauges)
                 legal = corporation_lays(
                     board,
                     str(action.get("entity", "")),
                     coord,
                     board.legal_lays(coord, phase=phase),
+                    phase=phase,
+                    facts=facts,
                 )
             except (TilelayError, ValueError) as err:
                 error = RecordError(f"action {action.get('id')!r}: {err}")

@@ -895,6 +895,16 @@ class GameRules:
         engine asks it whether or not connectivity is checked. None (the default): no test."""
         return None
 
+    def company_lays(
+        self, board: Board, corporation: str, coord: str, phase: Phase | None, facts: RunFacts
+    ) -> dict[str, tuple[int, ...]]:
+        """The tiles (with their rotations) ``corporation`` may lay at ``coord`` beyond what
+        the board's rules allow, by what the companies it holds do in the game's track step
+        (``facts``: who holds which company, and the game's own bookkeeping of their
+        abilities): 18USA's resource tiles, laid with an ore, coal or oil company's ability,
+        and a colour more on a hex without a city with P11. None (the default)."""
+        return {}
+
 
 _RULES: dict[str, type[GameRules]] = {}
 
@@ -913,14 +923,30 @@ _FOR_GAME_KEPT = 512
 
 
 def corporation_lays(
-    board: Board, corporation: str, coord: str, legal: Mapping[str, tuple[int, ...]]
+    board: Board,
+    corporation: str,
+    coord: str,
+    legal: Mapping[str, tuple[int, ...]],
+    *,
+    phase: Phase | None = None,
+    facts: RunFacts | None = None,
 ) -> dict[str, tuple[int, ...]]:
-    """``legal`` (tile -> rotations the board allows at ``coord``) less what the game's own
-    test of ``corporation``'s lays there refuses (:meth:`GameRules.lay_filter`; a company
-    or a name the game has no corporation of: as they are)."""
+    """``legal`` (tile -> rotations the board allows at ``coord``), with what the companies
+    ``corporation`` holds let it lay there too (where ``facts`` say which it holds:
+    :meth:`GameRules.company_lays`, in ``phase``), less what the game's own test of its lays
+    there refuses (:meth:`GameRules.lay_filter`; a company or a name the game has no
+    corporation of: as they are)."""
     if not any(c.sym == corporation for c in board.game.corporations):
         return dict(legal)
-    test = rules_for(board.game).lay_filter(board, corporation, coord)
+    rules = rules_for(board.game)
+    if facts is not None:
+        more = rules.company_lays(board, corporation, coord, phase, facts)
+        if more:
+            legal = {
+                name: tuple(sorted({*legal.get(name, ()), *more.get(name, ())}))
+                for name in {**legal, **more}
+            }
+    test = rules.lay_filter(board, corporation, coord)
     if test is None:
         return dict(legal)
     out: dict[str, tuple[int, ...]] = {}

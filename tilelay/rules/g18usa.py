@@ -78,20 +78,29 @@ after more: the run's routes in the order of its trains), which the run's revenu
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, TypeVar
 
 from tilelay.actions import TileLay
-from tilelay.board import NEUTRAL
+from tilelay.board import NEUTRAL, Board
 from tilelay.dsl import parse
 from tilelay.errors import NotFoundError
 from tilelay.games import Game
+from tilelay.hexgeo import neighbour_edge
 from tilelay.route_rules import CITY, TrainSpec, UnsupportedTrain, WalkRules
-from tilelay.rules import GameRules, GameState, RouteContext, RouteView, Start, register
+from tilelay.rules import (
+    GameRules,
+    GameState,
+    RouteContext,
+    RouteView,
+    RunFacts,
+    Start,
+    register,
+)
 from tilelay.rules.g1817 import BRIDGE, G1817
 from tilelay.tile import Color, Tile
-from tilelay.trains import TrainManager, TrainType
+from tilelay.trains import Phase, TrainManager, TrainType
 
 __all__ = ["G18USA", "EngineRandom", "Setup", "draw_setup", "red_tile", "setup_of"]
 
@@ -167,6 +176,11 @@ COMPANY_TOWN_TILES = frozenset({"X20", "X21", "X22"})
 ORE20_TILES = frozenset({"7ore20", "8ore20", "9ore20", "7coalore20", "8coalore20", "9coalore20"})
 #: The labels of the resources on tiles.
 COAL, ORE, OIL = "⛏️", "⚒️", "🛢️"
+#: The icon of each resource on a white hex (by its label): 18xx.games' ``RESOURCE_ICONS``.
+RESOURCE_ICONS = {COAL: "coalcar", ORE: "mine", OIL: "oil-derrick"}
+#: The colour a corporation holding P11 may lay beyond the phase's on a hex without a city
+#: (18xx.games' ``P11Track#potential_tile_colors``), by the phase's latest colour.
+_BEYOND = {"yellow": "green", "green": "brown", "brown": "gray"}
 
 #: The upgrades a corporation may attach to a train for one run: (name suffix, company).
 EXTENDER, SWITCHER, PULLMAN = "+1", "/1", "P"
@@ -313,6 +327,7 @@ class G18USA(G1817):
     switcher_company: ClassVar[str] = "P19"
     p8_company: ClassVar[str] = "P8"
     company_town_company: ClassVar[str] = "P27"
+    p11_company: ClassVar[str] = "P11"
     gnr_company: ClassVar[str] = "P17"
 
     # ------------------------------------------------------------------ setup
@@ -427,6 +442,8 @@ class G18USA(G1817):
             coord = action.get("hex")
             if isinstance(coord, str) and state.board.tile_at(coord).name in COMPANY_TOWN_TILES:
                 self.company_town(state, coord)
+            elif isinstance(coord, str) and isinstance(entity, str):
+                self.use_resource_abilities(state, entity, coord)
         elif kind == "assign":
             target = action.get("target")
             if not isinstance(target, str):
@@ -441,6 +458,95 @@ class G18USA(G1817):
             choice = action.get("choice")
             if isinstance(entity, str) and isinstance(choice, str):
                 self.attach_upgrade(state, action, entity, choice)
+
+    def use_resource_abilities(self, state: GameState, corp: str, coord: str) -> None:
+        """A resource tile laid on a white hex uses the abilities that allowed it (one a
+        resource: :func:`_assigned`); a company whose ability is used up closes
+        (18xx.games' ``consume_abilities_to_lay_resource_tile``)."""
+        tile = state.board.tile_at(coord)
+        needs = _tile_resources(tile)
+        if (
+            not needs
+            or tile.name in ORE20_TILES
+            or state.game.hex_tile(coord).color is not (Color.WHITE)
+        ):
+            return
+        held = [c for c, owner in state.companies.items() if owner == corp]
+        abilities = _resource_abilities(state.game, held, coord, state.extra)
+        used = dict(state.extra.get("usa.ability_uses", ()))
+        for ability in (_assigned(needs, abilities) or {}).values():
+            key = (ability.company, ability.index)
+            used[key] = used.get(key, 0) + 1
+            if ability.closes and used[key] >= (ability.count or 0):
+                state.companies.pop(ability.company, None)
+        state.extra["usa.ability_uses"] = tuple(sorted(used.items()))
+
+    def company_lays(
+        self, board: Board, corporation: str, coord: str, phase: Phase | None, facts: RunFacts
+    ) -> dict[str, tuple[int, ...]]:
+        """A yellow resource tile on a white hex with those resources, where the companies
+        the corporation holds have an unused ability for each of its resources there (one
+        each: :func:`_assigned`), in the rotations a plain yellow tile could take
+        (18xx.games' ``upgrades_to?``, ``can_lay_resource_tile?``); with P11, on a hex
+        without a city, the tiles of a colour beyond the phase's (``P11Track``)."""
+        held = facts.owned_by(corporation)
+        if not held:
+            return {}
+        game = board.game
+        here = board.tile_at(coord)
+        out: dict[str, tuple[int, ...]] = {}
+        if here.color is Color.WHITE:
+            images = {i.image.rsplit("/", 1)[-1] for i in here.icons}
+            resources = frozenset(r for r, icon in RESOURCE_ICONS.items() if icon in images)
+            abilities = _resource_abilities(game, held, coord, facts.extra) if resources else []
+            for name in game.manifest if abilities else ():
+                tile = game.tile(name)
+                needs = _tile_resources(tile)
+                if (
+                    tile.color is not Color.YELLOW
+                    or name in ORE20_TILES
+                    or not needs
+                    or not needs <= resources
+                    or _assigned(needs, abilities) is None
+                ):
+                    continue
+                rotations = board.legal_rotations(coord, replace(tile, labels=()), phase=phase)
+                if rotations:
+                    out[name] = rotations
+        if self.p11_company in held and not here.cities and phase is not None:
+            latest = next((c for c in ("brown", "green", "yellow") if c in phase.tiles), None)
+            beyond = _BEYOND.get(latest or "yellow")
+            if beyond is not None:
+                more = board.legal_lays(coord, phase=phase, also=(beyond,))
+                out.update((n, r) for n, r in more.items() if game.tile(n).color.value == beyond)
+        return out
+
+    def lay_filter(
+        self, board: Board, corporation: str, coord: str
+    ) -> Callable[[Tile], bool] | None:
+        """A resource tile laid on a white hex (by a company's ability) must have an exit
+        towards a neighbour with a city, a town or an offboard that has track facing back,
+        or may be upgraded to some tile (18xx.games' ``ResourceTrack#legal_tile_rotation?``);
+        every other tile as the board has it."""
+        if board.tile_at(coord).color is not Color.WHITE:
+            return None
+        game = board.game
+        toward: dict[int, bool] = {}
+
+        def reaches(edge: int) -> bool:
+            found = toward.get(edge)
+            if found is None:
+                found = toward[edge] = _stop_towards(board, coord, edge)
+            return found
+
+        def test(tile: Tile) -> bool:
+            if tile.color is not Color.YELLOW or tile.name in ORE20_TILES:
+                return True
+            if not _tile_resources(game.tile(tile.name) if tile.name else tile):
+                return True
+            return any(reaches(e) for e in tile.exits())
+
+        return test
 
     def company_town(self, state: GameState, coord: str) -> None:
         """A company town laid at ``coord``: the neutral token it comes with, and a token of
@@ -907,3 +1013,93 @@ def _rusting(game: Game) -> frozenset[str]:
         for t in game.train_data
         if t.get("rusts_on") is not None or t.get("obsolete_on") is not None
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _ResourceAbility:
+    """A company's ``tile_lay`` ability that lays resource tiles (18USA's ore, coal and oil
+    companies): the company, the ability's place among its abilities, the labels and tiles
+    it lays, how many times it may be used (None: unlimited) and whether the company closes
+    when it is used up."""
+
+    company: str
+    index: int
+    tiles: tuple[str, ...]
+    count: int | None
+    closes: bool
+
+
+def _tile_resources(tile: Tile) -> frozenset[str]:
+    """The resources a tile carries, by its labels (18xx.games' ``tile_resources``)."""
+    text = "".join(label.text for label in tile.labels)
+    return frozenset(r for r in RESOURCE_ICONS if r in text)
+
+
+def _resource_abilities(
+    game: Game, held: Sequence[str], coord: str, extra: Mapping[str, Any]
+) -> list[_ResourceAbility]:
+    """The abilities of the companies ``held`` that lay a resource tile at ``coord`` and
+    are not used up (``extra``: the uses so far, replay's ``usa.ability_uses``)."""
+    used = dict(extra.get("usa.ability_uses", ()))
+    out: list[_ResourceAbility] = []
+    for company in game.companies:
+        if company.sym not in held:
+            continue
+        for index, ability in enumerate(company.abilities):
+            if ability.get("type") != "tile_lay" or coord not in (ability.get("hexes") or ()):
+                continue
+            tiles = tuple(str(t) for t in ability.get("tiles") or ())
+            if not any(r in tiles for r in RESOURCE_ICONS):
+                continue
+            count = ability.get("count")
+            count = count if isinstance(count, int) and not isinstance(count, bool) else None
+            if count is not None and used.get((company.sym, index), 0) >= count:
+                continue
+            out.append(
+                _ResourceAbility(
+                    company.sym, index, tiles, count, bool(ability.get("closed_when_used_up"))
+                )
+            )
+    return out
+
+
+def _assigned(
+    needs: frozenset[str], abilities: Sequence[_ResourceAbility]
+) -> dict[str, _ResourceAbility] | None:
+    """An ability for each resource ``needs``, as the engine chooses them
+    (``abilities_to_lay_resource_tile``): of those laying the resource, the fewest tiles
+    first, then the company's name; with two resources, an ability laying both only for
+    a resource no other ability lays. None where some resource has none."""
+    each = {
+        r: sorted((a for a in abilities if r in a.tiles), key=lambda a: (len(a.tiles), a.company))
+        for r in RESOURCE_ICONS  # (coal, ore, oil: the engine's order)
+        if r in needs
+    }
+    if len(each) == 1:
+        chosen = {r: found[0] if found else None for r, found in each.items()}
+    else:
+        lists = list(each.values())
+        dups = [a for a in lists[0] if all(a in other for other in lists[1:])]
+        firsts = {r: next((a for a in found if a not in dups), None) for r, found in each.items()}
+        chosen = {}
+        for r, first in firsts.items():
+            chosen[r] = first if first is not None else (dups.pop(0) if dups else None)
+    if any(a is None for a in chosen.values()):
+        return None
+    return {r: a for r, a in chosen.items() if a is not None}
+
+
+def _stop_towards(board: Board, coord: str, edge: int) -> bool:
+    """Whether the neighbour of ``coord`` across ``edge`` has a city, a town or an offboard
+    (not a resource tile's) that either has track facing back or may take some tile of the
+    supply (18xx.games' ``real_offboard?``, ``potential_future_tiles``)."""
+    neighbour = board.neighbour(coord, edge)
+    if neighbour is None:
+        return False
+    tile = board.tile_at(neighbour)
+    # (a resource tile's mine is an offboard to the engine, not a real one)
+    if not (tile.cities or tile.towns or (tile.offboards and not _tile_resources(tile))):
+        return False
+    if neighbour_edge(edge) in tile.exits():
+        return True
+    return any(board.legal_rotations(neighbour, name) for name in board.game.manifest)
