@@ -53,15 +53,6 @@ DIFFERENCES: dict[str, list[tuple[str, list[int]]]] = {
             [1110, 1113, 1185, 1190, 1266, 1268, 1418, 1422, 1427, 1493, 1495],
         ),
     ],
-    "18India__18India_game_end_bank": [
-        (
-            "18 India: a corporation that starts in a town's hex lays its green city there in "
-            "a step of its own (step/home_track.rb HomeTrack, whose potential_tiles are the "
-            "cities 12, 13, 205 and 206 alone), which the oracle asked; the board offers the "
-            "track step's tiles",
-            [588],
-        ),
-    ],
 }
 
 #: Lay actions the replay cannot do (the rest of what it skips are token placements and train
@@ -194,7 +185,7 @@ def test_a_corporations_lays_equal_the_engines(name: str) -> None:
 
 def test_resource_tiles_laid_with_a_companys_ability(engine_games: None) -> None:
     """18USA's resource tiles are the corporation's lays where a company it holds has an
-    ability for each of the tile's resources at that hex (``GameRules.company_lays``), in the
+    ability for each of the tile's resources at that hex (``GameRules.extra_lays``), in the
     rotations with an exit towards a stop (``lay_filter``); each lay uses the ability, and a
     company whose ability is used up closes (P1: one coal tile; P24: two ore tiles)."""
     name = "18USA__109372"

@@ -895,14 +895,16 @@ class GameRules:
         engine asks it whether or not connectivity is checked. None (the default): no test."""
         return None
 
-    def company_lays(
+    def extra_lays(
         self, board: Board, corporation: str, coord: str, phase: Phase | None, facts: RunFacts
     ) -> dict[str, tuple[int, ...]]:
         """The tiles (with their rotations) ``corporation`` may lay at ``coord`` beyond what
-        the board's rules allow, by what the companies it holds do in the game's track step
+        the board's rules allow: by what the companies it holds do in the game's track step
         (``facts``: who holds which company, and the game's own bookkeeping of their
-        abilities): 18USA's resource tiles, laid with an ore, coal or oil company's ability,
-        and a colour more on a hex without a city with P11. None (the default)."""
+        abilities: 18USA's resource tiles, laid with an ore, coal or oil company's ability,
+        and a colour more on a hex without a city with P11), or in a step of the game's own
+        (18 India's home track: a green city on the town where a corporation starts). None
+        (the default)."""
         return {}
 
 
@@ -931,16 +933,16 @@ def corporation_lays(
     phase: Phase | None = None,
     facts: RunFacts | None = None,
 ) -> dict[str, tuple[int, ...]]:
-    """``legal`` (tile -> rotations the board allows at ``coord``), with what the companies
-    ``corporation`` holds let it lay there too (where ``facts`` say which it holds:
-    :meth:`GameRules.company_lays`, in ``phase``), less what the game's own test of its lays
+    """``legal`` (tile -> rotations the board allows at ``coord``), with what the game lets
+    ``corporation`` lay there too (where ``facts`` say which companies it holds:
+    :meth:`GameRules.extra_lays`, in ``phase``), less what the game's own test of its lays
     there refuses (:meth:`GameRules.lay_filter`; a company or a name the game has no
     corporation of: as they are)."""
     if not any(c.sym == corporation for c in board.game.corporations):
         return dict(legal)
     rules = rules_for(board.game)
     if facts is not None:
-        more = rules.company_lays(board, corporation, coord, phase, facts)
+        more = rules.extra_lays(board, corporation, coord, phase, facts)
         if more:
             legal = {
                 name: tuple(sorted({*legal.get(name, ()), *more.get(name, ())}))

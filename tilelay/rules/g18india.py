@@ -36,10 +36,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from tilelay.board import Board
 from tilelay.hexgeo import neighbour_edge
 from tilelay.route_rules import CITY, TrainSpec, WalkRules
-from tilelay.rules import GameRules, GameState, RouteContext, RouteView, follow_rounds, register
-from tilelay.tile import Border, BorderType, Color
+from tilelay.rules import (
+    GameRules,
+    GameState,
+    RouteContext,
+    RouteView,
+    RunFacts,
+    follow_rounds,
+    register,
+)
+from tilelay.tile import Border, BorderType, Color, Tile
+from tilelay.trains import Phase
 
 __all__ = ["G18India"]
 
@@ -144,6 +154,59 @@ class G18India(GameRules):
     no_gauge_change: ClassVar[str] = "no_gauge_change"
 
     # ------------------------------------------------------------------ routes
+
+    #: GIPR chooses its home as it floats: an open city for its token, or a town's hex where
+    #: it lays one of the green cities 12, 13, 205 and 206 in a step of its own before it has
+    #: a token (18xx.games' ``G18India::Game#place_home_token``, ``Step::HomeTrack``); the
+    #: hexes where that step lays none or that are no such town (``#town_to_green_city_hexes``).
+    home_track_corporation: ClassVar[str] = "GIPR"
+    home_track_tiles: ClassVar[tuple[str, ...]] = ("12", "13", "205", "206")
+    home_track_never: ClassVar[frozenset[str]] = frozenset({"G8", "P17", "K38", "L39"})
+
+    def _home_track(self, board: Board, corporation: str, coord: str) -> bool:
+        """Whether a lay by ``corporation`` at ``coord`` is GIPR's home track: it has no
+        token yet, and the hex holds one town (white or yellow), no city."""
+        if corporation != self.home_track_corporation or board.tokens_of(corporation):
+            return False
+        here = board.tile_at(coord)
+        return (
+            coord not in self.home_track_never
+            and here.color in (Color.WHITE, Color.YELLOW)
+            and len(here.towns) == 1
+            and not here.cities
+        )
+
+    def extra_lays(
+        self, board: Board, corporation: str, coord: str, phase: Phase | None, facts: RunFacts
+    ) -> dict[str, tuple[int, ...]]:
+        """GIPR's home track: a green city on the town's hex, whatever the phase and the
+        upgrade rules, in each rotation whose track stays on the map and keeps the track
+        there (``HomeTrack#legal_tile_rotation?``), of a tile left in the supply."""
+        if not self._home_track(board, corporation, coord):
+            return {}
+        old = board.tile_at(coord).exits()
+        on_map = {e for e in range(6) if board.neighbour(coord, e) is not None}
+        out: dict[str, tuple[int, ...]] = {}
+        for name in self.home_track_tiles:
+            if name not in board.game.manifest or board.available(name) == 0:
+                continue
+            tile = board.game.tile(name)
+            rotations = tuple(
+                r
+                for r in range(6)
+                if tile.rotated(r).exits() <= on_map and old <= tile.rotated(r).exits()
+            )
+            if rotations:
+                out[name] = rotations
+        return out
+
+    def lay_filter(
+        self, board: Board, corporation: str, coord: str
+    ) -> Callable[[Tile], bool] | None:
+        """GIPR's home track lays only its green cities."""
+        if not self._home_track(board, corporation, coord):
+            return None
+        return lambda tile: tile.name in self.home_track_tiles
 
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx

@@ -481,7 +481,7 @@ class G18USA(G1817):
                 state.companies.pop(ability.company, None)
         state.extra["usa.ability_uses"] = tuple(sorted(used.items()))
 
-    def company_lays(
+    def extra_lays(
         self, board: Board, corporation: str, coord: str, phase: Phase | None, facts: RunFacts
     ) -> dict[str, tuple[int, ...]]:
         """A yellow resource tile on a white hex with those resources, where the companies
