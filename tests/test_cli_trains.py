@@ -12,6 +12,7 @@ import pytest
 
 from tilelay.cli import trains as trains_cli
 from tilelay.errors import TilelayError
+from tilelay.games import game_from_data, game_to_data, load_game
 
 REFERENCE = (Path(__file__).parents[1] / ".." / "shared" / "reference").resolve()
 
@@ -64,7 +65,7 @@ def test_bad_options_and_unknown_game() -> None:
     games = importlib.import_module("tilelay.games")
     expected = "no-such-game" if hasattr(games, "load_game") else "unknown game 'no-such-game'"
     with pytest.raises(TilelayError, match=expected):
-        trains_cli.load("no-such-game", {})
+        trains_cli.load("no-such-game")
 
 
 def test_bad_file_raises_located_error(tmp_path: Path) -> None:
@@ -132,3 +133,36 @@ def test_a_number_of_trains_by_the_players_is_listed_so() -> None:
     text = trains_cli.format_text(manager)
     assert "  2: 7x with 3, 8x with 4 players" in text.splitlines()
     assert trains_cli.format_text(manager.for_players(4)).splitlines()[1] == "  2: 8x"
+
+
+def test_a_games_options_and_players(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game's optional rules (``NAME``, ``NAME=yes``, ``NAME=no``) and its number of
+    players choose the trains listed; an option the game has not, a value that is not yes or
+    no, or a number of players the game is not for is refused, naming it."""
+    data = game_to_data(load_game("1889"))
+    data["trains"][0]["num"] = {str(n): n + 4 for n in range(2, 7)}
+    data["options"].append(
+        {
+            "name": "diesels",
+            "title": "Diesels",
+            "trains": [*data["trains"], {"name": "7", "distance": 7, "price": 900, "num": 3}],
+        }
+    )
+    game = game_from_data(data, source="test")
+    plain = trains_cli.format_text(game.trains)
+    assert "  7:" not in plain and "  2: 6x with 2" in plain
+    chosen = game.with_options(trains_cli.game_options(["diesels"]))
+    assert "  7: 3x" in trains_cli.format_text(chosen.trains)
+    assert "  2: 7x\n" in trains_cli.format_text(chosen.for_players(3).trains)
+    assert trains_cli.game_options(["diesels=yes,beginner_game", "beginner_game=no"]) == ["diesels"]
+    with pytest.raises(TilelayError, match="NAME=yes or NAME=no, not 'diesels=maybe'"):
+        trains_cli.game_options(["diesels=maybe"])
+    with pytest.raises(TilelayError, match=r"has no option 'disels'.*did you mean: diesels"):
+        game.with_options(trains_cli.game_options(["disels"]))
+    assert run("1889", "--options", "beginner_game") == 0
+    assert "Train cards" in capsys.readouterr().out
+    with pytest.raises(TilelayError, match="1889 is played by 2 to 6"):
+        run("1889", "--players", "9")
+    assert run("1889", "--players", "3") == 0
+    with pytest.raises(TilelayError, match="--players applies to a game"):
+        run(game_xml("1830"), "--players", "3")

@@ -29,12 +29,37 @@ def parse_options(texts: list[str] | None) -> dict[str, str]:
     return options
 
 
-def load(target: str, options: dict[str, str]) -> TrainManager:
-    """The train manager of a Game.xml file, or of a game known by name (built-in, or from
-    the sources of ``--games``)."""
+#: How ``--options NAME=VALUE`` turns a game's optional rule on or off.
+_ON = frozenset({"yes", "on", "true", "1"})
+_OFF = frozenset({"no", "off", "false", "0"})
+
+
+def game_options(texts: list[str] | None) -> list[str]:
+    """A game's optional rules chosen with ``--options``: ``NAME`` or ``NAME=yes`` (on),
+    ``NAME=no`` (off), comma-separated or given several times; raises TilelayError."""
+    chosen: dict[str, bool] = {}
+    for text in texts or []:
+        for piece in text.split(","):
+            name, sep, value = (part.strip() for part in piece.partition("="))
+            if not name and not sep:
+                continue
+            if not name or (sep and value.lower() not in _ON | _OFF):
+                raise TilelayError(
+                    f"--options: expected an option's name, or NAME=yes or NAME=no, not {piece!r}"
+                )
+            chosen[name] = not sep or value.lower() in _ON
+    return [name for name, on in chosen.items() if on]
+
+
+def load(target: str, options: list[str] | None = None, players: int | None = None) -> TrainManager:
+    """The train manager of a Game.xml file (``options``: its ``K=V`` values), or of a game
+    known by name (built-in, or from the sources of ``--games``), with its optional rules
+    ``options`` in force, for ``players`` players where given."""
     path = Path(target)
     if path.is_file():
-        return read_rails_game(path, options=options)
+        if players is not None:
+            raise TilelayError("--players applies to a game, not to a Rails Game.xml file")
+        return read_rails_game(path, options=parse_options(options))
     if looks_like_path(target):
         read_bytes(path, what="Game.xml file")  # says why: missing, a folder, no permission
     try:
@@ -44,9 +69,12 @@ def load(target: str, options: dict[str, str]) -> TrainManager:
     load_game = getattr(games, "load_game", None)
     if load_game is None:
         raise NotFoundError(f"unknown game {target!r} (not a file, and no built-in games)")
-    if options:
-        raise TilelayError("--options applies to Rails Game.xml files only")
-    game = load_game(target)
+    game = load_game(target).with_options(game_options(options))
+    if players is not None:
+        least, most = game.players or (1, 12)
+        if not least <= players <= most:
+            raise TilelayError(f"--players: {game.name} is played by {least} to {most}")
+        game = game.for_players(players)
     trains = getattr(game, "trains", None)
     if not isinstance(trains, TrainManager):
         raise TilelayError(f"game {target!r} has no trains")
@@ -114,7 +142,7 @@ def format_text(manager: TrainManager) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tilelay trains``; returns the exit status."""
-    manager = load(args.target, parse_options(args.options))
+    manager = load(args.target, args.options, args.players)
     for warning in manager.warnings:
         print(f"tilelay: warning: {warning}", file=sys.stderr)
     if args.json:
@@ -137,8 +165,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--options",
         action="append",
         metavar="K=V,...",
-        help="game options for the file's IfOption blocks (default: the file's defaults); "
-        "each value must be one the game's files declare or test (yes/no for a toggle)",
+        help="a Game.xml's options for its IfOption blocks (default: the file's defaults; "
+        "each value one the game's files declare or test, yes/no for a toggle), or a game's "
+        "optional rules (NAME, or NAME=yes / NAME=no)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="a game played by N players (trains counted by the players, options for some "
+        "numbers of players)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
