@@ -21,6 +21,7 @@ from conftest import REFERENCE, reference
 
 from tilelay import dsl
 from tilelay.errors import NoGameError, TilelayError
+from tilelay.games import UNLIMITED
 from tilelay.hexgeo import Layout
 from tilelay.sources.engine import (
     EngineCheckout,
@@ -704,11 +705,13 @@ def _started(asks: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def _changed(
     before: dict[str, Any], after: dict[str, Any]
-) -> tuple[dict[str, str | None], dict[str, int], list[str] | None, set[str], set[str]]:
+) -> tuple[
+    dict[str, str | None], dict[str, int], list[str] | None, set[str], set[str], dict[str, int]
+]:
     """What differs from ``before`` to ``after`` (each a started game's hexes, trains,
-    phases, corporations and companies): the hexes whose colour changes (None: gone), the
-    trains whose count changes, the phases after where they change, the corporations and
-    companies added or gone."""
+    phases, corporations, companies and tiles): the hexes whose colour changes (None: gone),
+    the trains whose count changes, the phases after where they change, the corporations
+    and companies added or gone, the tiles whose count changes."""
     hexes = {
         c: after["hexes"].get(c)
         for c in {*before["hexes"], *after["hexes"]}
@@ -722,7 +725,12 @@ def _changed(
     corps = set(before["corporations"]) ^ set(after["corporations"])
     companies = set(before["companies"]) ^ set(after["companies"])
     phases = after["phases"] if after["phases"] != before["phases"] else None
-    return hexes, trains, phases, corps, companies
+    tiles = {
+        t: after["tiles"].get(t, 0)
+        for t in {*before["tiles"], *after["tiles"]}
+        if before["tiles"].get(t, 0) != after["tiles"].get(t, 0)
+    }
+    return hexes, trains, phases, corps, companies, tiles
 
 
 #: The parts :func:`_changed` compares, as a problem of an option names them.
@@ -732,6 +740,7 @@ _PARTS = (
     ("the phases",),
     ("the corporations", "the minors"),
     ("the private companies",),
+    ("the tiles",),
 )
 
 
@@ -747,6 +756,8 @@ def _ours(game: Any, unlimited: int) -> dict[str, Any]:
         "phases": [p.name for p in game.trains.phases],
         "corporations": sorted(c.sym for c in game.corporations),
         "companies": sorted(c.sym for c in game.companies),
+        # (an unlimited tile: as many as the engine's supply holds, one)
+        "tiles": {name: 1 if n == UNLIMITED else n for name, n in game.manifest.items() if n},
     }
 
 
@@ -811,7 +822,7 @@ def test_optional_rules_change_what_the_engine_changes(games: dict[str, EngineGa
         if n != int(game.meta["PLAYER_RANGE"][1]):
             # (by the number of players tilelay plays a map and the numbers of trains, not
             # corporations or companies: 18GB's scenarios for two draw theirs)
-            mine, theirs = (*mine[:3], None, None), (*theirs[:3], None, None)  # type: ignore[assignment]
+            mine, theirs = (*mine[:3], None, None, mine[5]), (*theirs[:3], None, None, theirs[5])  # type: ignore[assignment]
         # (what the option changes in code that is not data is left as it is, and the
         # game's problems say so: that part is not compared)
         said = " ".join(

@@ -571,6 +571,51 @@ def test_a_map_built_with_an_option_from_the_games_own_hexes() -> None:
     assert program.method_value("G::Game", "game_hexes") == {"white": 2, "red": 1}
 
 
+def test_a_hook_that_takes_tiles_out_runs_on_the_games_tiles() -> None:
+    """``Program.method_state``: the game's ``@tiles`` given to the run (objects with an
+    ``id`` and a ``name``) and filtered in place, as 1889's, 1860's and 1893's
+    ``optional_tiles`` take tiles out unless (or once) an option is chosen, through methods
+    of their own with arguments and ``each`` over a constant's ids."""
+    from tilelay.sources.ruby import GameObject, Program, parse
+
+    source = """
+    module G
+      class Game
+        OPTION_TILES = %w[7-1].freeze
+        def optional_tiles
+          remove_beginner_tiles unless beginner?
+          remove_tiles(OPTION_TILES) if @optional_rules.include?(:small)
+        end
+        def beginner?
+          @optional_rules.include?(:beginner)
+        end
+        def remove_beginner_tiles
+          @tiles.reject! { |tile| tile.id.start_with?('Beg') }
+          @all_tiles.reject! { |tile| tile.id.start_with?('Beg') }
+        end
+        def remove_tiles(ids)
+          ids.each do |ot|
+            @tiles.reject! { |t| t.id == ot }
+          end
+        end
+      end
+    end
+    """
+    program = Program()
+    program.add(parse(source, name="g.rb"))
+    tiles = [GameObject(id=i, name=i.split("-")[0]) for i in ("7-0", "7-1", "Beg1-0")]
+
+    def left(*options: str) -> list[object]:
+        given = {"@tiles": tiles, "@all_tiles": list(tiles)}
+        after = program.method_state("G::Game", "optional_tiles", given, options=frozenset(options))
+        return [t["id"] for t in after["@tiles"]]  # type: ignore[index, union-attr]
+
+    assert left() == ["7-0", "7-1"]
+    assert left("beginner") == ["7-0", "7-1", "Beg1-0"]
+    assert left("beginner", "small") == ["7-0", "Beg1-0"]
+    assert [t["id"] for t in tiles] == ["7-0", "7-1", "Beg1-0"]  # (the list given is left)
+
+
 def test_a_data_method_calls_the_games_own_methods() -> None:
     """A data method may call the game's own methods where they only build data (1824's
     ``optional_hexes`` calls ``map_optional_hexes``, which tests an option with

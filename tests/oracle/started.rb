@@ -1,7 +1,8 @@
 # The engine's games as they start: for each line of JSON on standard input
 # ({"title", "players", "options"}), the game started with that many players and those
 # optional rules, as one line of JSON: the colour of each hex of its map, how many of each
-# train its depot holds, its phases, and the symbols of the corporations, minors and
+# train its depot holds, how many of each tile its supply holds, its phases, and the
+# symbols of the corporations, minors and
 # companies its data methods give (game_corporations…: what the game starts from, before its
 # setup draws or removes some).
 # usage: ENGINE_LOG_LEVEL=4 ruby started.rb ORACLE_DIR < ASKS.jsonl
@@ -23,6 +24,7 @@ $stdin.each_line do |line|
       phases: game.phase.instance_variable_get(:@phases).map { |p| p[:name] },
       corporations: (game.send(:game_corporations) + game.send(:game_minors)).map { |c| c[:sym].to_s.strip }.sort,
       companies: game.send(:game_companies).map { |c| c[:sym].to_s.strip }.sort,
+      tiles: game.tiles.group_by(&:name).transform_values(&:size),
     )
   rescue StandardError, ScriptError => e
     puts JSON.generate(ask: ask, error: "#{e.class}: #{e.message[0, 200]}")

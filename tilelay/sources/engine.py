@@ -30,7 +30,17 @@ from pathlib import Path
 from typing import Any, TypeAlias, cast
 
 from tilelay.errors import NoGameError, NotDataError, RubySyntaxError
-from tilelay.sources.ruby import Key, Problem, Program, Range, RubyFile, Symbol, Value, parse
+from tilelay.sources.ruby import (
+    GameObject,
+    Key,
+    Problem,
+    Program,
+    Range,
+    RubyFile,
+    Symbol,
+    Value,
+    parse,
+)
 
 __all__ = [
     "DATA_CONSTANTS",
@@ -131,7 +141,9 @@ class OptionEffect:
     market: Sequence[Json] | None = None
     """The stock market with the option, where it is built in code (1867's grid market)."""
     tiles: Mapping[str, Json] | None = None
-    """``TILES`` with the option, where it is built in code (1888's North)."""
+    """``TILES`` with the option, where it is built in code (1888's North), or how many of
+    each tile the game starts with where its ``optional_tiles`` hook takes some out (1860's
+    two-player map, 1870's original tiles)."""
     counts_by_players: Mapping[str, Mapping[int, int]] | None = None
     """With the option's ``TRAINS``, how many of a train the game has by the number of
     players, where it counts them in code (as :attr:`EngineGame.counts_by_players`)."""
@@ -231,6 +243,10 @@ class EngineGame:
     18Rhl's CCE, 1847AE's HLB), so that a corporation written with several homes starts in
     them all; ``None`` where the game does not (several homes are then a choice, or a
     rule of its code)."""
+    started_tiles: Mapping[str, Json] | None = None
+    """How many of each tile the game starts with (``unlimited`` as ``TILES`` has it), where
+    its ``optional_tiles`` hook takes some of ``TILES`` out with the options off and that is
+    data (1889's beginner tiles, 1893's grey-phase tiles); None: ``TILES``'."""
     option_effects: Mapping[str, OptionEffect] = field(default_factory=dict)
     """What each optional rule changes of the data, where the game's data methods build it
     (:class:`OptionEffect`; an option that changes nothing of it, or changes it in code that
@@ -802,15 +818,56 @@ def _map_values(
     return (value, {}) if isinstance(value, dict) else None
 
 
+def _counts_of(tiles: Mapping[str, Json]) -> dict[str, Json]:
+    """How many of each tile ``TILES`` gives (a tile's ``count``, 1 where it gives none)."""
+    return {
+        name: spec.get("count", 1) if isinstance(spec, dict) else spec
+        for name, spec in tiles.items()
+    }
+
+
+def _tiles_left(
+    program: Program, klass: str, tiles: Mapping[str, Json], options: frozenset[str]
+) -> dict[str, Json] | None:
+    """How many of each tile of ``tiles`` are left once the game's ``optional_tiles`` (with
+    the optional rules ``options`` on) has taken some out: the hook runs on the game's tiles,
+    each an object with its ``id`` (``57-0``, ``57-1``…) and ``name``, as the engine makes
+    them; an unlimited tile is one object. None where the hook is not data."""
+    objects: list[Value] = []
+    for name, count in _counts_of(tiles).items():
+        copies = count if isinstance(count, int) and count > 0 else 1
+        objects.extend(GameObject(id=f"{name}-{i}", name=name) for i in range(copies))
+    try:
+        given = {"@tiles": objects, "@all_tiles": list(objects)}
+        after = program.method_state(klass, "optional_tiles", given, options=options)
+    except (KeyError, NotDataError):
+        return None
+    left = after.get("@tiles")
+    if not isinstance(left, list):
+        return None
+    kept: dict[str, int] = {}
+    for item in left:
+        if isinstance(item, GameObject):
+            kept[str(item["name"])] = kept.get(str(item["name"]), 0) + 1
+    out: dict[str, Json] = {}
+    for name, count in _counts_of(tiles).items():
+        if isinstance(count, int):
+            out[name] = kept.get(name, 0)
+        else:  # (unlimited: one object, kept or not)
+            out[name] = count if name in kept else 0
+    return out
+
+
 def _mentions(program: Program, klass: str, method: str, option: str) -> bool:
     """Whether the game's ``method`` asks for the optional rule ``option`` (``:option`` in
-    its text, or a predicate method of the game's that does: 1860's ``option_23p_map?``)."""
+    its text, or a method of the game's it calls that does: 1860's ``option_23p_map?``,
+    1824's ``option_goods_time``)."""
     text = program.method_text(klass, method) or ""
     mark = re.compile(rf":{re.escape(option)}\b")
     if mark.search(text):
         return True
-    for predicate in set(re.findall(r"\b([a-z_][a-z0-9_]*\?)", text)):
-        if mark.search(program.method_text(klass, predicate) or ""):
+    for called in set(re.findall(r"\b([a-z_][a-z0-9_]*\??)", text)) - {method}:
+        if mark.search(program.method_text(klass, called) or ""):
             return True
     return False
 
@@ -844,6 +901,7 @@ def _option_effects(
     trains: tuple[
         Sequence[Mapping[str, Json]], Sequence[Mapping[str, Json]], Mapping[str, Mapping[int, int]]
     ],
+    tile_counts: tuple[Mapping[str, Json], Mapping[str, Json] | None],
     counts: range,
     problems: list[Problem],
 ) -> dict[str, OptionEffect]:
@@ -852,14 +910,16 @@ def _option_effects(
     build data (:class:`OptionEffect`), and the numbers of trains the game counts in code
     (``trains``: the game's trains as written, as counted, and by the players); a problem
     names each option whose change is written in code that is not data (1860's two-player
-    map), which is not applied."""
+    map), which is not applied; and the tiles (``tile_counts``: ``TILES``, and the counts
+    the game starts with where its ``optional_tiles`` takes some out)."""
     unplayed, played_trains, counted_by = trains
+    all_tiles, started_tiles = tile_counts
     out: dict[str, OptionEffect] = {}
     for option in _option_names(rules):
         on = frozenset({option})
 
-        def problem(method: str, what: str, option: str = option) -> None:
-            where = built[method]
+        def problem(method: str, what: str, option: str = option, at: Found | None = None) -> None:
+            where = built[method] if at is None else at
             problems.append(
                 Problem(
                     where.source,
@@ -937,9 +997,20 @@ def _option_effects(
         else:
             lists.pop("TRAINS", None)
         train_counts = by if "TRAINS" in lists else None
-        if "optional_tiles" in built and _mentions(program, klass, "optional_tiles", option):
-            # (a hook that takes tiles out of the game's as it starts: never data)
-            problem("optional_tiles", "the tiles")
+        if _own(program, klass, "init_tiles") and _mentions(program, klass, "init_tiles", option):
+            # (the game makes its tiles in code of its own: 1824's Goods Time adds some)
+            defined = program.method_where(klass, "init_tiles")
+            if defined is not None:
+                problem("init_tiles", "the tiles", at=Found(*defined))
+        if "optional_tiles" in built:
+            # the hook that takes tiles out of the game's as it starts, with the option
+            kept = _tiles_left(program, klass, tiles if tiles is not None else all_tiles, on)
+            base = started_tiles if started_tiles is not None else _counts_of(all_tiles)
+            if kept is None:
+                if _mentions(program, klass, "optional_tiles", option):
+                    problem("optional_tiles", "the tiles")
+            elif kept != base:
+                tiles = kept
         effect = OptionEffect(
             dict(sorted(changed.items())), players_maps, lists, market, tiles, train_counts
         )
@@ -1067,6 +1138,18 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
     if played != unplayed:
         started["TRAINS"] = played
 
+    if raw["TILES"] == []:  # a game without tiles (Rolling Stock) writes an empty list
+        raw["TILES"] = {}
+    is_hash = isinstance(raw["TILES"], dict)
+    tiles = _json(raw["TILES"]) if shape("TILES", is_hash, "not a hash") else None
+    # the tiles a game starts with, where its optional_tiles hook takes some out with the
+    # options off (1889's beginner tiles, 1893's)
+    started_tiles: dict[str, Json] | None = None
+    if "optional_tiles" in built and isinstance(tiles, dict):
+        started_tiles = _tiles_left(program, klass, tiles, frozenset())
+        if started_tiles == _counts_of(tiles):
+            started_tiles = None
+
     option_effects = _option_effects(
         program,
         klass,
@@ -1075,16 +1158,13 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         started_map if started_map is not None else hexes,
         maps_by_players,
         (unplayed, played, by_players),
+        (tiles if isinstance(tiles, dict) else {}, started_tiles),
         counts,
         problems,
     )
 
     layout = raw["LAYOUT"]
     axes = _json(raw["AXES"])
-    if raw["TILES"] == []:  # a game without tiles (Rolling Stock) writes an empty list
-        raw["TILES"] = {}
-    is_hash = isinstance(raw["TILES"], dict)
-    tiles = _json(raw["TILES"]) if shape("TILES", is_hash, "not a hash") else None
     names = raw["LOCATION_NAMES"]
     market = raw["MARKET"]
     return EngineGame(
@@ -1113,6 +1193,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         homes_each=homes_each,
         max_exits=max_exits,
         stubs_restricted=stubs_restricted,
+        started_tiles=started_tiles,
         option_effects=option_effects,
         problems=tuple(problems),
     )

@@ -187,12 +187,17 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         data["axes"] = dict(game.axes)
     manifest: dict[str, Any] = {}
     own: dict[str, Any] = {}
+    started = game.started_tiles or {}
     for name, spec in (game.tiles or {}).items():
         if isinstance(spec, Mapping):
             own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code", "")))
             manifest[name] = spec.get("count", 1)
         else:
             manifest[name] = spec
+        if started.get(name, manifest[name]) == 0:
+            # (a tile the game takes out as it starts, with its options off: 1889's beginner
+            # tiles, which an option gives back)
+            del manifest[name]
     data["manifest"] = manifest
     if own:
         data["tiles"] = own
@@ -286,10 +291,10 @@ def _option_effect_data(
                 counts[name] = spec.get("count", 1)
             else:
                 counts[name] = spec
-        added = {n: c for n, c in counts.items() if manifest.get(n) != c}
+        added = {n: c for n, c in counts.items() if c != 0 and manifest.get(n) != c}
         if added:
             out["add_tiles"] = added
-        removed = [n for n in manifest if n not in counts]
+        removed = [n for n in manifest if counts.get(n, 0) == 0]
         if removed:
             out["remove_tiles"] = removed
     return out

@@ -53,7 +53,10 @@ statements may be assignments (``+=``, ``-=`` of arrays and strings), ``return``
 came from is left as it is); it may call the game's
 own methods without arguments that only build data too (1824's ``map_optional_hexes``, an
 option test such as ``option_goods_time``); given the number of players, ``@players.size``
-is it (1846's ``num_trains``).
+is it (1846's ``num_trains``). :meth:`Program.method_state` runs a method on instance
+variables it is given, which it may filter in place (``@tiles.reject! { |t| t.id == x }``),
+their items objects whose attributes it reads (:class:`GameObject`: a tile's ``id`` and
+``name``; ``start_with?`` and ``end_with?`` of text): the engine's ``optional_tiles``.
 
 Anything else — any other method, any other block, a condition on the players or the game's
 state — is not data: evaluating it raises :class:`~tilelay.errors.NotDataError` naming the
@@ -75,7 +78,7 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias, TypeGuard
@@ -86,6 +89,7 @@ import tree_sitter_ruby
 from tilelay.errors import NotDataError, RubySyntaxError
 
 __all__ = [
+    "GameObject",
     "Key",
     "ModuleRef",
     "Problem",
@@ -417,6 +421,13 @@ def _key(value: Value) -> Key:
     if isinstance(value, dict):
         raise TypeError("a hash as a hash key")
     return value
+
+
+class GameObject(dict[Key, Value]):
+    """An object of the game's given to a method's run as data (:meth:`Program.method_state`):
+    its attributes by name (a tile: ``id``, ``name``), read as ``object.attr``."""
+
+    __slots__ = ()
 
 
 def _unkey(key: Key) -> Value:
@@ -928,6 +939,40 @@ class Program:
                 message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
             ) from None
 
+    def method_state(
+        self,
+        module: str,
+        name: str,
+        state: Mapping[str, Value],
+        *,
+        options: frozenset[str] = frozenset(),
+    ) -> dict[str, Value]:
+        """The game's instance variables ``state`` after the instance method ``name`` of
+        ``module`` runs on them as :meth:`method_value` runs a method (with the optional
+        rules ``options`` on), where it only builds data and filters them in place
+        (``@tiles.reject! { |t| t.id == x }``: 1860's, 1870's, 1889's and 1893's
+        ``optional_tiles``); their items may be :class:`GameObject` (``t.id``). Raises
+        ``KeyError`` when no such method is defined and
+        :class:`~tilelay.errors.NotDataError` when it does more than that."""
+        found = self._method(module, name, None)
+        if found is None:
+            raise KeyError(_join(module, name))
+        owner, d = found
+        after = {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()}
+        try:
+            evaluator = _MethodEvaluator(
+                self, d.file, d.nesting, module, owner, name, options, state=after
+            )
+            evaluator.run(d.node)
+        except _NotData as err:
+            message = err.message
+            if err.error is not None:
+                message = f"{message}, which is not data ({err.error})"
+            raise NotDataError(
+                message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
+            ) from None
+        return after
+
     def _method(
         self, module: str, name: str, after: str | None, *, singleton: bool = False
     ) -> tuple[str, _Def] | None:
@@ -1240,6 +1285,15 @@ class _Evaluator:
             ):
                 return items[start : start + length]
             raise _NotData(node, "slice of something that is not an array, or not by numbers")
+        if name in ("start_with?", "end_with?") and len(arg_nodes) == 1:
+            text, part = self.value(receiver), self.value(arg_nodes[0])
+            if not (isinstance(text, str) and isinstance(part, str)):
+                raise _NotData(node, f"{name} of something that is not a string")
+            return text.startswith(part) if name == "start_with?" else text.endswith(part)
+        if not arg_nodes and receiver.type in ("identifier", "instance_variable", "call"):
+            found = self.value(receiver)
+            if isinstance(found, GameObject) and name in found:
+                return found[name]  # (an attribute of an object given to the run: a tile's id)
         if name in ("size", "length") and not arg_nodes:
             sized = self.value(receiver)
             if not isinstance(sized, list | dict | str):
@@ -1360,7 +1414,16 @@ class _Evaluator:
         if depth >= _HELPER_DEPTH:
             raise _NotData(node, what)
         inner = _MethodEvaluator(
-            self.program, d.file, d.nesting, klass, owner, name, options, depth + 1, players
+            self.program,
+            d.file,
+            d.nesting,
+            klass,
+            owner,
+            name,
+            options,
+            depth + 1,
+            players,
+            getattr(self, "state", None),
         )
         inner.wanted = wanted
         try:
@@ -1686,6 +1749,7 @@ class _MethodEvaluator(_Evaluator):
         "options",
         "owner",
         "players",
+        "state",
         "wanted",
     )
 
@@ -1700,6 +1764,7 @@ class _MethodEvaluator(_Evaluator):
         options: frozenset[str],
         depth: int = 0,
         players: int | None = None,
+        state: dict[str, Value] | None = None,
     ) -> None:
         super().__init__(program, file, nesting)
         self.klass = klass
@@ -1716,6 +1781,9 @@ class _MethodEvaluator(_Evaluator):
         self.args: tuple[Value, ...] = ()
         #: the instance variable whose assignment this run is for (:meth:`ivar`), if any
         self.wanted: str | None = None
+        #: the game's instance variables given to the run (:meth:`Program.method_state`),
+        #: shared with the methods it calls, which may filter them in place
+        self.state = state
 
     def run(
         self,
@@ -2043,11 +2111,14 @@ class _MethodEvaluator(_Evaluator):
         return self.called(node, self.klass, owner, d, name, (), "#")
 
     def ivar(self, node: Node, name: str) -> Value:
-        """An instance variable the game assigns once as it starts, where what it assigns is
-        data: the one method of the game's (``init_optional_rules``, called with the
-        options, or one without parameters) assigning ``name`` at its top, run up to the
-        assignment (18GB's and 1866's ``@scenario = init_scenario(optional_rules)``, read
-        by their ``num_trains`` and ``optional_hexes``)."""
+        """An instance variable given to the run (:attr:`state`: 1889's ``@tiles``), or one
+        the game assigns once as it starts, where what it assigns is data: the one method of
+        the game's (``init_optional_rules``, called with the options, or one without
+        parameters) assigning ``name`` at its top, run up to the assignment (18GB's and
+        1866's ``@scenario = init_scenario(optional_rules)``, read by their ``num_trains``
+        and ``optional_hexes``)."""
+        if self.state is not None and name in self.state:
+            return self.state[name]
         program = self.program
         found: list[tuple[str, str, _Def]] = []
         seen: set[str] = set()
@@ -2099,6 +2170,7 @@ class _MethodEvaluator(_Evaluator):
                 self.options,
                 self.depth,
                 self.players,
+                self.state,
             )
             return inner.run(d.node, given)
         if self.method == "init_optional_rules" and len(given) == 1:
@@ -2240,6 +2312,14 @@ class _MethodEvaluator(_Evaluator):
         name = self.file.text(method) if method is not None else ""
         if receiver is not None and name.endswith("!") and receiver.type == "identifier":
             self.locals[self.file.text(receiver)] = kept
+        if (
+            receiver is not None
+            and name.endswith("!")
+            and receiver.type == "instance_variable"
+            and self.state is not None
+            and self.file.text(receiver) in self.state
+        ):
+            self.state[self.file.text(receiver)] = kept
         return kept
 
     def store(self, node: Node, target: Node, value: Value) -> Value:
@@ -2320,6 +2400,7 @@ class _MethodEvaluator(_Evaluator):
             self.options,
             self.depth,
             self.players,
+            self.state,
         )
         runner.locals.update(self.locals)
         return runner
