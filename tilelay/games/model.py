@@ -489,12 +489,7 @@ def _with_options(base: Game, chosen: tuple[str, ...]) -> Game:
     corporations, companies, market = base.corporations, base.companies, base.market
     for opt in options:
         if opt.hexes:
-            hexes = dict(hexes)
-            for coord, printed in opt.hexes:
-                if printed is None:
-                    hexes.pop(coord, None)
-                else:
-                    hexes[coord] = printed
+            hexes = changed_map(hexes, dict(opt.hexes))
         if opt.hexes_by_players is not None:
             by_players = opt.hexes_by_players
         if opt.trains is not None:

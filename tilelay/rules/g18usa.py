@@ -465,11 +465,8 @@ class G18USA(G1817):
         (18xx.games' ``consume_abilities_to_lay_resource_tile``)."""
         tile = state.board.tile_at(coord)
         needs = _tile_resources(tile)
-        if (
-            not needs
-            or tile.name in ORE20_TILES
-            or state.game.hex_tile(coord).color is not (Color.WHITE)
-        ):
+        printed = state.game.hex_tile(coord)
+        if not needs or tile.name in ORE20_TILES or printed.color is not Color.WHITE:
             return
         held = [c for c, owner in state.companies.items() if owner == corp]
         abilities = _resource_abilities(state.game, held, coord, state.extra)
@@ -530,7 +527,6 @@ class G18USA(G1817):
         every other tile as the board has it."""
         if board.tile_at(coord).color is not Color.WHITE:
             return None
-        game = board.game
         toward: dict[int, bool] = {}
 
         def reaches(edge: int) -> bool:
@@ -542,7 +538,7 @@ class G18USA(G1817):
         def test(tile: Tile) -> bool:
             if tile.color is not Color.YELLOW or tile.name in ORE20_TILES:
                 return True
-            if not _tile_resources(game.tile(tile.name) if tile.name else tile):
+            if not _tile_resources(tile):
                 return True
             return any(reaches(e) for e in tile.exits())
 
