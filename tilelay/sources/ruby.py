@@ -922,22 +922,7 @@ class Program:
         (``@players.size``; otherwise a count of the players is not data). Raises ``KeyError``
         when no such method is defined and :class:`~tilelay.errors.NotDataError` when it does
         more than that."""
-        found = self._method(module, name, None)
-        if found is None:
-            raise KeyError(_join(module, name))
-        owner, d = found
-        try:
-            evaluator = _MethodEvaluator(
-                self, d.file, d.nesting, module, owner, name, options, players=players
-            )
-            return evaluator.run(d.node, args)
-        except _NotData as err:
-            message = err.message
-            if err.error is not None:
-                message = f"{message}, which is not data ({err.error})"
-            raise NotDataError(
-                message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
-            ) from None
+        return self._run(module, name, options, args, players, None)
 
     def method_state(
         self,
@@ -954,16 +939,30 @@ class Program:
         ``optional_tiles``); their items may be :class:`GameObject` (``t.id``). Raises
         ``KeyError`` when no such method is defined and
         :class:`~tilelay.errors.NotDataError` when it does more than that."""
+        after = {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()}
+        self._run(module, name, options, (), None, after)
+        return after
+
+    def _run(
+        self,
+        module: str,
+        name: str,
+        options: frozenset[str],
+        args: tuple[Value, ...],
+        players: int | None,
+        state: dict[str, Value] | None,
+    ) -> Value:
+        """Run the instance method ``name`` of ``module`` as data (:meth:`method_value`,
+        :meth:`method_state`)."""
         found = self._method(module, name, None)
         if found is None:
             raise KeyError(_join(module, name))
         owner, d = found
-        after = {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()}
         try:
             evaluator = _MethodEvaluator(
-                self, d.file, d.nesting, module, owner, name, options, state=after
+                self, d.file, d.nesting, module, owner, name, options, players=players, state=state
             )
-            evaluator.run(d.node)
+            return evaluator.run(d.node, args)
         except _NotData as err:
             message = err.message
             if err.error is not None:
@@ -971,7 +970,6 @@ class Program:
             raise NotDataError(
                 message, constant=f"{owner}#{name}", source=d.file.name, line=_line(err.node)
             ) from None
-        return after
 
     def _method(
         self, module: str, name: str, after: str | None, *, singleton: bool = False
