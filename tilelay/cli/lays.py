@@ -5,9 +5,11 @@ Each record (an 18xx.games JSON export) is replayed on its game, with its option
 it are listed (the manifest minus the tiles on the map, the upgrades of the tile there, the
 colours of the phase; connectivity aside), with whether the recorded lay is among them.
 
-A lay the board does not allow but a private company's ``tile_lay`` ability may have (the
-entity's own, or one its corporation holds, naming that hex and tile) is said to be by that
-ability: the board does not judge companies' abilities.
+The legal lays include what the game lets the corporation lay by the companies it holds
+(18USA's resource tiles): :func:`tilelay.rules.corporation_lays`. A lay still not among them
+but that a private company's ``tile_lay`` ability may have (the entity's own, or one its
+corporation holds, naming that hex and tile) is said to be by that ability: a company's own
+lays are not judged.
 
 With ``--json``: one JSON object a line, per lay ``{record, id, entity, hex, tile, rotation,
 phase, legal: {tile: [rotations]}, recorded_is_legal, ability}``, and per record that could not be
@@ -51,7 +53,7 @@ def _text(record: str, lay: dict[str, Any]) -> str:
     )
     mark = "legal" if lay["recorded_is_legal"] else "NOT LEGAL"
     if not lay["recorded_is_legal"] and lay.get("ability"):
-        # (the board does not judge companies' abilities)
+        # (a company's own lays are not judged)
         mark = f"by {lay['ability']}'s ability (not judged)"
     return (
         f"{record} #{lay['id']} {lay['entity']} {lay['hex']}: {lay['tile']}-{lay['rotation']} "

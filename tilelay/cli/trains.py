@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tilelay.errors import NotFoundError, TilelayError
 from tilelay.files import looks_like_path, read_bytes
+from tilelay.sandbox import setup_problem
 from tilelay.train_data import manager_to_dict
 from tilelay.trains import TrainManager
 from tilelay.xml.rails_game import read_rails_game
@@ -71,9 +72,9 @@ def load(target: str, options: list[str] | None = None, players: int | None = No
         raise NotFoundError(f"unknown game {target!r} (not a file, and no built-in games)")
     game = load_game(target).with_options(game_options(options))
     if players is not None:
-        least, most = game.players or (1, 12)
-        if not least <= players <= most:
-            raise TilelayError(f"--players: {game.name} is played by {least} to {most}")
+        why = setup_problem(game, None, players)
+        if why is not None:
+            raise TilelayError(f"--players: {why}")
         game = game.for_players(players)
     trains = getattr(game, "trains", None)
     if not isinstance(trains, TrainManager):

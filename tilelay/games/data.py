@@ -997,11 +997,7 @@ def game_to_data(game: Game) -> dict[str, Any]:
     companies = [_company_data(c) for c in game.companies]
     if companies:
         out["companies"] = companies
-    trains, phases = (
-        ([dict(t) for t in game.train_data], [dict(p) for p in game.phase_data])
-        if game.train_data or game.phase_data
-        else manager_to_game_data(game.trains)
-    )
+    trains, phases = _trains_data(game.trains, game.train_data, game.phase_data)
     if trains:
         out["trains"] = trains
     if phases:
@@ -1014,6 +1010,18 @@ def game_to_data(game: Game) -> dict[str, Any]:
     if game.options:
         out["options"] = [_option_data(o) for o in game.options]
     return out
+
+
+def _trains_data(
+    trains: TrainManager,
+    train_data: Sequence[Mapping[str, Any]],
+    phase_data: Sequence[Mapping[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Trains and phases as game data: as they were read where they were, else as the
+    train manager has them (a Rails game's)."""
+    if train_data or phase_data:
+        return [dict(t) for t in train_data], [dict(p) for p in phase_data]
+    return manager_to_game_data(trains)
 
 
 def _corporation_data(c: Corporation) -> dict[str, Any]:
@@ -1076,13 +1084,9 @@ def _option_data(option: GameOption) -> dict[str, Any]:
     if option.hexes_by_players is not None:
         out["hexes_by_players"] = _by_players_data(option.hexes_by_players)
     if option.trains is not None:
-        trains, phases = (
-            ([dict(t) for t in option.train_data], [dict(p) for p in option.phase_data])
-            if option.train_data or option.phase_data
-            else manager_to_game_data(option.trains)
+        out["trains"], out["phases"] = _trains_data(
+            option.trains, option.train_data, option.phase_data
         )
-        out["trains"] = trains
-        out["phases"] = phases
     if option.corporations is not None:
         out["corporations"] = [_corporation_data(c) for c in option.corporations]
     if option.companies is not None:

@@ -153,7 +153,7 @@ class G18India(GameRules):
     #: the phase status after which province borders no longer become gauge changes
     no_gauge_change: ClassVar[str] = "no_gauge_change"
 
-    # ------------------------------------------------------------------ routes
+    # ------------------------------------------------------------------- lays
 
     #: GIPR chooses its home as it floats: an open city for its token, or a town's hex where
     #: it lays one of the green cities 12, 13, 205 and 206 in a step of its own before it has
@@ -207,6 +207,8 @@ class G18India(GameRules):
         if not self._home_track(board, corporation, coord):
             return None
         return lambda tile: tile.name in self.home_track_tiles
+
+    # ------------------------------------------------------------------ routes
 
     def route_allowed(self, view: RouteView) -> bool:
         ctx = view.ctx

@@ -738,7 +738,7 @@ def _started_map(
     hexes: dict[str, dict[str, str]],
     problems: list[Problem],
     counts: range = range(0),
-    by_players: dict[int, dict[str, dict[str, str] | None]] | None = None,
+    by_players: dict[int, dict[str, Mapping[str, str] | None]] | None = None,
 ) -> dict[str, dict[str, str]] | None:
     """The map as a game starts it with its options off, where a data method builds it
     (``built``: the game's own ``optional_hexes`` or ``game_hexes``) and only builds data,
@@ -764,11 +764,8 @@ def _started_map(
             # (what of the map read is not a map is the game's problem; the others' only
             # name the hexes that differ)
             started = _hex_map(values[most], where, problems)
-            for n, v in sorted(values.items()):
-                m = _hex_map(v, where, [])
-                differ = {c: m.get(c) for c in {*m, *started} if m.get(c) != started.get(c)}
-                if differ and by_players is not None:
-                    by_players[n] = dict(sorted(differ.items()))
+            if by_players is not None:
+                by_players.update(_by_players(values, started, where))
             return started if started != hexes else None
         instead = (
             f"the map read is {written.module}::HEXES, which may not be the one played"
@@ -782,6 +779,26 @@ def _started_map(
         return None
     started = _hex_map(value, where, problems)
     return started if started != hexes else None
+
+
+def _differ(
+    new: Mapping[str, Mapping[str, str]], old: Mapping[str, Mapping[str, str]]
+) -> dict[str, Mapping[str, str] | None]:
+    """The hexes of map ``new`` that differ from ``old``'s (None: not on ``new``), sorted."""
+    return {c: new.get(c) for c in sorted({*new, *old}) if new.get(c) != old.get(c)}
+
+
+def _by_players(
+    values: Mapping[int, dict[Key, Value]], mapped: Mapping[str, Mapping[str, str]], where: Found
+) -> dict[int, dict[str, Mapping[str, str] | None]]:
+    """For each number of players whose map (``values``: as the engine builds them) differs
+    from ``mapped`` (the most players'), the hexes that differ."""
+    out: dict[int, dict[str, Mapping[str, str] | None]] = {}
+    for n, value in sorted(values.items()):
+        differ = _differ(_hex_map(value, where, []), mapped)
+        if differ:
+            out[n] = differ
+    return out
 
 
 def _maps_by_players(
@@ -833,8 +850,9 @@ def _tiles_left(
     the optional rules ``options`` on) has taken some out: the hook runs on the game's tiles,
     each an object with its ``id`` (``57-0``, ``57-1``…) and ``name``, as the engine makes
     them; an unlimited tile is one object. None where the hook is not data."""
+    counts = _counts_of(tiles)
     objects: list[Value] = []
-    for name, count in _counts_of(tiles).items():
+    for name, count in counts.items():
         copies = count if isinstance(count, int) and count > 0 else 1
         objects.extend(GameObject(id=f"{name}-{i}", name=name) for i in range(copies))
     try:
@@ -850,7 +868,7 @@ def _tiles_left(
         if isinstance(item, GameObject):
             kept[str(item["name"])] = kept.get(str(item["name"]), 0) + 1
     out: dict[str, Json] = {}
-    for name, count in _counts_of(tiles).items():
+    for name, count in counts.items():
         if isinstance(count, int):
             out[name] = kept.get(name, 0)
         else:  # (unlimited: one object, kept or not)
@@ -914,8 +932,19 @@ def _option_effects(
     the game starts with where its ``optional_tiles`` takes some out)."""
     unplayed, played_trains, counted_by = trains
     all_tiles, started_tiles = tile_counts
+    names = _option_names(rules)
+    # what each data method gives with the options off (None: not data), once for them all
+    off: dict[str, Value] = {}
+    for data_method in _CHANGED:
+        if data_method in built and names:
+            try:
+                off[data_method] = program.method_value(klass, data_method)
+            except (KeyError, NotDataError):
+                off[data_method] = None
+    map_method = next((m for m in ("optional_hexes", "game_hexes") if m in built), None)
+    map_off = _map_values(program, klass, counts, frozenset()) if map_method and names else None
     out: dict[str, OptionEffect] = {}
-    for option in _option_names(rules):
+    for option in names:
         on = frozenset({option})
 
         def problem(method: str, what: str, option: str = option, at: Found | None = None) -> None:
@@ -940,37 +969,25 @@ def _option_effects(
                 value = program.method_value(klass, method, options=on)
             except (KeyError, NotDataError):
                 value = None
-            try:
-                off = program.method_value(klass, method)
-            except (KeyError, NotDataError):
-                off = None
-            if value is None and (off is not None or _mentions(program, klass, method, option)):
+            if value is None and (
+                off[method] is not None or _mentions(program, klass, method, option)
+            ):
                 problem(method, _CHANGED[method])
-            return value, value is not None and value != off
+            return value, value is not None and value != off[method]
 
         changed: dict[str, Mapping[str, str] | None] = {}
         players_maps: dict[int, dict[str, Mapping[str, str] | None]] | None = None
-        method = next((m for m in ("optional_hexes", "game_hexes") if m in built), None)
-        if method is not None:
+        if map_method is not None:
             values = _map_values(program, klass, counts, on)
             if values is None:
-                if _map_values(program, klass, counts, frozenset()) is not None or _mentions(
-                    program, klass, method, option
-                ):
-                    problem(method, "the map")
+                if map_off is not None or _mentions(program, klass, map_method, option):
+                    problem(map_method, "the map")
             else:
-                where = built[method]
+                where = built[map_method]
                 most, each = values
                 mapped = _hex_map(most, where, [])
-                changed = {
-                    c: mapped.get(c) for c in {*mapped, *played} if mapped.get(c) != played.get(c)
-                }
-                players_maps = {}
-                for n, v in sorted(each.items()):
-                    m = _hex_map(v, where, [])
-                    differ = {c: m.get(c) for c in {*m, *mapped} if m.get(c) != mapped.get(c)}
-                    if differ:
-                        players_maps[n] = dict(sorted(differ.items()))
+                changed = _differ(mapped, played)
+                players_maps = _by_players(each, mapped, where)
                 if players_maps == by_players and not changed:
                     players_maps = None
         lists: dict[str, list[dict[str, Json]]] = {}
@@ -1011,9 +1028,7 @@ def _option_effects(
                     problem("optional_tiles", "the tiles")
             elif kept != base:
                 tiles = kept
-        effect = OptionEffect(
-            dict(sorted(changed.items())), players_maps, lists, market, tiles, train_counts
-        )
+        effect = OptionEffect(changed, players_maps, lists, market, tiles, train_counts)
         if effect.changes:
             out[option] = effect
     return out
@@ -1079,7 +1094,7 @@ def _read(checkout: EngineCheckout, name: str, folder: Path) -> EngineGame:
         hexes = _hex_map(raw["HEXES"], found["HEXES"], problems)
 
     counts = _player_counts(meta.get("PLAYER_RANGE"))
-    maps_by_players: dict[int, dict[str, dict[str, str] | None]] = {}
+    maps_by_players: dict[int, dict[str, Mapping[str, str] | None]] = {}
     started_map = _started_map(
         program, klass, built, found.get("HEXES"), hexes, problems, counts, maps_by_players
     )

@@ -185,19 +185,15 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
         data["players"] = players
     if game.axes:
         data["axes"] = dict(game.axes)
-    manifest: dict[str, Any] = {}
     own: dict[str, Any] = {}
     started = game.started_tiles or {}
-    for name, spec in (game.tiles or {}).items():
-        if isinstance(spec, Mapping):
-            own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code", "")))
-            manifest[name] = spec.get("count", 1)
-        else:
-            manifest[name] = spec
-        if started.get(name, manifest[name]) == 0:
-            # (a tile the game takes out as it starts, with its options off: 1889's beginner
-            # tiles, which an option gives back)
-            del manifest[name]
+    # (without a tile the game takes out as it starts, with its options off: 1889's
+    # beginner tiles, which an option gives back)
+    manifest = {
+        name: count
+        for name, count in _tile_counts(game.tiles or {}, own).items()
+        if started.get(name, count) != 0
+    }
     data["manifest"] = manifest
     if own:
         data["tiles"] = own
@@ -206,9 +202,8 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     )
     data["companies"] = _companies_data(game.played("COMPANIES"))
     data["trains"] = _trains_data(game.played("TRAINS"), game.counts_by_players, notes, at)
-    data["phases"] = [{k: v for k, v in p.items() if v is not None} for p in game.played("PHASES")]
-    rows = [r if isinstance(r, list) else [r] for r in game.market]
-    data["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+    data["phases"] = _phases_data(game.played("PHASES"))
+    data["market"] = _market_data(game.market)
     options = _options(meta.get("OPTIONAL_RULES"))
     for option in options:
         effect = game.option_effects.get(option["name"])
@@ -217,6 +212,32 @@ def engine_game_data(game: EngineGame) -> tuple[dict[str, Any], list[ReadWarning
     if options:
         data["options"] = options
     return data, notes
+
+
+def _tile_counts(tiles: Mapping[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """How many of each tile the engine's ``TILES`` give (a number, or ``unlimited``); the
+    tiles defined there (a table with a code) go to ``own``, the game's own tiles, where
+    they are not yet."""
+    counts: dict[str, Any] = {}
+    for name, spec in tiles.items():
+        if isinstance(spec, Mapping):
+            if name not in own:
+                own[name] = _engine_tile(str(spec.get("color", "white")), str(spec.get("code", "")))
+            counts[name] = spec.get("count", 1)
+        else:
+            counts[name] = spec
+    return counts
+
+
+def _phases_data(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The engine's phases as game data (a key the engine gives nil left out)."""
+    return [{k: v for k, v in p.items() if v is not None} for p in entries]
+
+
+def _market_data(market: Sequence[Any]) -> dict[str, Any]:
+    """The engine's stock market as game data (a linear market: one row)."""
+    rows = [r if isinstance(r, list) else [r] for r in market]
+    return {"rows": [[str(c) for c in row] for row in rows]}
 
 
 def _changed_data(changed: Mapping[str, Mapping[str, str] | None]) -> dict[str, Any]:
@@ -260,10 +281,7 @@ def _option_effect_data(
             notes,
             at,
         )
-        out["phases"] = [
-            {k: v for k, v in p.items() if v is not None}
-            for p in started.get("PHASES", game.played("PHASES"))
-        ]
+        out["phases"] = _phases_data(started.get("PHASES", game.played("PHASES")))
     if "CORPORATIONS" in started or "MINORS" in started:
         out["corporations"] = _corporations_data(
             game,
@@ -276,21 +294,10 @@ def _option_effect_data(
     if "COMPANIES" in started:
         out["companies"] = _companies_data(started["COMPANIES"])
     if effect.market is not None:
-        rows = [r if isinstance(r, list) else [r] for r in effect.market]
-        out["market"] = {"rows": [[str(c) for c in row] for row in rows]}
+        out["market"] = _market_data(effect.market)
     if effect.tiles is not None:
         manifest: dict[str, Any] = data.get("manifest", {})
-        own: dict[str, Any] = data.setdefault("tiles", {})
-        counts: dict[str, Any] = {}
-        for name, spec in effect.tiles.items():
-            if isinstance(spec, Mapping):
-                if name not in own:
-                    own[name] = _engine_tile(
-                        str(spec.get("color", "white")), str(spec.get("code", ""))
-                    )
-                counts[name] = spec.get("count", 1)
-            else:
-                counts[name] = spec
+        counts = _tile_counts(effect.tiles, data.setdefault("tiles", {}))
         added = {n: c for n, c in counts.items() if c != 0 and manifest.get(n) != c}
         if added:
             out["add_tiles"] = added

@@ -1288,10 +1288,12 @@ class _Evaluator:
             if not (isinstance(text, str) and isinstance(part, str)):
                 raise _NotData(node, f"{name} of something that is not a string")
             return text.startswith(part) if name == "start_with?" else text.endswith(part)
-        if not arg_nodes and receiver.type in ("identifier", "instance_variable", "call"):
+        if not arg_nodes and getattr(self, "state", None) is not None:
+            # (an attribute of an object given to the run: a tile's id; there are such objects
+            # only where a run is given the game's instance variables)
             found = self.value(receiver)
             if isinstance(found, GameObject) and name in found:
-                return found[name]  # (an attribute of an object given to the run: a tile's id)
+                return found[name]
         if name in ("size", "length") and not arg_nodes:
             sized = self.value(receiver)
             if not isinstance(sized, list | dict | str):
